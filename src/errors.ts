@@ -1,0 +1,68 @@
+/**
+ * The one error type threadline throws. Every failure that crosses a worker
+ * boundary is converted to it, so callers can branch on `code` instead of
+ * parsing messages. README lists each code with what a user should do.
+ */
+export type ThreadlineErrorCode =
+  /** The caller passed something unusable (empty id, non-string text, bad option). */
+  | 'INVALID_INPUT'
+  /** The operation was cancelled through its AbortSignal. */
+  | 'ABORTED'
+  /** The embedding model could not be loaded (missing files, offline, unsupported device). */
+  | 'MODEL_LOAD_FAILED'
+  /** The embedding model failed on input it had loaded fine. */
+  | 'EMBEDDING_FAILED'
+  /** The stored index was built with another model or dimension; rebuild or open with that model. */
+  | 'MODEL_MISMATCH'
+  /** The browser refused to store more data. */
+  | 'STORAGE_QUOTA'
+  /** IndexedDB failed for another reason (blocked upgrade, corrupt record, unavailable). */
+  | 'STORAGE_FAILED'
+  /** The worker died; pending calls are rejected and the next call restarts it. */
+  | 'WORKER_CRASHED'
+  /** The instance was disposed. */
+  | 'DISPOSED'
+  /** WebGPU is missing or too limited to run the LLM. */
+  | 'WEBGPU_UNAVAILABLE'
+  /** The language model failed. */
+  | 'LLM_FAILED'
+  /** A bug in threadline: please report it. */
+  | 'INTERNAL';
+
+export interface ThreadlineErrorOptions {
+  cause?: unknown;
+  details?: Record<string, unknown>;
+}
+
+export class ThreadlineError extends Error {
+  override readonly name = 'ThreadlineError';
+  readonly code: ThreadlineErrorCode;
+  readonly details: Record<string, unknown>;
+
+  constructor(code: ThreadlineErrorCode, message: string, options: ThreadlineErrorOptions = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.code = code;
+    this.details = options.details ?? {};
+  }
+}
+
+export function isThreadlineError(value: unknown, code?: ThreadlineErrorCode): value is ThreadlineError {
+  return value instanceof ThreadlineError && (code === undefined || value.code === code);
+}
+
+/** Wraps any thrown value; a ThreadlineError passes through unchanged. */
+export function toThreadlineError(value: unknown, code: ThreadlineErrorCode, message?: string): ThreadlineError {
+  if (value instanceof ThreadlineError) return value;
+  if (isAbortLike(value)) return new ThreadlineError('ABORTED', 'The operation was aborted.', { cause: value });
+  const text = value instanceof Error ? value.message : String(value);
+  return new ThreadlineError(code, message ? `${message}: ${text}` : text, { cause: value });
+}
+
+function isAbortLike(value: unknown): boolean {
+  return typeof value === 'object' && value !== null && (value as { name?: unknown }).name === 'AbortError';
+}
+
+/** Throws ABORTED when the signal has fired; call between units of long work. */
+export function throwIfAborted(signal: AbortSignal | undefined): void {
+  if (signal?.aborted) throw new ThreadlineError('ABORTED', 'The operation was aborted.', { cause: signal.reason });
+}

@@ -1,0 +1,35 @@
+import { playwright } from '@vitest/browser-playwright';
+import { defineConfig } from 'vitest/config';
+import { chromiumArgs, chromiumPath } from './scripts/chromium.ts';
+import { isolationHeaders } from './vite.config.ts';
+
+/** Two lanes: `unit` runs pure code in Node; `browser` runs in Debian's Chromium through playwright-core. */
+export default defineConfig({
+  publicDir: '.models',
+  server: { headers: isolationHeaders },
+  worker: { format: 'es' },
+  optimizeDeps: { include: ['@huggingface/transformers', 'comlink', 'idb'] },
+  test: {
+    projects: [
+      {
+        extends: true,
+        test: { name: 'unit', environment: 'node', include: ['test/unit/**/*.test.ts'], testTimeout: 60_000 },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'browser',
+          include: ['test/browser/**/*.test.ts'],
+          testTimeout: 60_000,
+          browser: {
+            enabled: true,
+            headless: true,
+            screenshotFailures: false,
+            provider: playwright({ launchOptions: { executablePath: chromiumPath(), args: chromiumArgs() } }),
+            instances: [{ browser: 'chromium' }],
+          },
+        },
+      },
+    ],
+  },
+});

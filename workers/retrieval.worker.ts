@@ -1,0 +1,10 @@
+/// <reference lib="webworker" />
+/**
+ * Retrieval worker entry: wires the retrieval service (src/worker) to this
+ * worker's message port with comlink. Thin on purpose; all logic lives in src/.
+ */
+import * as Comlink from 'comlink';
+import { ORT_WASM_PATHS } from '../src/embedding/ort-assets';
+import { createRetrievalService } from '../src/worker/retrieval-service';
+
+Comlink.expose(createRetrievalService({ wasmPaths: ORT_WASM_PATHS, baseUrl: self.location.href }));
