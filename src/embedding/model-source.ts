@@ -22,3 +22,11 @@ export function resolveModelSource(model: string, baseUrl?: string): ModelSource
   const cut = noSlash.lastIndexOf('/');
   return { name: noSlash.slice(cut + 1), localBase: noSlash.slice(0, cut + 1) };
 }
+
+/**
+ * The identity recorded in an index manifest: the model's name (not where it
+ * is hosted, so moving the files keeps the index valid) and its precision.
+ */
+export function modelIdentity(model: string, dtype: string): string {
+  return `${resolveModelSource(model).name}#${dtype}`;
+}

@@ -7,7 +7,7 @@ import { env, pipeline, type FeatureExtractionPipeline, type ProgressInfo } from
 import { ThreadlineError, throwIfAborted, toThreadlineError } from '../errors';
 import type { ProgressListener } from '../progress';
 import type { Embedder } from './embedder';
-import { resolveModelSource, type ModelSource } from './model-source';
+import { modelIdentity, resolveModelSource, type ModelSource } from './model-source';
 import { OFFLINE_MODEL_ID, OFFLINE_MODEL_PATH } from './offline-model';
 
 export type EmbedderDevice = 'auto' | 'wasm' | 'webgpu' | 'cpu';
@@ -46,6 +46,13 @@ export const EMBEDDER_DEFAULTS = Object.freeze({
   dtype: 'auto',
   batchSize: 32,
 } satisfies Required<EmbedderOptions>);
+
+/** The manifest identity of a configuration, known without loading the model. */
+export function embedderIdentity(options: EmbedderOptions = {}): string {
+  const opts = { ...EMBEDDER_DEFAULTS, ...options };
+  const isOffline = resolveModelSource(opts.model).name === OFFLINE_MODEL_ID;
+  return modelIdentity(opts.model, opts.dtype === 'auto' ? (isOffline ? 'fp32' : 'auto') : opts.dtype);
+}
 
 const loads = new Map<string, Promise<Embedder>>();
 
@@ -100,7 +107,7 @@ async function createEmbedder(opts: Required<EmbedderOptions>, runtime: Embedder
   } catch (error) {
     throw toThreadlineError(error, 'MODEL_LOAD_FAILED', `Could not load embedding model "${opts.model}"`);
   }
-  const embedder = new TransformersEmbedder(extractor, `${opts.model}#${dtype ?? 'default'}`, opts.batchSize);
+  const embedder = new TransformersEmbedder(extractor, embedderIdentity(opts), opts.batchSize);
   const probe = await embedder.probeDims();
   runtime.onProgress?.({ phase: 'model-ready', model: opts.model, device, dims: probe, ms: performance.now() - started });
   return embedder;

@@ -1,0 +1,86 @@
+/**
+ * HTML to visible text without a DOM (it runs in workers and Node): a linear
+ * tag scanner that skips script, style, template, head and hidden elements,
+ * breaks lines at block elements, turns h1–h6 into the heading path and
+ * decodes entities. Nothing here is ever rendered.
+ */
+import type { ParsedDocument } from '../document';
+import { TextBuilder, sanitizeText } from './text-builder';
+
+const SKIP = new Set(['script', 'style', 'template', 'noscript', 'svg', 'math', 'iframe', 'object', 'canvas', 'select', 'textarea', 'button']);
+const VOID = new Set(['area', 'base', 'br', 'col', 'embed', 'hr', 'img', 'input', 'link', 'meta', 'source', 'track', 'wbr']);
+const BLOCK = new Set([
+  'address', 'article', 'aside', 'blockquote', 'body', 'dd', 'details', 'dialog', 'div', 'dl', 'dt', 'fieldset', 'figcaption',
+  'figure', 'footer', 'form', 'header', 'hr', 'li', 'main', 'nav', 'ol', 'p', 'pre', 'section', 'summary', 'table', 'tbody',
+  'td', 'tfoot', 'th', 'thead', 'tr', 'ul', 'caption', 'html',
+]);
+const NAMED: Record<string, string> = {
+  amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ', ndash: '–', mdash: '—', hellip: '…', copy: '©', reg: '®',
+  trade: '™', laquo: '«', raquo: '»', lsquo: '‘', rsquo: '’', ldquo: '“', rdquo: '”', middot: '·', bull: '•', euro: '€',
+};
+
+export function decodeEntities(text: string): string {
+  return text.replace(/&(#x[0-9a-f]{1,6}|#\d{1,7}|[a-z]{2,8});/gi, (whole, body: string) => {
+    if (body[0] === '#') {
+      const code = body[1] === 'x' || body[1] === 'X' ? parseInt(body.slice(2), 16) : parseInt(body.slice(1), 10);
+      return code > 0 && code <= 0x10ffff && !(code >= 0xd800 && code <= 0xdfff) ? String.fromCodePoint(code) : '\uFFFD';
+    }
+    return NAMED[body.toLowerCase()] ?? whole;
+  });
+}
+
+/** Removes tags and comments from a fragment (used for inline HTML in Markdown). */
+export function stripTags(text: string): string {
+  return text.indexOf('<') < 0 ? text : text.replace(/<!--[\s\S]*?-->|<\/?[a-z][^>]*>/gi, '');
+}
+
+const TAG = /<!--[\s\S]*?(?:-->|$)|<!\[CDATA\[[\s\S]*?(?:\]\]>|$)|<![^>]*>|<\?[^>]*>|<(\/?)([a-zA-Z][a-zA-Z0-9-]*)((?:[^>"']|"[^"]*"|'[^']*'){0,4000})>/g;
+
+function isHidden(attrs: string): boolean {
+  return /(?:^|\s)hidden(?:\s|=|$)/i.test(attrs) || /aria-hidden\s*=\s*["']?true/i.test(attrs)
+    || /style\s*=\s*["'][^"']*(?:display\s*:\s*none|visibility\s*:\s*hidden)/i.test(attrs);
+}
+
+export function parseHtml(raw: string): ParsedDocument {
+  const html = sanitizeText(raw);
+  const out = new TextBuilder();
+  let skipTag: string | null = null;
+  let skipDepth = 0;
+  let heading: { level: number; text: string } | null = null;
+  let title: string | null = null;
+  let pos = 0;
+  const text = (chunk: string) => {
+    if (skipTag !== null || !chunk) return;
+    const decoded = decodeEntities(chunk);
+    if (title !== null) title += decoded;
+    else if (heading) heading.text += decoded;
+    else out.inline(decoded);
+  };
+  for (const m of html.matchAll(TAG)) {
+    text(html.slice(pos, m.index));
+    pos = m.index + m[0].length;
+    const name = m[2]?.toLowerCase();
+    if (!name) continue;
+    const closing = m[1] === '/';
+    const selfClosing = VOID.has(name) || /\/\s*$/.test(m[3] ?? '');
+    if (skipTag !== null) {
+      if (name === skipTag && !selfClosing) skipDepth += closing ? -1 : 1;
+      if (skipDepth === 0) skipTag = null;
+      continue;
+    }
+    if (name === 'title' && !closing) { title = ''; continue; }
+    if (name === 'title' && closing) { if (title !== null && out.title === undefined) out.title = title.replace(/\s+/g, ' ').trim() || undefined; title = null; continue; }
+    if (!closing && !selfClosing && (SKIP.has(name) || isHidden(m[3] ?? ''))) { skipTag = name; skipDepth = 1; continue; }
+    const level = /^h([1-6])$/.exec(name);
+    if (level) {
+      if (!closing) heading = { level: Number(level[1]), text: '' };
+      else if (heading) { out.heading(heading.level, heading.text); heading = null; }
+      continue;
+    }
+    if (name === 'br') out.line();
+    else if (BLOCK.has(name)) out.block();
+  }
+  text(html.slice(pos));
+  if (heading) out.heading(heading.level, heading.text);
+  return out.finish();
+}

@@ -1,0 +1,69 @@
+/**
+ * Checks documents at the API edge, so bad input fails fast with a typed
+ * error naming the offending document, before any work or any write.
+ */
+import type { ThreadlineDocument } from '../document';
+import { ThreadlineError } from '../errors';
+
+export const DOCUMENT_LIMITS = Object.freeze({
+  /** Characters in an id. */
+  idLength: 512,
+  /** Characters of text in one document (64 Mi). */
+  textLength: 64 * 1024 * 1024,
+  /** Metadata fields per document. */
+  metadataFields: 64,
+  /** Documents in one `add` call. */
+  docsPerCall: 1_000_000,
+});
+
+const FORMATS = new Set(['text', 'markdown', 'html']);
+
+function fail(index: number, id: unknown, problem: string): never {
+  const label = typeof id === 'string' ? `"${id.slice(0, 80)}"` : `#${index}`;
+  throw new ThreadlineError('INVALID_INPUT', `Document ${label}: ${problem}`, { details: { index, id: typeof id === 'string' ? id : undefined } });
+}
+
+function checkOne(doc: unknown, index: number): ThreadlineDocument {
+  if (typeof doc !== 'object' || doc === null || Array.isArray(doc)) fail(index, undefined, 'must be an object { id, text }');
+  const d = doc as Record<string, unknown>;
+  if (typeof d.id !== 'string' || d.id.trim() === '') fail(index, d.id, 'id must be a non-empty string');
+  if (d.id.length > DOCUMENT_LIMITS.idLength) fail(index, d.id, `id is longer than ${DOCUMENT_LIMITS.idLength} characters`);
+  if (typeof d.text !== 'string') {
+    fail(index, d.id, ArrayBuffer.isView(d.text) || d.text instanceof ArrayBuffer
+      ? 'text must be a string; decode bytes first (new TextDecoder().decode(bytes))' : 'text must be a string');
+  }
+  if (d.text.length > DOCUMENT_LIMITS.textLength) fail(index, d.id, `text is longer than ${DOCUMENT_LIMITS.textLength} characters; split the document`);
+  for (const field of ['title', 'url'] as const) {
+    if (d[field] !== undefined && typeof d[field] !== 'string') fail(index, d.id, `${field} must be a string`);
+  }
+  if (d.format !== undefined && !FORMATS.has(d.format as string)) fail(index, d.id, `format must be one of text, markdown, html`);
+  if (d.metadata !== undefined) {
+    if (typeof d.metadata !== 'object' || d.metadata === null || Array.isArray(d.metadata)) fail(index, d.id, 'metadata must be a flat object');
+    const entries = Object.entries(d.metadata);
+    if (entries.length > DOCUMENT_LIMITS.metadataFields) fail(index, d.id, `metadata has more than ${DOCUMENT_LIMITS.metadataFields} fields`);
+    for (const [k, v] of entries) {
+      if (v !== null && !['string', 'number', 'boolean'].includes(typeof v)) fail(index, d.id, `metadata.${k} must be a string, number, boolean or null`);
+    }
+  }
+  return d as unknown as ThreadlineDocument;
+}
+
+/** Validates, and keeps the last of several documents with the same id. */
+export function validateDocuments(docs: unknown): ThreadlineDocument[] {
+  if (!Array.isArray(docs)) throw new ThreadlineError('INVALID_INPUT', 'add() takes an array of documents');
+  if (docs.length > DOCUMENT_LIMITS.docsPerCall) throw new ThreadlineError('INVALID_INPUT', `add() takes at most ${DOCUMENT_LIMITS.docsPerCall} documents per call`);
+  const byId = new Map<string, ThreadlineDocument>();
+  docs.forEach((doc, i) => {
+    const checked = checkOne(doc, i);
+    byId.delete(checked.id);
+    byId.set(checked.id, checked);
+  });
+  return [...byId.values()];
+}
+
+/** SHA-256 of everything that determines a document's chunks and vectors. */
+export async function contentHash(doc: ThreadlineDocument, recipe: unknown): Promise<string> {
+  const payload = JSON.stringify([recipe, doc.format ?? 'text', doc.title ?? null, doc.url ?? null, doc.metadata ?? null, doc.text]);
+  const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(payload));
+  return Array.from(new Uint8Array(digest), (b) => b.toString(16).padStart(2, '0')).join('');
+}

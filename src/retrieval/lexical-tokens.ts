@@ -1,0 +1,69 @@
+/**
+ * Turns text into BM25 terms: Unicode-aware word split, accents folded,
+ * lowercase, English stopwords dropped, a light stemmer (Porter's step 1:
+ * plurals, -ed, -ing) so "refunds"/"refunded"/"refund" meet. Scripts written
+ * without spaces (CJK, Thai, Lao, Khmer, Myanmar) go through Intl.Segmenter.
+ */
+import { STOPWORDS } from './stopwords';
+
+const NO_SPACE_SCRIPTS = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}]/u;
+const WORD = /[\p{L}\p{N}]+/gu;
+const MAX_TERM_LENGTH = 64;
+
+let segmenter: Intl.Segmenter | null | undefined;
+function wordSegmenter(): Intl.Segmenter | null {
+  if (segmenter === undefined) segmenter = typeof Intl.Segmenter === 'function' ? new Intl.Segmenter(undefined, { granularity: 'word' }) : null;
+  return segmenter;
+}
+
+export function foldText(text: string): string {
+  return text.normalize('NFKD').replace(/\p{M}+/gu, '').toLowerCase();
+}
+
+function rawWords(folded: string): string[] {
+  if (!NO_SPACE_SCRIPTS.test(folded)) return folded.match(WORD) ?? [];
+  const seg = wordSegmenter();
+  if (!seg) return folded.match(WORD) ?? [];
+  const words: string[] = [];
+  for (const s of seg.segment(folded)) if (s.isWordLike) words.push(...(s.segment.match(WORD) ?? []));
+  return words;
+}
+
+/** Content words of `text`, folded but not stemmed (for display and topic tracking). */
+export function contentWords(text: string): string[] {
+  return rawWords(foldText(text)).filter((w) => w.length <= MAX_TERM_LENGTH && !STOPWORDS.has(w));
+}
+
+/** BM25 terms of `text`. */
+export function lexicalTerms(text: string): string[] {
+  return contentWords(text).map(stem);
+}
+
+const VOWEL = /[aeiouy]/;
+function hasVowel(s: string): boolean {
+  return VOWEL.test(s);
+}
+
+/** Porter step 1a–1c, enough to merge inflections without the over-stemming of later steps. */
+export function stem(word: string): string {
+  if (word.length <= 3 || !/^[a-z]+$/.test(word)) return word;
+  let w = word;
+  if (w.endsWith('sses')) w = w.slice(0, -2);
+  else if (w.endsWith('ies')) w = w.slice(0, -2);
+  else if (w.endsWith('ss')) { /* keep */ }
+  else if (w.endsWith('s') && !w.endsWith('us') && !w.endsWith('is')) w = w.slice(0, -1);
+  if (w.endsWith('eed')) {
+    if (w.length > 4) w = w.slice(0, -1);
+  } else {
+    for (const suffix of ['ed', 'ing']) {
+      if (w.endsWith(suffix) && hasVowel(w.slice(0, -suffix.length)) && w.length - suffix.length >= 3) {
+        w = w.slice(0, -suffix.length);
+        if (/(at|bl|iz)$/.test(w)) w += 'e';
+        else if (/([^aeiouslz])\1$/.test(w)) w = w.slice(0, -1);
+        break;
+      }
+    }
+  }
+  if (w.endsWith('y') && w.length > 3 && hasVowel(w.slice(0, -1))) w = `${w.slice(0, -1)}i`;
+  return w;
+}

@@ -1,0 +1,163 @@
+/**
+ * The in-memory half of an index: vectors, BM25 and the chunk metadata a hit
+ * needs, kept in step with what is stored. Pure: search takes an already
+ * embedded query, so this runs (and is tested) without a model or a browser.
+ */
+import { ThreadlineError } from '../errors';
+import { Bm25Index } from './bm25';
+import { matchesFilter, type MetadataValue, type SearchFilter } from './filter';
+import { reciprocalRankFusion } from './fusion';
+import type { Hit } from './top-k';
+import { VectorIndex } from './vector-index';
+
+export type SearchMode = 'hybrid' | 'dense' | 'lexical';
+
+export interface IndexedChunk {
+  key: number;
+  docId: string;
+  text: string;
+  context: string;
+  headingPath: string[];
+  start: number;
+  end: number;
+}
+
+export interface IndexedDoc {
+  id: string;
+  title?: string;
+  url?: string;
+  metadata?: Record<string, MetadataValue>;
+}
+
+export interface SearchHit {
+  chunkKey: number;
+  docId: string;
+  text: string;
+  title?: string;
+  url?: string;
+  headingPath: string[];
+  /** [start, end) of `text` in the document's normalized text. */
+  start: number;
+  end: number;
+  metadata?: Record<string, MetadataValue>;
+  /** The ranking score: fused RRF score in hybrid mode, cosine or BM25 otherwise. */
+  score: number;
+  /** Cosine similarity to the query, when the dense ranking saw this chunk. */
+  dense?: number;
+  /** BM25 score, when the lexical ranking saw this chunk. */
+  lexical?: number;
+}
+
+export interface HybridWeights {
+  /** @default 1 */
+  dense: number;
+  /** @default 1 */
+  lexical: number;
+}
+
+export interface MemorySearchOptions {
+  k: number;
+  mode: SearchMode;
+  filter?: SearchFilter | undefined;
+  weights?: HybridWeights | undefined;
+  int8?: boolean | undefined;
+}
+
+/** Each ranking contributes this many candidates (at least) to the fusion. */
+const FUSION_DEPTH = 50;
+
+export class MemoryIndex {
+  readonly vectors: VectorIndex;
+  private readonly lexical = new Bm25Index();
+  private readonly chunks = new Map<number, IndexedChunk>();
+  private readonly docs = new Map<string, IndexedDoc>();
+
+  constructor(readonly dims: number, options: { int8?: boolean } = {}) {
+    this.vectors = new VectorIndex(dims, options);
+  }
+
+  get chunkCount(): number {
+    return this.chunks.size;
+  }
+
+  get docCount(): number {
+    return this.docs.size;
+  }
+
+  chunkKeys(): number[] {
+    return [...this.chunks.keys()].sort((a, b) => a - b);
+  }
+
+  doc(id: string): IndexedDoc | undefined {
+    return this.docs.get(id);
+  }
+
+  setDoc(doc: IndexedDoc): void {
+    this.docs.set(doc.id, doc);
+  }
+
+  /** Adds chunks and their packed vectors (`chunks.length × dims`). */
+  addChunks(chunks: readonly IndexedChunk[], vectors: Float32Array): void {
+    this.vectors.add(chunks.map((c) => c.key), vectors);
+    for (const c of chunks) {
+      this.chunks.set(c.key, c);
+      this.lexical.add(c.key, c.context);
+    }
+  }
+
+  removeChunks(keys: Iterable<number>): void {
+    const list = [...keys];
+    this.vectors.remove(list);
+    for (const key of list) {
+      this.lexical.remove(key);
+      this.chunks.delete(key);
+    }
+  }
+
+  removeDoc(id: string): void {
+    this.docs.delete(id);
+  }
+
+  clear(): void {
+    this.vectors.clear();
+    this.lexical.clear();
+    this.chunks.clear();
+    this.docs.clear();
+  }
+
+  search(query: string, queryVector: Float32Array | null, options: MemorySearchOptions): SearchHit[] {
+    const { k, mode } = options;
+    if (mode !== 'lexical' && !queryVector) throw new ThreadlineError('INTERNAL', `${mode} search needs a query vector`);
+    const allow = options.filter ? (key: number) => this.allowed(key, options.filter) : undefined;
+    const depth = mode === 'hybrid' ? Math.max(FUSION_DEPTH, k * 4) : k;
+    const dense = mode === 'lexical' ? [] : this.vectors.search(queryVector as Float32Array, depth, { allow, int8: options.int8 ?? false });
+    const lexical = mode === 'dense' ? [] : this.lexical.search(query, depth, allow);
+    const ranked: Hit[] = mode === 'dense' ? dense : mode === 'lexical' ? lexical : reciprocalRankFusion([
+      { hits: dense, weight: options.weights?.dense ?? 1 },
+      { hits: lexical, weight: options.weights?.lexical ?? 1 },
+    ], k);
+    const denseScore = new Map(dense.map((h) => [h.key, h.score]));
+    const lexicalScore = new Map(lexical.map((h) => [h.key, h.score]));
+    return ranked.slice(0, k).map((h) => this.hit(h, denseScore.get(h.key), lexicalScore.get(h.key)));
+  }
+
+  private allowed(key: number, filter: SearchFilter | undefined): boolean {
+    const chunk = this.chunks.get(key);
+    return !!chunk && matchesFilter({ docId: chunk.docId, metadata: this.docs.get(chunk.docId)?.metadata }, filter);
+  }
+
+  private hit(h: Hit, dense: number | undefined, lexical: number | undefined): SearchHit {
+    const chunk = this.chunks.get(h.key);
+    if (!chunk) throw new ThreadlineError('INTERNAL', `ranked chunk ${h.key} has no metadata`);
+    const doc = this.docs.get(chunk.docId);
+    return {
+      chunkKey: chunk.key, docId: chunk.docId, text: chunk.text, headingPath: chunk.headingPath, start: chunk.start, end: chunk.end,
+      score: h.score,
+      ...(doc?.title !== undefined ? { title: doc.title } : {}),
+      ...(doc?.url !== undefined ? { url: doc.url } : {}),
+      ...(doc?.metadata !== undefined ? { metadata: doc.metadata } : {}),
+      ...(dense !== undefined ? { dense } : {}),
+      ...(lexical !== undefined ? { lexical } : {}),
+    };
+  }
+}

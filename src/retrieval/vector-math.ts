@@ -1,0 +1,31 @@
+/** Small numeric helpers shared by the index, the scans and their tests. */
+
+/** Scales `v` in place to unit length; a zero vector stays zero. Returns v. */
+export function normalizeInPlace(v: Float32Array, offset = 0, length = v.length - offset): Float32Array {
+  let sum = 0;
+  for (let i = offset; i < offset + length; i++) sum += (v[i] ?? 0) * (v[i] ?? 0);
+  if (sum === 0 || !Number.isFinite(sum)) {
+    if (!Number.isFinite(sum)) v.fill(0, offset, offset + length);
+    return v;
+  }
+  const inv = 1 / Math.sqrt(sum);
+  for (let i = offset; i < offset + length; i++) v[i] = (v[i] ?? 0) * inv;
+  return v;
+}
+
+/** Dot product of `q` with row `row` of a packed matrix of width q.length. */
+export function dotRow(q: Float32Array, data: Float32Array, row: number): number {
+  const dims = q.length;
+  const base = row * dims;
+  let s0 = 0, s1 = 0, s2 = 0, s3 = 0;
+  let d = 0;
+  // Four accumulators let the JIT keep independent chains in flight.
+  for (; d + 3 < dims; d += 4) {
+    s0 += (q[d] as number) * (data[base + d] as number);
+    s1 += (q[d + 1] as number) * (data[base + d + 1] as number);
+    s2 += (q[d + 2] as number) * (data[base + d + 2] as number);
+    s3 += (q[d + 3] as number) * (data[base + d + 3] as number);
+  }
+  for (; d < dims; d++) s0 += (q[d] as number) * (data[base + d] as number);
+  return s0 + s1 + s2 + s3;
+}

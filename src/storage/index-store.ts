@@ -1,0 +1,278 @@
+/**
+ * Persistence of one index in IndexedDB. Every change is one `strict`
+ * readwrite transaction over manifest, docs, chunks and shards, so a crash or
+ * an abort leaves either the whole change or none of it. Callers compute
+ * embeddings before calling `commit`: nothing slow happens inside a
+ * transaction (which IndexedDB would auto-commit early).
+ */
+import { openDB, type IDBPDatabase, type IDBPTransaction } from 'idb';
+import { ThreadlineError } from '../errors';
+import { storageError } from './storage-errors';
+import { MIGRATIONS, SCHEMA_VERSION, databaseName, type ChunkRecord, type DocRecord, type Manifest, type ShardRecord, type ThreadlineDB } from './schema';
+
+/** Shards are cut at this size, and merged while smaller than MIN. */
+export const SHARD_MAX_BYTES = 16 * 1024 * 1024;
+export const SHARD_MIN_BYTES = 1024 * 1024;
+/** Compaction runs once this many shards are small or mostly dead. */
+const COMPACT_TRIGGER = 8;
+
+export interface ModelIdentity { modelId: string; dims: number }
+
+export interface PendingDoc {
+  record: Omit<DocRecord, 'chunkKeys'>;
+  chunks: Omit<ChunkRecord, 'key' | 'shard' | 'slot'>[];
+  /** Packed `chunks.length × dims`. */
+  vectors: Float32Array;
+}
+
+export interface CommitResult {
+  added: { chunks: ChunkRecord[]; vectors: Float32Array }[];
+  removedKeys: number[];
+  generation: number;
+}
+
+export interface StoredIndex {
+  manifest: Manifest | undefined;
+  docs: DocRecord[];
+  chunks: ChunkRecord[];
+  /** Packed vectors in `chunks` order. */
+  vectors: Float32Array;
+}
+
+const TX = { durability: 'strict' } as const;
+
+export class IndexStore {
+  private constructor(private readonly db: IDBPDatabase<ThreadlineDB>) {}
+
+  static async open(name: string, onVersionChange?: () => void): Promise<IndexStore> {
+    try {
+      const db = await openDB<ThreadlineDB>(databaseName(name), SCHEMA_VERSION, {
+        upgrade(database, oldVersion, _newVersion, tx) {
+          for (let v = oldVersion; v < SCHEMA_VERSION; v++) MIGRATIONS[v]?.(database, tx);
+        },
+        // Another tab wants to upgrade: close at once so it never hangs waiting on us.
+        blocking() { db.close(); onVersionChange?.(); },
+      });
+      return new IndexStore(db);
+    } catch (error) {
+      throw storageError(error, `Could not open the index "${name}"`);
+    }
+  }
+
+  close(): void {
+    this.db.close();
+  }
+
+  async manifest(): Promise<Manifest | undefined> {
+    return this.run(() => this.db.get('meta', 'manifest'), 'Could not read the manifest');
+  }
+
+  async docHashes(ids: readonly string[]): Promise<Map<string, string>> {
+    return this.run(async () => {
+      const tx = this.db.transaction('docs', 'readonly');
+      const records = await Promise.all(ids.map((id) => tx.store.get(id)));
+      return new Map(records.flatMap((r) => (r ? [[r.id, r.hash] as const] : [])));
+    }, 'Could not read documents');
+  }
+
+  /** Reads everything needed to rebuild the in-memory index, in one snapshot. */
+  async load(): Promise<StoredIndex> {
+    return this.run(async () => {
+      const tx = this.db.transaction(['meta', 'docs', 'chunks', 'shards'], 'readonly');
+      const [manifest, docs, chunks, shards] = await Promise.all([
+        tx.objectStore('meta').get('manifest'), tx.objectStore('docs').getAll(),
+        tx.objectStore('chunks').getAll(), tx.objectStore('shards').getAll(),
+      ]);
+      const dims = manifest?.dims ?? 0;
+      const byId = new Map(shards.map((s) => [s.id, s]));
+      const vectors = new Float32Array(chunks.length * dims);
+      chunks.forEach((c, i) => {
+        const shard = byId.get(c.shard);
+        if (!shard || shard.keys[c.slot] !== c.key) throw new ThreadlineError('STORAGE_FAILED', `chunk ${c.key} points at a missing vector`);
+        vectors.set(shard.vectors.subarray(c.slot * dims, (c.slot + 1) * dims), i * dims);
+      });
+      return { manifest, docs, chunks, vectors };
+    }, 'Could not load the index');
+  }
+
+  /** Writes documents (replacing any with the same id) and their vectors atomically. */
+  /**
+   * `replaceIdentity` adopts a new model for the whole index; only a rebuild
+   * that re-embeds every stored document in this same commit may set it.
+   */
+  async commit(pending: readonly PendingDoc[], identity: ModelIdentity, options: { replaceIdentity?: boolean } = {}): Promise<CommitResult> {
+    return this.run(async () => {
+      const tx = this.db.transaction(['meta', 'docs', 'chunks', 'shards'], 'readwrite', TX);
+      const meta = tx.objectStore('meta');
+      const stored = await meta.get('manifest');
+      const manifest = options.replaceIdentity && stored
+        ? { ...stored, modelId: identity.modelId, dims: identity.dims }
+        : checkIdentity(stored, identity);
+      const removedKeys: number[] = [];
+      for (const doc of pending) removedKeys.push(...(await this.deleteDoc(tx, doc.record.id, manifest)));
+      const total = pending.reduce((n, d) => n + d.chunks.length, 0);
+      const packed = new Float32Array(total * identity.dims);
+      const keys = new Float64Array(total);
+      const added: CommitResult['added'] = [];
+      let row = 0;
+      const perShard = Math.max(1, Math.floor(SHARD_MAX_BYTES / (4 * identity.dims)));
+      const firstShard = manifest.nextShardId;
+      for (const doc of pending) {
+        const records: ChunkRecord[] = doc.chunks.map((c) => {
+          const key = manifest.nextChunkKey++;
+          keys[row] = key;
+          const record = { ...c, key, shard: firstShard + Math.floor(row / perShard), slot: row % perShard };
+          row++;
+          return record;
+        });
+        packed.set(doc.vectors, (row - records.length) * identity.dims);
+        for (const r of records) void tx.objectStore('chunks').put(r);
+        void tx.objectStore('docs').put({ ...doc.record, chunkKeys: records.map((r) => r.key) });
+        added.push({ chunks: records, vectors: doc.vectors });
+        manifest.docCount++;
+        manifest.chunkCount += records.length;
+      }
+      for (let s = 0; s * perShard < total; s++) {
+        const from = s * perShard;
+        const to = Math.min(total, from + perShard);
+        const id = manifest.nextShardId++;
+        void tx.objectStore('shards').put({
+          id, dims: identity.dims, vectors: packed.slice(from * identity.dims, to * identity.dims), keys: keys.slice(from, to),
+        });
+        manifest.shardLive[id] = to - from;
+      }
+      manifest.generation++;
+      manifest.updatedAt = Date.now();
+      await meta.put(manifest, 'manifest');
+      await tx.done;
+      return { added, removedKeys, generation: manifest.generation };
+    }, 'Could not store documents');
+  }
+
+  async remove(ids: readonly string[]): Promise<{ removedKeys: number[]; generation: number }> {
+    return this.run(async () => {
+      const tx = this.db.transaction(['meta', 'docs', 'chunks', 'shards'], 'readwrite', TX);
+      const manifest = await tx.objectStore('meta').get('manifest');
+      if (!manifest) { await tx.done; return { removedKeys: [], generation: 0 }; }
+      const removedKeys: number[] = [];
+      for (const id of ids) removedKeys.push(...(await this.deleteDoc(tx, id, manifest)));
+      if (removedKeys.length || ids.length) {
+        manifest.generation++;
+        manifest.updatedAt = Date.now();
+        await tx.objectStore('meta').put(manifest, 'manifest');
+      }
+      await tx.done;
+      return { removedKeys, generation: manifest.generation };
+    }, 'Could not remove documents');
+  }
+
+  /** Deletes every document and vector; the model identity is forgotten too. */
+  async clear(): Promise<void> {
+    await this.run(async () => {
+      const tx = this.db.transaction(['meta', 'docs', 'chunks', 'shards'], 'readwrite', TX);
+      const old = await tx.objectStore('meta').get('manifest');
+      await Promise.all([tx.objectStore('docs').clear(), tx.objectStore('chunks').clear(), tx.objectStore('shards').clear()]);
+      // Keep the generation moving forward so other tabs notice the clear.
+      if (old) await tx.objectStore('meta').put({ ...emptyManifest(old), generation: old.generation + 1 }, 'manifest');
+      await tx.done;
+    }, 'Could not clear the index');
+  }
+
+  /**
+   * Merges shards that are small or mostly dead into full ones, so the store
+   * stays at a few large records without ever rewriting all of it.
+   * Returns the number of shards rewritten.
+   */
+  async compact(): Promise<number> {
+    return this.run(async () => {
+      const tx = this.db.transaction(['meta', 'chunks', 'shards'], 'readwrite', TX);
+      const manifest = await tx.objectStore('meta').get('manifest');
+      if (!manifest) { await tx.done; return 0; }
+      const shards = await tx.objectStore('shards').getAll();
+      const victims = shards.filter((s) => isCompactable(s, manifest.shardLive[s.id] ?? 0));
+      if (victims.length < COMPACT_TRIGGER) { await tx.done; return 0; }
+      const live: { record: ChunkRecord; vector: Float32Array }[] = [];
+      for (const shard of victims) {
+        for (let slot = 0; slot < shard.keys.length; slot++) {
+          const record = await tx.objectStore('chunks').get(shard.keys[slot] as number);
+          if (record && record.shard === shard.id && record.slot === slot) {
+            live.push({ record, vector: shard.vectors.subarray(slot * shard.dims, (slot + 1) * shard.dims) });
+          }
+        }
+        void tx.objectStore('shards').delete(shard.id);
+        delete manifest.shardLive[shard.id];
+      }
+      const perShard = Math.max(1, Math.floor(SHARD_MAX_BYTES / (4 * manifest.dims)));
+      for (let from = 0; from < live.length; from += perShard) {
+        const part = live.slice(from, from + perShard);
+        const id = manifest.nextShardId++;
+        const vectors = new Float32Array(part.length * manifest.dims);
+        part.forEach(({ record, vector }, slot) => {
+          vectors.set(vector, slot * manifest.dims);
+          void tx.objectStore('chunks').put({ ...record, shard: id, slot });
+        });
+        void tx.objectStore('shards').put({ id, dims: manifest.dims, vectors, keys: Float64Array.from(part, (p) => p.record.key) });
+        manifest.shardLive[id] = part.length;
+      }
+      await tx.objectStore('meta').put(manifest, 'manifest');
+      await tx.done;
+      return victims.length;
+    }, 'Could not compact the index');
+  }
+
+  /** Shard count and bytes, for stats and tests. */
+  async shardSummary(): Promise<{ shards: number; bytes: number }> {
+    return this.run(async () => {
+      const all = await this.db.getAll('shards');
+      return { shards: all.length, bytes: all.reduce((n, s) => n + s.vectors.byteLength, 0) };
+    }, 'Could not read shards');
+  }
+
+  private async deleteDoc(tx: WriteTx, id: string, manifest: Manifest): Promise<number[]> {
+    const doc = await tx.objectStore('docs').get(id);
+    if (!doc) return [];
+    for (const key of doc.chunkKeys) {
+      const chunk = await tx.objectStore('chunks').get(key);
+      if (chunk) manifest.shardLive[chunk.shard] = Math.max(0, (manifest.shardLive[chunk.shard] ?? 1) - 1);
+      void tx.objectStore('chunks').delete(key);
+    }
+    void tx.objectStore('docs').delete(id);
+    manifest.docCount = Math.max(0, manifest.docCount - 1);
+    manifest.chunkCount = Math.max(0, manifest.chunkCount - doc.chunkKeys.length);
+    return doc.chunkKeys;
+  }
+
+  private async run<T>(work: () => Promise<T>, message: string): Promise<T> {
+    try {
+      return await work();
+    } catch (error) {
+      throw storageError(error, message);
+    }
+  }
+}
+
+type WriteTx = IDBPTransaction<ThreadlineDB, ('meta' | 'docs' | 'chunks' | 'shards')[], 'readwrite'>;
+
+function isCompactable(shard: ShardRecord, live: number): boolean {
+  return shard.vectors.byteLength < SHARD_MIN_BYTES || live < shard.keys.length / 2;
+}
+
+function emptyManifest(identity: ModelIdentity): Manifest {
+  return {
+    schemaVersion: SCHEMA_VERSION, modelId: identity.modelId, dims: identity.dims, nextChunkKey: 1, nextShardId: 1,
+    shardLive: {}, chunkCount: 0, docCount: 0, generation: 0, updatedAt: Date.now(),
+  };
+}
+
+/** An empty store adopts the model; a non-empty one must match it exactly. */
+export function checkIdentity(manifest: Manifest | undefined, identity: ModelIdentity): Manifest {
+  if (!manifest) return emptyManifest(identity);
+  if (manifest.chunkCount === 0 && manifest.docCount === 0) return { ...manifest, modelId: identity.modelId, dims: identity.dims };
+  if (manifest.modelId !== identity.modelId || manifest.dims !== identity.dims) {
+    throw new ThreadlineError('MODEL_MISMATCH',
+      `This index was built with "${manifest.modelId}" (${manifest.dims} dims) but the embedder is "${identity.modelId}" (${identity.dims} dims). ` +
+      'Open it with the same model, or pass onModelMismatch: "rebuild" to re-embed the stored chunks with the new one.',
+      { details: { stored: { modelId: manifest.modelId, dims: manifest.dims }, requested: identity } });
+  }
+  return manifest;
+}

@@ -1,0 +1,298 @@
+/**
+ * The retrieval worker's engine: ingest (parse, chunk, embed, commit), the
+ * in-memory index kept equal to what is stored, search, and cross-tab
+ * refresh. Hydrating from IndexedDB never loads or calls the embedding model;
+ * the model loads on the first add or search.
+ */
+import type { ThreadlineDocument } from '../document';
+import type { Embedder } from '../embedding/embedder';
+import { ThreadlineError, throwIfAborted } from '../errors';
+import { parseDocument } from '../ingest/parse';
+import { contentHash, validateDocuments } from '../ingest/validate';
+import type { ProgressListener } from '../progress';
+import { CHUNK_DEFAULTS, chunkDocument, type ChunkOptions } from '../retrieval/chunker';
+import type { SearchFilter } from '../retrieval/filter';
+import { MemoryIndex, type HybridWeights, type SearchHit, type SearchMode } from '../retrieval/memory-index';
+import { openChangeFeed, type ChangeFeed } from '../storage/change-feed';
+import { IndexStore, type PendingDoc } from '../storage/index-store';
+import { withWriteLock } from '../storage/write-lock';
+import { SerialQueue } from '../util/serial';
+
+export interface EngineConfig {
+  name: string;
+  /** Manifest identity of the configured model, known before it loads. */
+  modelId: string;
+  chunking: ChunkOptions;
+  /** Keep an int8 copy of the vectors and scan it (f32 rescoring). */
+  int8: boolean;
+  weights: HybridWeights;
+  /** What to do when the stored index was built with another model. */
+  onModelMismatch: 'error' | 'rebuild';
+}
+
+export interface AddResult {
+  /** Documents whose chunks were (re)written. */
+  added: number;
+  /** Documents skipped because their content hash was unchanged. */
+  unchanged: number;
+  /** Chunks written. */
+  chunks: number;
+  /** Ids of documents that had no text to index (stored with zero chunks). */
+  empty: string[];
+}
+
+export interface SearchOptions {
+  /** @default 5 */
+  k?: number;
+  /** @default 'hybrid' */
+  mode?: SearchMode;
+  filter?: SearchFilter;
+}
+
+export interface IndexStats {
+  name: string;
+  modelId: string;
+  dims: number;
+  docs: number;
+  chunks: number;
+  generation: number;
+  shards: number;
+  vectorBytes: number;
+  /** Chunk texts embedded by this engine since it started (0 after a pure reload). */
+  embeddedChunks: number;
+  /** Queries embedded by this engine since it started. */
+  embeddedQueries: number;
+}
+
+/** Chunks embedded and committed together; a document is never split across commits. */
+const GROUP_CHUNKS = 256;
+/** Query text beyond this is ignored (the model truncates far earlier). */
+export const MAX_QUERY_CHARS = 4_000;
+
+export class RetrievalEngine {
+  private memory: MemoryIndex | null = null;
+  private generation = 0;
+  private readonly queue = new SerialQueue();
+  private feed: ChangeFeed | null = null;
+  private embedded = { chunks: 0, queries: 0 };
+  private embedderPromise: Promise<Embedder> | null = null;
+
+  private constructor(
+    private readonly config: EngineConfig,
+    private readonly store: IndexStore,
+    private readonly loadEmbedder: () => Promise<Embedder>,
+  ) {}
+
+  static async open(config: EngineConfig, loadEmbedder: () => Promise<Embedder>): Promise<RetrievalEngine> {
+    const store = await IndexStore.open(config.name);
+    const engine = new RetrievalEngine(config, store, loadEmbedder);
+    try {
+      await engine.hydrate();
+    } catch (error) {
+      store.close();
+      throw error;
+    }
+    engine.feed = openChangeFeed(config.name, (generation) => {
+      if (generation > engine.generation) void engine.queue.run(() => engine.hydrate()).catch(() => undefined);
+    });
+    return engine;
+  }
+
+  close(): void {
+    this.feed?.close();
+    this.store.close();
+  }
+
+  async stats(): Promise<IndexStats> {
+    const shards = await this.store.shardSummary();
+    return {
+      name: this.config.name, modelId: this.config.modelId, dims: this.memory?.dims ?? 0,
+      docs: this.memory?.docCount ?? 0, chunks: this.memory?.chunkCount ?? 0, generation: this.generation,
+      shards: shards.shards, vectorBytes: shards.bytes,
+      embeddedChunks: this.embedded.chunks, embeddedQueries: this.embedded.queries,
+    };
+  }
+
+  /** Sorted chunk keys in memory, for consistency checks. */
+  chunkKeys(): number[] {
+    return this.memory?.chunkKeys() ?? [];
+  }
+
+  async add(input: unknown, options: { signal?: AbortSignal; onProgress?: ProgressListener } = {}): Promise<AddResult> {
+    const docs = validateDocuments(input);
+    throwIfAborted(options.signal);
+    const embedder = await this.embedder();
+    const recipe = { chunking: { ...CHUNK_DEFAULTS, ...this.config.chunking }, model: this.config.modelId };
+    const hashes = await Promise.all(docs.map((d) => contentHash(d, recipe)));
+    const stored = await this.store.docHashes(docs.map((d) => d.id));
+    const todo = docs.map((doc, i) => ({ doc, hash: hashes[i] as string })).filter(({ doc, hash }) => stored.get(doc.id) !== hash);
+    const prepared = todo.map(({ doc, hash }) => this.prepare(doc, hash, embedder));
+    const result: AddResult = { added: 0, unchanged: docs.length - todo.length, chunks: 0, empty: prepared.filter((p) => p.chunks.length === 0).map((p) => p.record.id) };
+    const progress = { docsDone: 0, docsTotal: prepared.length, chunksDone: 0, chunksTotal: prepared.reduce((n, p) => n + p.chunks.length, 0) };
+    const started = performance.now();
+    for (const group of groups(prepared)) {
+      throwIfAborted(options.signal);
+      const texts = group.flatMap((p) => p.chunks.map((c) => c.context));
+      const vectors = await embedder.embed(texts, options.signal ? { signal: options.signal } : {});
+      this.embedded.chunks += texts.length;
+      throwIfAborted(options.signal);
+      let offset = 0;
+      const pending: PendingDoc[] = group.map((p) => {
+        const slice = vectors.subarray(offset * embedder.dims, (offset + p.chunks.length) * embedder.dims);
+        offset += p.chunks.length;
+        return { ...p, vectors: slice };
+      });
+      await this.commit(pending, embedder.dims);
+      result.added += group.length;
+      result.chunks += texts.length;
+      progress.docsDone += group.length;
+      progress.chunksDone += texts.length;
+      const seconds = (performance.now() - started) / 1000;
+      options.onProgress?.({ phase: 'ingest', ...progress, chunksPerSecond: seconds > 0 ? progress.chunksDone / seconds : 0 });
+    }
+    return result;
+  }
+
+  async remove(ids: unknown): Promise<number> {
+    if (!Array.isArray(ids) || ids.some((id) => typeof id !== 'string')) throw new ThreadlineError('INVALID_INPUT', 'remove() takes an array of document ids');
+    return this.queue.run(() => withWriteLock(this.config.name, async () => {
+      const { removedKeys, generation } = await this.store.remove(ids as string[]);
+      if (generation !== this.generation + 1) await this.hydrate();
+      else {
+        this.memory?.removeChunks(removedKeys);
+        for (const id of ids as string[]) this.memory?.removeDoc(id);
+        this.generation = generation;
+      }
+      this.feed?.publish(this.generation);
+      await this.store.compact();
+      return removedKeys.length;
+    }));
+  }
+
+  async clear(): Promise<void> {
+    await this.queue.run(() => withWriteLock(this.config.name, async () => {
+      await this.store.clear();
+      await this.hydrate();
+      this.feed?.publish(this.generation);
+    }));
+  }
+
+  async search(query: unknown, options: SearchOptions = {}): Promise<SearchHit[]> {
+    if (typeof query !== 'string' || query.trim() === '') throw new ThreadlineError('INVALID_INPUT', 'search() needs a non-empty query string');
+    const k = options.k ?? 5;
+    if (!Number.isInteger(k) || k < 1 || k > 1000) throw new ThreadlineError('INVALID_INPUT', `k must be an integer from 1 to 1000, got ${String(k)}`);
+    const mode = options.mode ?? 'hybrid';
+    if (!['hybrid', 'dense', 'lexical'].includes(mode)) throw new ThreadlineError('INVALID_INPUT', `mode must be hybrid, dense or lexical, got ${String(mode)}`);
+    const text = query.slice(0, MAX_QUERY_CHARS);
+    if (!this.memory || this.memory.chunkCount === 0) return [];
+    let vector: Float32Array | null = null;
+    if (mode !== 'lexical') {
+      const embedder = await this.embedder();
+      vector = await embedder.embed([text]);
+      this.embedded.queries++;
+    }
+    return this.memory.search(text, vector, { k, mode, filter: options.filter, weights: this.config.weights, int8: this.config.int8 });
+  }
+
+  private prepare(doc: ThreadlineDocument, hash: string, embedder: Embedder): Omit<PendingDoc, 'vectors'> {
+    const parsed = parseDocument(doc.text, doc.format);
+    const title = doc.title ?? parsed.title;
+    const chunks = chunkDocument(parsed, title, (t) => embedder.countTokens(t), { ...CHUNK_DEFAULTS, ...this.config.chunking, maxTokens: Math.min(this.config.chunking.maxTokens ?? CHUNK_DEFAULTS.maxTokens, embedder.maxTokens) });
+    return {
+      record: {
+        id: doc.id, hash, chars: parsed.text.length, addedAt: Date.now(),
+        ...(title !== undefined ? { title } : {}), ...(doc.url !== undefined ? { url: doc.url } : {}),
+        ...(doc.metadata !== undefined ? { metadata: doc.metadata } : {}),
+      },
+      chunks: chunks.map((c) => ({ docId: doc.id, text: c.text, context: c.context, headingPath: c.headingPath, start: c.start, end: c.end })),
+    };
+  }
+
+  private async commit(pending: PendingDoc[], dims: number): Promise<void> {
+    await this.queue.run(() => withWriteLock(this.config.name, async () => {
+      const result = await this.store.commit(pending, { modelId: this.config.modelId, dims });
+      if (result.generation !== this.generation + 1 || !this.memory) {
+        await this.hydrate(); // another tab committed in between: reload the truth
+      } else {
+        this.memory.removeChunks(result.removedKeys);
+        for (const [i, { chunks, vectors }] of result.added.entries()) {
+          const record = pending[i]?.record;
+          if (record) this.memory.setDoc({ id: record.id, ...(record.title !== undefined ? { title: record.title } : {}), ...(record.url !== undefined ? { url: record.url } : {}), ...(record.metadata !== undefined ? { metadata: record.metadata } : {}) });
+          this.memory.addChunks(chunks, vectors);
+        }
+        this.generation = result.generation;
+      }
+      this.feed?.publish(this.generation);
+      await this.store.compact();
+    }));
+  }
+
+  /** Rebuilds memory from the store; checks the model identity first. */
+  private async hydrate(): Promise<void> {
+    const stored = await this.store.load();
+    const manifest = stored.manifest;
+    if (manifest && manifest.chunkCount > 0 && manifest.modelId !== this.config.modelId) {
+      if (this.config.onModelMismatch === 'rebuild') return this.rebuild(stored.docs, stored.chunks);
+      throw new ThreadlineError('MODEL_MISMATCH',
+        `The index "${this.config.name}" was built with "${manifest.modelId}" but the embedder is "${this.config.modelId}". ` +
+        'Open it with the same model, or pass onModelMismatch: "rebuild" to re-embed the stored chunks with the new model.',
+        { details: { stored: { modelId: manifest.modelId, dims: manifest.dims }, requested: { modelId: this.config.modelId } } });
+    }
+    const dims = manifest && manifest.dims > 0 ? manifest.dims : this.memory?.dims;
+    const memory = dims ? new MemoryIndex(dims, { int8: this.config.int8 }) : null;
+    if (memory) {
+      for (const d of stored.docs) memory.setDoc(d);
+      memory.addChunks(stored.chunks, stored.vectors);
+    }
+    this.memory = memory;
+    this.generation = manifest?.generation ?? 0;
+  }
+
+  /** Re-embeds every stored chunk with the configured model, replacing the old vectors in one commit. */
+  private async rebuild(docs: Awaited<ReturnType<IndexStore['load']>>['docs'], chunks: Awaited<ReturnType<IndexStore['load']>>['chunks']): Promise<void> {
+    const embedder = await this.embedder(false);
+    const byDoc = new Map<string, typeof chunks>();
+    for (const c of chunks) byDoc.set(c.docId, [...(byDoc.get(c.docId) ?? []), c]);
+    const pending: PendingDoc[] = [];
+    for (const doc of docs) {
+      const own = byDoc.get(doc.id) ?? [];
+      const vectors = await embedder.embed(own.map((c) => c.context));
+      this.embedded.chunks += own.length;
+      const { chunkKeys: _drop, ...record } = doc;
+      pending.push({ record, chunks: own.map(({ key: _k, shard: _s, slot: _l, ...c }) => c), vectors });
+    }
+    await withWriteLock(this.config.name, () => this.store.commit(pending, { modelId: this.config.modelId, dims: embedder.dims }, { replaceIdentity: true }));
+    this.memory = null;
+    this.config.onModelMismatch = 'error'; // the rebuilt index matches; never loop
+    await this.hydrate();
+  }
+
+  private async embedder(checkDims = true): Promise<Embedder> {
+    const embedder = await (this.embedderPromise ??= this.loadEmbedder().catch((error: unknown) => {
+      this.embedderPromise = null;
+      throw error;
+    }));
+    if (embedder.modelId !== this.config.modelId) {
+      throw new ThreadlineError('INTERNAL', `embedder reports "${embedder.modelId}", engine expects "${this.config.modelId}"`);
+    }
+    if (checkDims && this.memory && this.memory.dims !== embedder.dims) {
+      throw new ThreadlineError('MODEL_MISMATCH', `The index has ${this.memory.dims}-dimensional vectors but the model produces ${embedder.dims}.`, {
+        details: { stored: { dims: this.memory.dims }, requested: { modelId: embedder.modelId, dims: embedder.dims } },
+      });
+    }
+    if (!this.memory) this.memory = new MemoryIndex(embedder.dims, { int8: this.config.int8 });
+    return embedder;
+  }
+}
+
+/** Groups whole documents into batches of about GROUP_CHUNKS chunks. */
+function* groups<T extends { chunks: unknown[] }>(items: T[]): Generator<T[]> {
+  let group: T[] = [];
+  let size = 0;
+  for (const item of items) {
+    group.push(item);
+    size += item.chunks.length;
+    if (size >= GROUP_CHUNKS) { yield group; group = []; size = 0; }
+  }
+  if (group.length) yield group;
+}

@@ -1,0 +1,150 @@
+import 'fake-indexeddb/auto';
+import { resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { SAMPLE_KB } from '../../demo/sample-kb';
+import type { Embedder } from '../../src/embedding/embedder';
+import { embedderIdentity, loadTransformersEmbedder } from '../../src/embedding/transformers-embedder';
+import { IndexStore } from '../../src/storage/index-store';
+import { RetrievalEngine, type EngineConfig } from '../../src/worker/retrieval-engine';
+
+const MODEL = resolve(import.meta.dirname, '../../.models/threadline-glove-30k') + '/';
+let unique = 0;
+
+/** Counts embedding calls on the real offline model. */
+function countingEmbedder() {
+  const counter = { texts: 0 };
+  const load = async (): Promise<Embedder> => {
+    const real = await loadTransformersEmbedder({ model: MODEL });
+    return {
+      modelId: real.modelId, dims: real.dims, maxTokens: real.maxTokens, countTokens: (t) => real.countTokens(t),
+      embed: (texts, o) => { counter.texts += texts.length; return real.embed(texts, o); },
+    };
+  };
+  return { counter, load };
+}
+
+function config(name: string, extra: Partial<EngineConfig> = {}): EngineConfig {
+  return { name, modelId: embedderIdentity({ model: MODEL }), chunking: {}, int8: false, weights: { dense: 1, lexical: 1 }, onModelMismatch: 'error', ...extra };
+}
+
+const docs = SAMPLE_KB.map((d) => ({ id: d.id, text: d.markdown, title: d.title, url: d.url, format: 'markdown' as const }));
+
+describe('RetrievalEngine in Node (fake-indexeddb, real offline model)', () => {
+  it('ingests, searches, and restores from storage with zero embedding calls', async () => {
+    const name = `engine-${unique++}`;
+    const first = countingEmbedder();
+    const a = await RetrievalEngine.open(config(name), first.load);
+    const result = await a.add(docs);
+    expect(result).toMatchObject({ added: docs.length, unchanged: 0, empty: [] });
+    const hits = await a.search('how long does a refund take to process?', { k: 3 });
+    expect(hits[0]?.headingPath).toEqual(['Refund policy', 'Refund processing time']);
+    a.close();
+
+    const second = countingEmbedder();
+    const b = await RetrievalEngine.open(config(name), second.load);
+    expect(second.counter.texts).toBe(0);
+    const lexical = await b.search('how long does a refund take to process?', { k: 3, mode: 'lexical' });
+    expect(second.counter.texts).toBe(0);
+    expect((await b.search('how long does a refund take to process?', { k: 3 })).map((h) => h.chunkKey)).toEqual(hits.map((h) => h.chunkKey));
+    expect(lexical.length).toBeGreaterThan(0);
+    expect((await b.stats()).embeddedChunks).toBe(0);
+    b.close();
+  });
+
+  it('re-adding an unchanged document is a no-op; a changed one replaces its chunks', async () => {
+    const name = `engine-${unique++}`;
+    const e = countingEmbedder();
+    const engine = await RetrievalEngine.open(config(name), e.load);
+    await engine.add(docs);
+    const before = e.counter.texts;
+    expect(await engine.add(docs)).toMatchObject({ added: 0, unchanged: docs.length });
+    expect(e.counter.texts).toBe(before);
+    const keysBefore = engine.chunkKeys();
+    await engine.add([{ id: 'refunds', text: 'Refunds now take 90 days to process.', title: 'Refund policy' }]);
+    const after = engine.chunkKeys();
+    expect(after.length).toBe(keysBefore.length - 3 + 1);
+    const top = await engine.search('refund processing days', { k: 1, filter: { docIds: ['refunds'] } });
+    expect(top[0]?.text).toBe('Refunds now take 90 days to process.');
+    engine.close();
+  });
+
+  it('removes and clears, and both survive a reopen', async () => {
+    const name = `engine-${unique++}`;
+    const e = countingEmbedder();
+    const a = await RetrievalEngine.open(config(name), e.load);
+    await a.add(docs);
+    expect(await a.remove(['refunds', 'nope'])).toBe(3);
+    a.close();
+    const b = await RetrievalEngine.open(config(name), e.load);
+    expect((await b.search('refund window', { k: 20 })).some((h) => h.docId === 'refunds')).toBe(false);
+    await b.clear();
+    b.close();
+    const c = await RetrievalEngine.open(config(name), e.load);
+    expect((await c.stats()).chunks).toBe(0);
+    expect(await c.search('refund', { k: 3 })).toEqual([]);
+    c.close();
+  });
+
+  it('refuses to open with another model (typed error), and rebuilds when asked', async () => {
+    const name = `engine-${unique++}`;
+    const e = countingEmbedder();
+    const a = await RetrievalEngine.open(config(name), e.load);
+    await a.add(docs.slice(0, 2));
+    const storedChunks = (await a.stats()).chunks;
+    a.close();
+    await expect(RetrievalEngine.open(config(name, { modelId: 'other-model#fp32' }), e.load)).rejects.toMatchObject({ code: 'MODEL_MISMATCH' });
+    // "Rebuild" with a model that reports another identity: a fake at the Embedder seam.
+    const renamed = async (): Promise<Embedder> => ({ ...(await e.load()), modelId: 'renamed#fp32' });
+    const b = await RetrievalEngine.open(config(name, { modelId: 'renamed#fp32', onModelMismatch: 'rebuild' }), renamed);
+    expect((await b.stats()).chunks).toBe(storedChunks);
+    expect((await b.stats()).embeddedChunks).toBe(storedChunks);
+    b.close();
+    const c = await RetrievalEngine.open(config(name, { modelId: 'renamed#fp32' }), renamed);
+    expect((await c.stats()).modelId).toBe('renamed#fp32');
+    c.close();
+  });
+
+  it('aborts between batches and leaves no partial document', async () => {
+    const name = `engine-${unique++}`;
+    const e = countingEmbedder();
+    const engine = await RetrievalEngine.open(config(name, { chunking: { maxTokens: 16, overlapTokens: 0 } }), e.load);
+    const many = Array.from({ length: 60 }, (_, i) => ({ id: `d${i}`, text: Array.from({ length: 40 }, (_, j) => `Sentence ${j} about topic ${i}.`).join(' ') }));
+    const controller = new AbortController();
+    const run = engine.add(many, { signal: controller.signal, onProgress: (p) => { if (p.phase === 'ingest' && p.docsDone > 0) controller.abort(); } });
+    await expect(run).rejects.toMatchObject({ code: 'ABORTED' });
+    engine.close();
+    const store = await IndexStore.open(name);
+    const stored = await store.load();
+    for (const doc of stored.docs) expect(stored.chunks.filter((c) => c.docId === doc.id).map((c) => c.key)).toEqual(doc.chunkKeys);
+    expect(new Set(stored.chunks.map((c) => c.key)).size).toBe(stored.chunks.length);
+    expect(stored.docs.length).toBeGreaterThan(0);
+    expect(stored.docs.length).toBeLessThan(many.length);
+    store.close();
+  });
+
+  it('rejects bad documents and queries with typed errors, before writing anything', async () => {
+    const engine = await RetrievalEngine.open(config(`engine-${unique++}`), countingEmbedder().load);
+    for (const bad of [null, [{ id: '', text: 'x' }], [{ id: 'a', text: 5 }], [{ id: 'a', text: new Uint8Array(3) }], [{ id: 'a', text: 'x', metadata: { nested: {} } }], [{ id: 'a', text: 'x', format: 'pdf' }]]) {
+      await expect(engine.add(bad)).rejects.toMatchObject({ code: 'INVALID_INPUT' });
+    }
+    for (const q of ['', '   ', 42]) await expect(engine.search(q)).rejects.toMatchObject({ code: 'INVALID_INPUT' });
+    await expect(engine.search('x', { k: 0 })).rejects.toMatchObject({ code: 'INVALID_INPUT' });
+    expect((await engine.stats()).docs).toBe(0);
+    const r = await engine.add([{ id: 'blank', text: '   \n ' }, { id: 'ok', text: 'Refunds take five days.' }]);
+    expect(r.empty).toEqual(['blank']);
+    engine.close();
+  });
+
+  it('compacts many small commits into few shards', async () => {
+    const name = `engine-${unique++}`;
+    const engine = await RetrievalEngine.open(config(name), countingEmbedder().load);
+    for (let i = 0; i < 20; i++) await engine.add([{ id: `doc${i}`, text: `Note ${i} about offline sync and refunds.` }]);
+    const stats = await engine.stats();
+    expect(stats.shards).toBeLessThan(10);
+    expect(stats.chunks).toBe(20);
+    engine.close();
+    const reopened = await RetrievalEngine.open(config(name), countingEmbedder().load);
+    expect(reopened.chunkKeys()).toEqual(engine.chunkKeys());
+    reopened.close();
+  });
+});

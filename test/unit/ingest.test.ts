@@ -1,0 +1,104 @@
+import { describe, expect, it } from 'vitest';
+import { parseHtml } from '../../src/ingest/html';
+import { parseMarkdown } from '../../src/ingest/markdown';
+import { parsePlainText } from '../../src/ingest/plain-text';
+import { chunkDocument } from '../../src/retrieval/chunker';
+import { SAMPLE_KB } from '../../demo/sample-kb';
+
+/** Whitespace-split token counter: a stand-in for the model tokenizer in pure tests. */
+const words = (s: string) => (s.match(/\S+/g) ?? []).length;
+
+describe('Markdown', () => {
+  it('keeps headings as the path, drops syntax, keeps link and image text', () => {
+    const doc = parseMarkdown(`---\ntitle: x\n---\n# Guide\nIntro **bold** and [a link](https://x.test) ![alt text](i.png).\n\n## Setup\n- step \`one\`\n- step two\n\n\`\`\`js\nconst a = 1;\n\`\`\`\n[ref]: https://x.test\nSub\n---\nbody`);
+    expect(doc.title).toBe('Guide');
+    expect(doc.text).toContain('Intro bold and a link alt text.');
+    expect(doc.text).not.toMatch(/\*\*|\]\(|```|title: x|ref\]/);
+    expect(doc.sections.map((s) => s.headingPath)).toEqual([['Guide'], ['Guide', 'Setup'], ['Guide', 'Sub']]);
+    const setup = doc.sections[1];
+    expect(doc.text.slice(setup?.start, setup?.end)).toBe('step one\nstep two\n\nconst a = 1;');
+  });
+
+  it('renders the sample knowledge base into sections with offsets into the text', () => {
+    for (const d of SAMPLE_KB) {
+      const doc = parseMarkdown(d.markdown);
+      expect(doc.sections.length).toBeGreaterThan(1);
+      for (const s of doc.sections) expect(doc.text.slice(s.start, s.end).trim()).toBe(doc.text.slice(s.start, s.end));
+    }
+  });
+});
+
+describe('HTML', () => {
+  it('keeps visible text only, with headings as the path', () => {
+    const doc = parseHtml(`<!doctype html><html><head><title>Help &amp; FAQ</title><style>p{}</style><script>alert(1)</script></head>
+      <body><nav hidden>menu</nav><h1>Refunds</h1><p>Within <b>30&nbsp;days</b>.<br>Really&#33;</p>
+      <div style="display:none">secret</div><h2>Damaged</h2><ul><li>photo</li><li>replacement</li></ul>
+      <template><p>tpl</p></template><!-- comment --><p aria-hidden="true">aria</p><p>&#x1F600; &bogus; &lt;tag&gt;</p></body></html>`);
+    expect(doc.title).toBe('Help & FAQ');
+    expect(doc.text).not.toMatch(/alert|menu|secret|tpl|comment|aria|p\{\}/);
+    expect(doc.text).toContain('Within 30 days.\nReally!');
+    expect(doc.text).toContain('😀 &bogus; <tag>');
+    expect(doc.sections.map((s) => s.headingPath)).toEqual([['Refunds'], ['Refunds', 'Damaged']]);
+  });
+
+  it('survives deeply nested and malformed markup in linear time', () => {
+    const nested = '<div>'.repeat(50_000) + 'deep' + '</div>'.repeat(50_000);
+    expect(parseHtml(nested).text).toBe('deep');
+    expect(parseHtml('<p title="unclosed>text <b>bold</b>').text).toContain('bold');
+    expect(parseHtml('<script>never closed').text).toBe('');
+  });
+});
+
+describe('plain text', () => {
+  it('normalizes line ends, control characters and lone surrogates', () => {
+    const doc = parsePlainText('a\r\nb\u0000c\n\n\n\nd \uD800 e');
+    expect(doc.text).toBe('a\nb c\n\nd \uFFFD e');
+    expect(parsePlainText('   \n\t\n').text).toBe('');
+    expect(parsePlainText('').sections).toEqual([]);
+  });
+});
+
+describe('chunker', () => {
+  const sentence = (i: number) => `Sentence number ${i} has exactly seven words.`;
+  const long = parsePlainText(Array.from({ length: 40 }, (_, i) => sentence(i)).join(' '));
+
+  it('packs whole sentences within the token budget, with overlap, covering all text', () => {
+    const chunks = chunkDocument(long, undefined, words, { maxTokens: 30, overlapTokens: 8 });
+    expect(chunks.length).toBeGreaterThan(5);
+    for (const c of chunks) {
+      expect(words(c.context)).toBeLessThanOrEqual(30);
+      expect(long.text.slice(c.start, c.end)).toBe(c.text);
+      expect(c.text.endsWith('.')).toBe(true);
+    }
+    for (let i = 1; i < chunks.length; i++) expect(chunks[i]!.start).toBeLessThan(chunks[i - 1]!.end); // overlap
+    expect(chunks[0]!.start).toBe(0);
+    expect(chunks.at(-1)!.end).toBe(long.text.length);
+  });
+
+  it('never crosses a heading and puts title + path in the context', () => {
+    const doc = parseMarkdown('# Refunds\n## Window\nThirty days.\n## Damaged\nPhoto needed.');
+    const chunks = chunkDocument(doc, 'Refund policy', words);
+    expect(chunks.map((c) => c.context)).toEqual(['Refund policy › Refunds › Window\nThirty days.', 'Refund policy › Refunds › Damaged\nPhoto needed.']);
+  });
+
+  it('cuts a giant line with no sentence end into bounded windows', () => {
+    const doc = parsePlainText('word '.repeat(10_000));
+    const chunks = chunkDocument(doc, undefined, words, { maxTokens: 64, overlapTokens: 0 });
+    expect(chunks.every((c) => words(c.text) <= 64)).toBe(true);
+    expect(chunks.reduce((n, c) => n + words(c.text), 0)).toBe(10_000);
+  });
+
+  it('bounds token-dense text without spaces', () => {
+    const perChar = (s: string) => [...s].length;
+    const doc = parsePlainText('退'.repeat(5_000));
+    const chunks = chunkDocument(doc, undefined, perChar, { maxTokens: 100, overlapTokens: 0 });
+    expect(chunks.every((c) => perChar(c.text) <= 100)).toBe(true);
+    expect(chunks.map((c) => c.text).join('')).toBe(doc.text);
+  });
+
+  it('rejects bad options with a typed error and yields nothing for empty text', () => {
+    expect(() => chunkDocument(long, undefined, words, { maxTokens: 2 })).toThrow(expect.objectContaining({ code: 'INVALID_INPUT' }));
+    expect(() => chunkDocument(long, undefined, words, { maxTokens: 50, overlapTokens: 50 })).toThrow(expect.objectContaining({ code: 'INVALID_INPUT' }));
+    expect(chunkDocument(parsePlainText(''), undefined, words)).toEqual([]);
+  });
+});

@@ -1,0 +1,95 @@
+import { describe, expect, it } from 'vitest';
+import { Bm25Index } from '../../src/retrieval/bm25';
+import { reciprocalRankFusion } from '../../src/retrieval/fusion';
+import { matchesFilter } from '../../src/retrieval/filter';
+import { lexicalTerms, stem } from '../../src/retrieval/lexical-tokens';
+
+describe('lexical terms', () => {
+  it('folds case and accents, drops stopwords, stems inflections', () => {
+    expect(lexicalTerms('The Refunds were REFUNDED; café refunding!')).toEqual(['refund', 'refund', 'cafe', 'refund']);
+    expect(stem('caresses')).toBe('caress');
+    expect(stem('ponies')).toBe('poni');
+    expect(stem('hopping')).toBe('hop');
+    expect(stem('status')).toBe('status');
+  });
+
+  it('segments scripts written without spaces', () => {
+    expect(lexicalTerms('退款政策').length).toBeGreaterThan(0);
+    expect(lexicalTerms('นโยบายการคืนเงิน').length).toBeGreaterThan(1);
+  });
+
+  it('yields nothing for empty, punctuation-only and stopword-only text', () => {
+    expect(lexicalTerms('')).toEqual([]);
+    expect(lexicalTerms('?!… —')).toEqual([]);
+    expect(lexicalTerms('what is it about?')).toEqual([]);
+  });
+});
+
+/** Reference BM25 computed from scratch for every query. */
+function naiveBm25(docs: Map<number, string>, query: string, k1 = 1.2, b = 0.75) {
+  const tokenized = new Map([...docs].map(([key, text]) => [key, lexicalTerms(text)]));
+  const n = docs.size;
+  const avgdl = [...tokenized.values()].reduce((s, t) => s + t.length, 0) / n;
+  const scores: { key: number; score: number }[] = [];
+  for (const [key, terms] of tokenized) {
+    let s = 0;
+    for (const q of new Set(lexicalTerms(query))) {
+      const df = [...tokenized.values()].filter((t) => t.includes(q)).length;
+      const tf = terms.filter((t) => t === q).length;
+      if (!tf) continue;
+      s += Math.log(1 + (n - df + 0.5) / (df + 0.5)) * (tf * (k1 + 1)) / (tf + k1 * (1 - b + (b * terms.length) / avgdl));
+    }
+    if (s > 0) scores.push({ key, score: s });
+  }
+  return scores.sort((a, b2) => b2.score - a.score || a.key - b2.key);
+}
+
+describe('Bm25Index (against a naive scorer)', () => {
+  const words = 'refund damaged item window shipping plan price offline sync note team export delete account password'.split(' ');
+  const docs = new Map<number, string>();
+  for (let i = 0; i < 120; i++) docs.set(i * 2 + 1, Array.from({ length: 5 + (i % 11) }, (_, j) => words[(i * 7 + j * j) % words.length]).join(' '));
+
+  it('matches the reference scores and order, including after removals', () => {
+    const index = new Bm25Index();
+    for (const [key, text] of docs) index.add(key, text);
+    for (const q of ['refund damaged', 'offline sync plan', 'password', 'nothing matches zebra']) {
+      const got = index.search(q, 10);
+      const want = naiveBm25(docs, q).slice(0, 10);
+      expect(got.map((h) => h.key)).toEqual(want.map((h) => h.key));
+      got.forEach((h, i) => expect(h.score).toBeCloseTo(want[i]?.score ?? NaN, 9));
+    }
+    for (const key of [1, 3, 5, 99]) { index.remove(key); docs.delete(key); }
+    expect(index.search('refund item', 10).map((h) => h.key)).toEqual(naiveBm25(docs, 'refund item').slice(0, 10).map((h) => h.key));
+  });
+
+  it('is empty-safe', () => {
+    const index = new Bm25Index();
+    expect(index.search('refund', 5)).toEqual([]);
+    index.add(1, 'refund');
+    expect(index.search('', 5)).toEqual([]);
+    expect(index.remove(2)).toBe(false);
+  });
+});
+
+describe('reciprocal rank fusion and filters', () => {
+  it('fuses ranks with weights and breaks ties on key', () => {
+    const dense = [{ key: 1, score: 0.9 }, { key: 2, score: 0.8 }];
+    const lexical = [{ key: 3, score: 12 }, { key: 1, score: 4 }];
+    const even = reciprocalRankFusion([{ hits: dense }, { hits: lexical }], 3);
+    expect(even.map((h) => h.key)).toEqual([1, 3, 2]);
+    expect(even[0]?.score).toBeCloseTo(1 / 61 + 1 / 62, 12);
+    // Weighting the dense list lifts its second hit above the lexical-only one.
+    expect(reciprocalRankFusion([{ hits: dense, weight: 3 }, { hits: lexical }], 3).map((h) => h.key)).toEqual([1, 2, 3]);
+    expect(reciprocalRankFusion([{ hits: [{ key: 5, score: 1 }] }, { hits: [{ key: 4, score: 1 }] }], 2).map((h) => h.key)).toEqual([4, 5]);
+    expect(reciprocalRankFusion([], 3)).toEqual([]);
+  });
+
+  it('matches metadata by equality or membership', () => {
+    const chunk = { docId: 'a', metadata: { lang: 'en', year: 2024 } };
+    expect(matchesFilter(chunk, undefined)).toBe(true);
+    expect(matchesFilter(chunk, { docIds: ['b'] })).toBe(false);
+    expect(matchesFilter(chunk, { metadata: { lang: ['de', 'en'], year: 2024 } })).toBe(true);
+    expect(matchesFilter(chunk, { metadata: { lang: 'de' } })).toBe(false);
+    expect(matchesFilter(chunk, { metadata: { missing: null } })).toBe(true);
+  });
+});
