@@ -1,12 +1,9 @@
 /**
- * Minimal demo: embeds the sample knowledge base's sections in the retrieval
- * worker with the offline model and ranks them by cosine similarity.
+ * Demo: the sample knowledge base indexed by threadline (offline model,
+ * hybrid search) in its retrieval worker; results rendered as plain text.
  */
-import * as Comlink from 'comlink';
-import type { RetrievalService } from '../src/worker/retrieval-service';
+import { createThreadline, type SearchHit, type Threadline } from '../src/index';
 import { SAMPLE_KB } from './sample-kb';
-
-interface Passage { title: string; heading: string; text: string }
 
 const $ = <T extends HTMLElement>(sel: string) => document.querySelector<T>(sel)!;
 const status = $<HTMLParagraphElement>('#status');
@@ -14,50 +11,41 @@ const form = $<HTMLFormElement>('#search');
 const input = $<HTMLInputElement>('#q');
 const results = $<HTMLOListElement>('#results');
 
-function sections(): Passage[] {
-  return SAMPLE_KB.flatMap((doc) => doc.markdown.split(/^## /m).slice(1).map((block) => {
-    const [heading = '', ...body] = block.split('\n');
-    return { title: doc.title, heading, text: body.join(' ').trim() };
-  }));
-}
-
 async function main(): Promise<void> {
-  const worker = new Worker(new URL('../workers/retrieval.worker.ts', import.meta.url), { type: 'module' });
-  const service = Comlink.wrap<RetrievalService>(worker);
   const started = performance.now();
-  const { dims } = await service.loadModel({});
-  const passages = sections();
-  const vectors = await service.embed(passages.map((p) => `${p.heading}. ${p.text}`));
-  status.textContent = `Ready: ${passages.length} passages embedded in ${Math.round(performance.now() - started)} ms (offline model, ${dims} dimensions).`;
+  const tl = await createThreadline({ name: 'demo' });
+  const added = await tl.add(SAMPLE_KB.map((d) => ({ id: d.id, title: d.title, url: d.url, text: d.markdown, format: 'markdown' as const })));
+  const stats = await tl.stats();
+  status.textContent = `Ready in ${Math.round(performance.now() - started)} ms: ${stats.docs} documents, ${stats.chunks} chunks `
+    + `(${added.added} embedded now, ${added.unchanged} restored from IndexedDB), offline model, ${stats.dims} dimensions.`;
   input.disabled = false;
   form.querySelector('button')!.disabled = false;
   form.addEventListener('submit', (event) => {
     event.preventDefault();
-    void search(service, passages, vectors, dims, input.value);
+    void search(tl, input.value);
   });
 }
 
-async function search(service: Comlink.Remote<RetrievalService>, passages: Passage[], vectors: Float32Array, dims: number, q: string): Promise<void> {
-  const query = await service.embed([q]);
-  const scored = passages.map((p, i) => {
-    let dot = 0;
-    for (let d = 0; d < dims; d++) dot += (query[d] ?? 0) * (vectors[i * dims + d] ?? 0);
-    return { p, score: dot };
-  }).sort((a, b) => b.score - a.score).slice(0, 5);
-  results.replaceChildren(...scored.map(({ p, score }) => {
-    const li = document.createElement('li');
-    const meta = document.createElement('div');
-    meta.className = 'meta';
-    meta.textContent = `${p.title} › ${p.heading} · `;
-    const s = document.createElement('span');
-    s.className = 'score';
-    s.textContent = score.toFixed(3);
-    meta.append(s);
-    const text = document.createElement('div');
-    text.textContent = p.text; // textContent: document text is never parsed as HTML
-    li.append(meta, text);
-    return li;
-  }));
+async function search(tl: Threadline, q: string): Promise<void> {
+  if (!q.trim()) return;
+  const hits = await tl.search(q, { k: 5 });
+  results.replaceChildren(...hits.map(render));
+}
+
+function render(hit: SearchHit): HTMLLIElement {
+  const li = document.createElement('li');
+  const meta = document.createElement('div');
+  meta.className = 'meta';
+  // textContent everywhere: document text is never parsed as HTML.
+  meta.textContent = `${[hit.title, ...hit.headingPath.slice(1)].join(' › ')} · `;
+  const score = document.createElement('span');
+  score.className = 'score';
+  score.textContent = `fused ${hit.score.toFixed(4)} · cosine ${hit.dense?.toFixed(3) ?? '–'} · bm25 ${hit.lexical?.toFixed(2) ?? '–'}`;
+  meta.append(score);
+  const text = document.createElement('div');
+  text.textContent = hit.text;
+  li.append(meta, text);
+  return li;
 }
 
 main().catch((error: unknown) => {

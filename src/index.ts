@@ -1,4 +1,17 @@
 /** threadline's public API. Every export is listed here explicitly. */
+export { createThreadline, THREADLINE_DEFAULTS } from './threadline';
+export type { AddOptions, Threadline, ThreadlineOptions } from './threadline';
+export type { AddResult, IndexStats, SearchOptions } from './worker/retrieval-engine';
+export type { DocumentFormat, ParsedDocument, Section, ThreadlineDocument } from './document';
+export type { HybridWeights, SearchHit, SearchMode } from './retrieval/memory-index';
+export type { MetadataValue, SearchFilter } from './retrieval/filter';
+export { CHUNK_DEFAULTS } from './retrieval/chunker';
+export type { ChunkOptions } from './retrieval/chunker';
+export { parseDocument } from './ingest/parse';
+export { parseHtml } from './ingest/html';
+export { parseMarkdown } from './ingest/markdown';
+export { parsePlainText } from './ingest/plain-text';
+export { DOCUMENT_LIMITS } from './ingest/validate';
 export { ThreadlineError, isThreadlineError } from './errors';
 export type { ThreadlineErrorCode, ThreadlineErrorOptions } from './errors';
 export type { Progress, ProgressListener } from './progress';

@@ -36,7 +36,7 @@ export class Bm25Index {
     for (const t of terms) counts.set(t, (counts.get(t) ?? 0) + 1);
     for (const [term, tf] of counts) {
       let list = this.postings.get(term);
-      if (!list) this.postings.set(term, (list = new Map()));
+      if (!list) this.postings.set(term, (list = new Map<number, number>()));
       list.set(key, tf);
     }
     this.docTerms.set(key, [...counts.keys()]);

@@ -160,7 +160,8 @@ export class VectorIndex {
     const next = Math.max(rows, Math.ceil(capacity * 1.5));
     const grow = <T extends Float32Array | Int8Array | Float64Array>(old: T, make: (n: number) => T, width: number): T => {
       const fresh = make(next * width);
-      fresh.set(old.subarray(0, this.rows * width) as never);
+      // Same element type on both sides; TypeScript cannot relate the generic subarray to set's parameter.
+      (fresh as { set(a: ArrayLike<number>): void }).set(old.subarray(0, this.rows * width));
       return fresh;
     };
     this.data = grow(this.data, (n) => new Float32Array(n), this.dims);

@@ -7,12 +7,13 @@
 import { ThreadlineError } from '../errors';
 
 function errorName(value: unknown): string {
-  return typeof value === 'object' && value !== null ? String((value as { name?: unknown }).name ?? '') : '';
+  const name = typeof value === 'object' && value !== null ? (value as { name?: unknown }).name : undefined;
+  return typeof name === 'string' ? name : '';
 }
 
 function errorMessage(value: unknown): string {
-  return value instanceof Error || (typeof value === 'object' && value !== null && 'message' in value)
-    ? String((value as { message: unknown }).message) : String(value);
+  const message = typeof value === 'object' && value !== null ? (value as { message?: unknown }).message : undefined;
+  return typeof message === 'string' ? message : String(value);
 }
 
 /** Follows `cause` and a transaction's `error`, where the real reason often hides. */

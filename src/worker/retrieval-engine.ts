@@ -15,6 +15,7 @@ import type { SearchFilter } from '../retrieval/filter';
 import { MemoryIndex, type HybridWeights, type SearchHit, type SearchMode } from '../retrieval/memory-index';
 import { openChangeFeed, type ChangeFeed } from '../storage/change-feed';
 import { IndexStore, type PendingDoc } from '../storage/index-store';
+import type { DocRecord } from '../storage/schema';
 import { withWriteLock } from '../storage/write-lock';
 import { SerialQueue } from '../util/serial';
 
@@ -199,11 +200,7 @@ export class RetrievalEngine {
     const title = doc.title ?? parsed.title;
     const chunks = chunkDocument(parsed, title, (t) => embedder.countTokens(t), { ...CHUNK_DEFAULTS, ...this.config.chunking, maxTokens: Math.min(this.config.chunking.maxTokens ?? CHUNK_DEFAULTS.maxTokens, embedder.maxTokens) });
     return {
-      record: {
-        id: doc.id, hash, chars: parsed.text.length, addedAt: Date.now(),
-        ...(title !== undefined ? { title } : {}), ...(doc.url !== undefined ? { url: doc.url } : {}),
-        ...(doc.metadata !== undefined ? { metadata: doc.metadata } : {}),
-      },
+      record: { id: doc.id, hash, chars: parsed.text.length, addedAt: Date.now(), ...optional({ ...doc, title }) },
       chunks: chunks.map((c) => ({ docId: doc.id, text: c.text, context: c.context, headingPath: c.headingPath, start: c.start, end: c.end })),
     };
   }
@@ -217,7 +214,7 @@ export class RetrievalEngine {
         this.memory.removeChunks(result.removedKeys);
         for (const [i, { chunks, vectors }] of result.added.entries()) {
           const record = pending[i]?.record;
-          if (record) this.memory.setDoc({ id: record.id, ...(record.title !== undefined ? { title: record.title } : {}), ...(record.url !== undefined ? { url: record.url } : {}), ...(record.metadata !== undefined ? { metadata: record.metadata } : {}) });
+          if (record) this.memory.setDoc({ id: record.id, ...optional(record) });
           this.memory.addChunks(chunks, vectors);
         }
         this.generation = result.generation;
@@ -258,8 +255,11 @@ export class RetrievalEngine {
       const own = byDoc.get(doc.id) ?? [];
       const vectors = await embedder.embed(own.map((c) => c.context));
       this.embedded.chunks += own.length;
-      const { chunkKeys: _drop, ...record } = doc;
-      pending.push({ record, chunks: own.map(({ key: _k, shard: _s, slot: _l, ...c }) => c), vectors });
+      pending.push({
+        record: { id: doc.id, hash: doc.hash, chars: doc.chars, addedAt: doc.addedAt, ...optional(doc) },
+        chunks: own.map((c) => ({ docId: c.docId, text: c.text, context: c.context, headingPath: c.headingPath, start: c.start, end: c.end })),
+        vectors,
+      });
     }
     await withWriteLock(this.config.name, () => this.store.commit(pending, { modelId: this.config.modelId, dims: embedder.dims }, { replaceIdentity: true }));
     this.memory = null;
@@ -283,6 +283,15 @@ export class RetrievalEngine {
     if (!this.memory) this.memory = new MemoryIndex(embedder.dims, { int8: this.config.int8 });
     return embedder;
   }
+}
+
+/** The optional document fields that are set, without undefined keys (exactOptionalPropertyTypes-safe). */
+function optional(doc: { title?: string | undefined; url?: string | undefined; metadata?: DocRecord['metadata'] }): Pick<DocRecord, 'title' | 'url' | 'metadata'> {
+  return {
+    ...(doc.title !== undefined ? { title: doc.title } : {}),
+    ...(doc.url !== undefined ? { url: doc.url } : {}),
+    ...(doc.metadata !== undefined ? { metadata: doc.metadata } : {}),
+  };
 }
 
 /** Groups whole documents into batches of about GROUP_CHUNKS chunks. */

@@ -1,30 +1,61 @@
 /**
- * What the retrieval worker exposes over comlink. Grows with the retrieval
- * issue (index, storage); for now it owns the embedding model.
+ * What the retrieval worker exposes over comlink: the engine behind the
+ * envelope protocol, abort by operation id, and the alive lock.
  */
 import { transfer } from 'comlink';
-import type { Embedder } from '../embedding/embedder';
-import { loadTransformersEmbedder, type EmbedderOptions, type EmbedderRuntime } from '../embedding/transformers-embedder';
+import { loadTransformersEmbedder, embedderIdentity, type EmbedderRuntime } from '../embedding/transformers-embedder';
+import { ThreadlineError } from '../errors';
+import { envelope, type RetrievalWorkerApi, type WorkerInit } from './protocol';
+import { RetrievalEngine } from './retrieval-engine';
 
-export interface RetrievalService {
-  /** Loads the embedding model; returns its id and dimensions. */
-  loadModel(options: EmbedderOptions): Promise<{ modelId: string; dims: number }>;
-  /** Embeds texts with the loaded model; the result buffer is transferred, not copied. */
-  embed(texts: string[]): Promise<Float32Array>;
-}
+interface LockManagerLike { request(name: string, callback: () => Promise<unknown>): Promise<unknown> }
 
-export function createRetrievalService(runtime: EmbedderRuntime): RetrievalService {
-  let embedder: Promise<Embedder> | undefined;
-  const ready = (): Promise<Embedder> => embedder ?? (embedder = loadTransformersEmbedder({}, runtime));
+export function createRetrievalService(runtime: EmbedderRuntime): RetrievalWorkerApi {
+  let engine: RetrievalEngine | null = null;
+  let config: WorkerInit | null = null;
+  const aborts = new Map<number, AbortController>();
+  const ready = (): RetrievalEngine => {
+    if (!engine) throw new ThreadlineError('INTERNAL', 'the retrieval worker was used before init()');
+    return engine;
+  };
+  const embedder = () => loadTransformersEmbedder(config?.embedder ?? {}, runtime);
+
   return {
-    async loadModel(options) {
-      embedder = loadTransformersEmbedder(options, runtime);
-      const e = await embedder;
-      return { modelId: e.modelId, dims: e.dims };
+    init: (init, onProgress) => envelope(async () => {
+      config = init;
+      const locks = (globalThis as { navigator?: { locks?: LockManagerLike } }).navigator?.locks;
+      // Held until this worker dies; never released otherwise.
+      if (locks) await new Promise<void>((held) => { void locks.request(init.aliveLock, () => { held(); return new Promise(() => undefined); }); });
+      const progressRuntime = onProgress ? { ...runtime, onProgress: (p: Parameters<typeof onProgress>[0]) => void onProgress(p) } : runtime;
+      engine = await RetrievalEngine.open({
+        name: init.name, modelId: embedderIdentity(init.embedder), chunking: init.chunking, int8: init.int8,
+        weights: init.weights, onModelMismatch: init.onModelMismatch,
+      }, () => loadTransformersEmbedder(init.embedder, progressRuntime));
+      return ready().stats();
+    }),
+    add: (opId, docs, onProgress) => envelope(async () => {
+      const controller = new AbortController();
+      aborts.set(opId, controller);
+      try {
+        return await ready().add(docs, { signal: controller.signal, ...(onProgress ? { onProgress: (p) => void onProgress(p) } : {}) });
+      } finally {
+        aborts.delete(opId);
+      }
+    }),
+    abort: (opId) => aborts.get(opId)?.abort(),
+    remove: (ids) => envelope(() => ready().remove(ids)),
+    clear: () => envelope(async () => { await ready().clear(); return null; }),
+    search: (query, options) => envelope(() => ready().search(query, options)),
+    stats: () => envelope(() => ready().stats()),
+    chunkKeys: () => envelope(() => Promise.resolve(ready().chunkKeys())),
+    embed: async (texts) => {
+      const result = await envelope(async () => {
+        if (!Array.isArray(texts) || texts.some((t) => typeof t !== 'string')) throw new ThreadlineError('INVALID_INPUT', 'embed() takes an array of strings');
+        return (await embedder()).embed(texts as string[]);
+      });
+      // comlink finds transferables by the returned object, so mark the envelope itself.
+      return result.ok ? transfer(result, [result.value.buffer as ArrayBuffer]) : result;
     },
-    async embed(texts) {
-      const vectors = await (await ready()).embed(texts);
-      return transfer(vectors, [vectors.buffer as ArrayBuffer]);
-    },
+    close: () => { engine?.close(); engine = null; return Promise.resolve(); },
   };
 }

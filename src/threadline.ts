@@ -1,0 +1,103 @@
+/**
+ * createThreadline: the library's entry point. The main thread only
+ * orchestrates; parsing, embedding, indexing and storage run in the
+ * retrieval worker, one round trip per call.
+ */
+import { proxy } from 'comlink';
+import { RetrievalClient } from './client/retrieval-client';
+import { defaultRetrievalWorker } from './client/default-worker';
+import type { ThreadlineDocument } from './document';
+import type { EmbedderOptions } from './embedding/transformers-embedder';
+import { ThreadlineError } from './errors';
+import type { ProgressListener } from './progress';
+import type { ChunkOptions } from './retrieval/chunker';
+import type { HybridWeights, SearchHit } from './retrieval/memory-index';
+import type { AddResult, IndexStats, SearchOptions } from './worker/retrieval-engine';
+
+export interface ThreadlineOptions {
+  /** IndexedDB namespace (`threadline:<name>`); two names never share data. @default 'default' */
+  name?: string;
+  /** Embedding model; see EmbedderOptions. @default the offline model */
+  embedder?: EmbedderOptions;
+  /** Chunk sizes in embedding-model tokens. @default { maxTokens: 256, overlapTokens: 32 } */
+  chunking?: ChunkOptions;
+  /** Scan settings. @default { int8: false, weights: { dense: 1, lexical: 1 } } */
+  search?: { int8?: boolean; weights?: Partial<HybridWeights> };
+  /**
+   * When the stored index was built with another embedding model: `'error'`
+   * throws MODEL_MISMATCH; `'rebuild'` re-embeds the stored chunks with the new model.
+   * @default 'error'
+   */
+  onModelMismatch?: 'error' | 'rebuild';
+  /** Model download and load progress. */
+  onProgress?: ProgressListener;
+  /** Creates the retrieval worker (custom URL, CSP setups, tests). @default the bundled worker */
+  worker?: () => Worker;
+}
+
+export interface AddOptions {
+  signal?: AbortSignal;
+  onProgress?: ProgressListener;
+}
+
+export interface Threadline {
+  readonly name: string;
+  /** Chunks, embeds and stores documents; unchanged ones are skipped, changed ones replaced atomically. */
+  add(docs: readonly ThreadlineDocument[], options?: AddOptions): Promise<AddResult>;
+  /** Removes documents by id; returns the number of chunks removed. */
+  remove(ids: readonly string[]): Promise<number>;
+  /** Removes every document of this name. */
+  clear(): Promise<void>;
+  search(query: string, options?: SearchOptions): Promise<SearchHit[]>;
+  stats(): Promise<IndexStats>;
+  /** Embeds texts with the index's model (packed rows, normalized). */
+  embed(texts: readonly string[]): Promise<Float32Array>;
+  /** Stops the worker. Stored data stays; later calls fail with DISPOSED. */
+  dispose(): Promise<void>;
+}
+
+export const THREADLINE_DEFAULTS = Object.freeze({
+  name: 'default',
+  onModelMismatch: 'error',
+  search: Object.freeze({ int8: false, weights: Object.freeze({ dense: 1, lexical: 1 }) }),
+} as const);
+
+/** Opens (or creates) the index `name` and resolves once it is loaded and searchable. */
+export async function createThreadline(options: ThreadlineOptions = {}): Promise<Threadline> {
+  const name = options.name ?? THREADLINE_DEFAULTS.name;
+  if (typeof name !== 'string' || name.trim() === '' || name.length > 200) throw new ThreadlineError('INVALID_INPUT', 'name must be a non-empty string of at most 200 characters');
+  const client = new RetrievalClient(options.worker ?? defaultRetrievalWorker, {
+    name,
+    embedder: options.embedder ?? {},
+    chunking: options.chunking ?? {},
+    int8: options.search?.int8 ?? THREADLINE_DEFAULTS.search.int8,
+    weights: { ...THREADLINE_DEFAULTS.search.weights, ...options.search?.weights },
+    onModelMismatch: options.onModelMismatch ?? THREADLINE_DEFAULTS.onModelMismatch,
+  }, options.onProgress);
+  try {
+    await client.start();
+  } catch (error) {
+    client.dispose();
+    throw error;
+  }
+  let persistAsked = false;
+  return {
+    name,
+    async add(docs, addOptions = {}) {
+      const progress = addOptions.onProgress;
+      const result = await client.callAbortable(addOptions.signal, (remote, opId) => remote.add(opId, docs, progress ? proxy(progress) : undefined));
+      if (!persistAsked && result.added > 0) {
+        persistAsked = true;
+        // Ask once, after the user has put something worth keeping; the browser may say no.
+        void globalThis.navigator?.storage?.persist?.().catch(() => false);
+      }
+      return result;
+    },
+    remove: (ids) => client.call((remote) => remote.remove(ids)),
+    clear: () => client.call((remote) => remote.clear()).then(() => undefined),
+    search: (query, searchOptions = {}) => client.call((remote) => remote.search(query, searchOptions)),
+    stats: () => client.call((remote) => remote.stats()),
+    embed: (texts) => client.call((remote) => remote.embed(texts)),
+    dispose: () => { client.dispose(); return Promise.resolve(); },
+  };
+}

@@ -1,0 +1,79 @@
+/** Shared helpers for the browser tests: fresh names, a capturable worker, and a store audit. */
+import * as Comlink from 'comlink';
+import { openDB } from 'idb';
+import type { ChunkRecord, DocRecord, ShardRecord } from '../../src/storage/schema';
+import type { RetrievalWorkerApi } from '../../src/worker/protocol';
+import { SAMPLE_KB } from '../../demo/sample-kb';
+
+export const sampleDocs = SAMPLE_KB.map((d) => ({ id: d.id, title: d.title, url: d.url, text: d.markdown, format: 'markdown' as const }));
+
+export function freshName(label: string): string {
+  return `${label}-${crypto.randomUUID().slice(0, 8)}`;
+}
+
+/** A worker factory that remembers the workers it made, so a test can kill one. */
+export function capturingWorkers() {
+  const made: Worker[] = [];
+  return {
+    made,
+    factory: () => {
+      const w = new Worker(new URL('../../workers/retrieval.worker.ts', import.meta.url), { type: 'module' });
+      made.push(w);
+      return w;
+    },
+    /** Reads the worker's in-memory chunk keys through a second comlink wrapper. */
+    async memoryKeys(index = made.length - 1): Promise<number[]> {
+      const result = await Comlink.wrap<RetrievalWorkerApi>(made[index] as Worker).chunkKeys();
+      if (!result.ok) throw new Error(result.error.message);
+      return result.value;
+    },
+  };
+}
+
+export interface StoreAudit {
+  docs: DocRecord[];
+  chunks: ChunkRecord[];
+  /** Documents whose stored chunks differ from their own chunk list. */
+  partialDocs: string[];
+  duplicateChunks: number;
+  /** Chunks whose vector slot does not point back at them. */
+  danglingVectors: number;
+}
+
+/** Reads the stored index directly (bare IndexedDB) and checks its invariants. */
+export async function auditStore(name: string): Promise<StoreAudit> {
+  const db = await openDB(`threadline:${name}`);
+  const docs = (await db.getAll('docs')) as DocRecord[];
+  const chunks = (await db.getAll('chunks')) as ChunkRecord[];
+  const shards = new Map(((await db.getAll('shards')) as ShardRecord[]).map((s) => [s.id, s]));
+  db.close();
+  const byDoc = new Map<string, number[]>();
+  for (const c of chunks) byDoc.set(c.docId, [...(byDoc.get(c.docId) ?? []), c.key]);
+  const partialDocs = docs.filter((d) => JSON.stringify([...(byDoc.get(d.id) ?? [])].sort((a, b) => a - b)) !== JSON.stringify([...d.chunkKeys].sort((a, b) => a - b))).map((d) => d.id);
+  const orphanChunks = chunks.filter((c) => !docs.some((d) => d.id === c.docId)).length;
+  const keys = chunks.map((c) => c.key);
+  return {
+    docs, chunks,
+    partialDocs: orphanChunks ? [...partialDocs, `${orphanChunks} orphan chunks`] : partialDocs,
+    duplicateChunks: keys.length - new Set(keys).size,
+    danglingVectors: chunks.filter((c) => shards.get(c.shard)?.keys[c.slot] !== c.key).length,
+  };
+}
+
+/** Many documents of many short sentences: enough work that an ingest can be interrupted. */
+export function bulkDocs(count: number, sentences = 60): { id: string; text: string }[] {
+  return Array.from({ length: count }, (_, i) => ({
+    id: `bulk-${i}`,
+    text: Array.from({ length: sentences }, (_, j) => `Paragraph ${j} of note ${i} covers offline sync, refunds and shipping times.`).join(' '),
+  }));
+}
+
+export async function within<T>(ms: number, promise: Promise<T>): Promise<{ value?: T; error?: unknown; ms: number }> {
+  const started = performance.now();
+  const timeout = new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`still pending after ${ms} ms`)), ms));
+  try {
+    return { value: await Promise.race([promise, timeout]), ms: performance.now() - started };
+  } catch (error) {
+    return { error, ms: performance.now() - started };
+  }
+}

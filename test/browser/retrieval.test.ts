@@ -1,0 +1,129 @@
+import { describe, expect, it } from 'vitest';
+import { createThreadline, isThreadlineError } from '../../src/index';
+import { auditStore, bulkDocs, capturingWorkers, freshName, sampleDocs, within } from './helpers';
+
+const QUESTIONS = ['what is the refund window?', 'how do I track my order?', 'which plan has shared team notebooks?', 'reset password link'];
+
+describe('retrieval in Chromium (real worker, real IndexedDB, real offline model)', () => {
+  it('restores in a new worker with identical results and zero embedding calls', async () => {
+    const name = freshName('restore');
+    const a = await createThreadline({ name });
+    await a.add(sampleDocs);
+    const before = await Promise.all(QUESTIONS.map((q) => a.search(q, { k: 4 })));
+    expect(before[0]?.[0]?.headingPath).toEqual(['Refund policy', 'Refund window']);
+    await a.dispose();
+
+    const b = await createThreadline({ name });
+    const stats = await b.stats();
+    expect(stats).toMatchObject({ docs: sampleDocs.length, embeddedChunks: 0, embeddedQueries: 0 });
+    const lexical = await b.search('refund window', { mode: 'lexical' });
+    expect(lexical.length).toBeGreaterThan(0);
+    expect((await b.stats()).embeddedQueries).toBe(0); // lexical search needs no model
+    const after = await Promise.all(QUESTIONS.map((q) => b.search(q, { k: 4 })));
+    expect(after).toEqual(before);
+    expect((await b.stats()).embeddedChunks).toBe(0);
+    await b.dispose();
+  });
+
+  it('keeps names apart', async () => {
+    const one = await createThreadline({ name: freshName('iso-a') });
+    const two = await createThreadline({ name: freshName('iso-b') });
+    await one.add([{ id: 'x', text: 'Only in the first index: zebra crossings.' }]);
+    expect(await two.search('zebra crossings')).toEqual([]);
+    expect((await one.search('zebra crossings'))[0]?.docId).toBe('x');
+    await one.dispose();
+    await two.dispose();
+  });
+
+  it('abort mid-ingest leaves whole documents only, and memory equals storage', async () => {
+    const name = freshName('abort');
+    const workers = capturingWorkers();
+    const tl = await createThreadline({ name, worker: workers.factory, chunking: { maxTokens: 32, overlapTokens: 0 } });
+    const controller = new AbortController();
+    const run = tl.add(bulkDocs(120), { signal: controller.signal, onProgress: (p) => { if (p.phase === 'ingest') controller.abort(); } });
+    await expect(run).rejects.toMatchObject({ code: 'ABORTED' });
+    const audit = await auditStore(name);
+    expect(audit).toMatchObject({ partialDocs: [], duplicateChunks: 0, danglingVectors: 0 });
+    expect(audit.docs.length).toBeGreaterThan(0);
+    expect(audit.docs.length).toBeLessThan(120);
+    expect(await workers.memoryKeys()).toEqual(audit.chunks.map((c) => c.key).sort((a, b) => a - b));
+    await tl.dispose();
+  });
+
+  it('a worker killed mid-ingest rejects pending calls within a second; the next call restarts it', async () => {
+    const name = freshName('kill');
+    const workers = capturingWorkers();
+    const tl = await createThreadline({ name, worker: workers.factory, chunking: { maxTokens: 32, overlapTokens: 0 } });
+    let killedAt = 0;
+    const run = tl.add(bulkDocs(200), {
+      onProgress: (p) => { if (p.phase === 'ingest' && !killedAt) { killedAt = performance.now(); workers.made[0]?.terminate(); } },
+    });
+    const outcome = await within(5_000, run);
+    expect(isThreadlineError(outcome.error, 'WORKER_CRASHED')).toBe(true);
+    expect(killedAt).toBeGreaterThan(0);
+    const rejectedAfterKill = performance.now() - killedAt;
+    expect(rejectedAfterKill).toBeLessThan(1_000);
+    const audit = await auditStore(name);
+    expect(audit).toMatchObject({ partialDocs: [], duplicateChunks: 0, danglingVectors: 0 });
+    const stats = await tl.stats(); // restarts the worker, which re-hydrates from storage
+    expect(workers.made).toHaveLength(2);
+    expect(stats.chunks).toBe(audit.chunks.length);
+    expect(await workers.memoryKeys()).toEqual(audit.chunks.map((c) => c.key).sort((a, b) => a - b));
+    expect((await tl.search('offline sync refunds', { k: 3 })).length).toBe(3);
+    await tl.dispose();
+  });
+
+  it('refuses to open an index built with another model, with a typed error', async () => {
+    const name = freshName('mismatch');
+    const a = await createThreadline({ name });
+    await a.add(sampleDocs.slice(0, 1));
+    await a.dispose();
+    const opening = createThreadline({ name, embedder: { model: '/threadline-glove-30k/', dtype: 'fp16' } });
+    await expect(opening).rejects.toMatchObject({ code: 'MODEL_MISMATCH' });
+    const err = await opening.catch((e: unknown) => e);
+    expect(err).toMatchObject({ details: { stored: { modelId: 'threadline-glove-30k#fp32', dims: 100 }, requested: { modelId: 'threadline-glove-30k#fp16' } } });
+  });
+
+  it('remove and clear survive a reopen', async () => {
+    const name = freshName('remove');
+    const a = await createThreadline({ name });
+    await a.add(sampleDocs);
+    expect(await a.remove(['refunds'])).toBe(3);
+    await a.dispose();
+    const b = await createThreadline({ name });
+    expect((await b.search('refund window', { k: 20 })).some((h) => h.docId === 'refunds')).toBe(false);
+    expect((await b.stats()).docs).toBe(sampleDocs.length - 1);
+    await b.clear();
+    await b.dispose();
+    const c = await createThreadline({ name });
+    expect(await c.stats()).toMatchObject({ docs: 0, chunks: 0 });
+    await c.dispose();
+  });
+
+  it('two instances on one name (two workers, as two tabs): an add in one is searchable in the other within 2 s', async () => {
+    const name = freshName('tabs');
+    const a = await createThreadline({ name });
+    const b = await createThreadline({ name });
+    await a.add([{ id: 'news', text: 'The lighthouse festival moves to the harbour this year.' }]);
+    const started = performance.now();
+    let seen = false;
+    while (!seen && performance.now() - started < 2_000) {
+      seen = (await b.search('lighthouse festival harbour', { mode: 'lexical' })).some((h) => h.docId === 'news');
+      if (!seen) await new Promise((r) => setTimeout(r, 25));
+    }
+    expect(seen).toBe(true);
+    // Concurrent writes from both sides: nothing lost or duplicated.
+    await Promise.all([a.add(bulkDocs(10, 5)), b.add(bulkDocs(10, 5).map((d) => ({ ...d, id: `b-${d.id}` })))]);
+    const audit = await auditStore(name);
+    expect(audit).toMatchObject({ partialDocs: [], duplicateChunks: 0, danglingVectors: 0 });
+    expect(audit.docs).toHaveLength(21);
+    await a.dispose();
+    await b.dispose();
+  });
+
+  it('rejects calls after dispose with DISPOSED', async () => {
+    const tl = await createThreadline({ name: freshName('disposed') });
+    await tl.dispose();
+    await expect(tl.search('anything')).rejects.toMatchObject({ code: 'DISPOSED' });
+  });
+});
