@@ -1,0 +1,61 @@
+/**
+ * Benchmark code that runs inside the page (main thread). The Node runner
+ * (bench/run.ts) drives it through page.evaluate and prints the numbers.
+ */
+import { createThreadline } from '../src/index';
+import { median, percentile, syntheticCorpus, vocabulary } from './corpus';
+
+async function loadVocab(): Promise<string[]> {
+  const res = await fetch('/threadline-glove-30k/tokenizer.json');
+  return vocabulary((await res.json()) as { model: { vocab: Record<string, number> } });
+}
+
+const bench = {
+  /** Ingest ≥ `chars` of Markdown; chunks/s end to end through add(). */
+  async ingest(name: string, chars: number) {
+    const docs = syntheticCorpus(await loadVocab(), chars);
+    const tl = await createThreadline({ name });
+    await tl.search('warm up the model', { k: 1 }).catch(() => []); // model load is not ingest
+    await tl.embed(['warm up']);
+    const started = performance.now();
+    const result = await tl.add(docs);
+    const ms = performance.now() - started;
+    const stats = await tl.stats();
+    await tl.dispose();
+    return { docs: docs.length, chars: docs.reduce((n, d) => n + d.text.length, 0), chunks: result.chunks, ms, chunksPerS: result.chunks / (ms / 1000), stored: stats.chunks };
+  },
+
+  /** From createThreadline() to an index ready to search (hydrated from IndexedDB). */
+  async reopen(name: string) {
+    const started = performance.now();
+    const tl = await createThreadline({ name });
+    const readyMs = performance.now() - started;
+    const firstQueryStarted = performance.now();
+    await tl.search('first query loads the model', { k: 5 });
+    const firstQueryMs = performance.now() - firstQueryStarted;
+    const stats = await tl.stats();
+    await tl.dispose();
+    return { readyMs, firstQueryMs, chunks: stats.chunks, embeddedChunks: stats.embeddedChunks };
+  },
+
+  /** search() latency from the main thread, after a warm-up. */
+  async queries(name: string, count: number) {
+    const vocab = await loadVocab();
+    const tl = await createThreadline({ name });
+    const pick = (i: number) => [vocab[(i * 7919) % 3000], vocab[(i * 104729) % 8000], vocab[(i * 31) % 500]].join(' ');
+    for (let i = 0; i < 20; i++) await tl.search(pick(i), { k: 10 });
+    const times: number[] = [];
+    for (let i = 0; i < count; i++) {
+      const t0 = performance.now();
+      await tl.search(`how does ${pick(i + 100)} work?`, { k: 10 });
+      times.push(performance.now() - t0);
+    }
+    await tl.dispose();
+    times.sort((a, b) => a - b);
+    return { count, p50Ms: percentile(times, 0.5), p95Ms: percentile(times, 0.95), medianMs: median(times) };
+  },
+};
+
+declare global { interface Window { bench: typeof bench; benchReady: boolean } }
+window.bench = bench;
+window.benchReady = true;

@@ -1,0 +1,26 @@
+/**
+ * Starts Vite's dev server over the repository root for the e2e tests and the
+ * benchmarks: the offline model served from .models/, COOP/COEP headers so
+ * pages are cross-origin isolated, dependencies pre-bundled so no reload
+ * happens mid-test.
+ */
+import { resolve } from 'node:path';
+import { createServer, type ViteDevServer } from 'vite';
+import { isolationHeaders } from '../vite.config.ts';
+
+export async function startDevServer(entries: string[], options: { isolated?: boolean } = {}): Promise<{ server: ViteDevServer; origin: string }> {
+  const root = resolve(import.meta.dirname, '..');
+  const server = await createServer({
+    configFile: false,
+    root,
+    publicDir: resolve(root, '.models'),
+    logLevel: 'error',
+    server: { port: 0, strictPort: false, host: '127.0.0.1', headers: options.isolated === false ? {} : { ...isolationHeaders } },
+    worker: { format: 'es' },
+    optimizeDeps: { entries, include: ['@huggingface/transformers', 'comlink', 'idb'] },
+  });
+  await server.listen();
+  const address = server.httpServer?.address();
+  if (!address || typeof address === 'string') throw new Error('dev server has no TCP address');
+  return { server, origin: `http://127.0.0.1:${address.port}` };
+}

@@ -1,0 +1,13 @@
+import type { TestProject } from 'vitest/node';
+import { startDevServer } from '../../scripts/dev-server.ts';
+
+declare module 'vitest' {
+  export interface ProvidedContext { origin: string }
+}
+
+/** One dev server for the whole e2e lane. */
+export default async function setup(project: TestProject) {
+  const { server, origin } = await startDevServer(['test/e2e/harness.html', 'demo/index.html']);
+  project.provide('origin', origin);
+  return async () => { await server.close(); };
+}

@@ -1,0 +1,11 @@
+/** Exposes the library to Playwright-driven pages: tests call it through page.evaluate. */
+import * as threadline from '../../src/index';
+import { SAMPLE_KB } from '../../demo/sample-kb';
+
+declare global {
+  interface Window { threadline: typeof threadline; sampleKb: typeof SAMPLE_KB; harnessReady: boolean }
+}
+
+window.threadline = threadline;
+window.sampleKb = SAMPLE_KB;
+window.harnessReady = true;
