@@ -1,8 +1,9 @@
 /**
  * A small knowledge base written for threadline: the help pages of "Lumen",
  * a fictional note-taking app with a shop. The demo loads it, and the tests
- * use it as the support corpus (refund window, damaged items vs. a misuse
- * distractor, refund processing time, plans, shipping).
+ * use it as the support corpus: a refund policy whose damaged-on-arrival clause
+ * competes with a warranty section on items damaged by misuse (no refund), as
+ * real help centres often read; plus refund timing, plans, shipping, sync.
  */
 export interface SampleDoc {
   id: string;
@@ -21,11 +22,11 @@ export const SAMPLE_KB: readonly SampleDoc[] = [
 ## Refund window
 You can return any Lumen product within 30 days of delivery for a full refund. Start a return from the Orders page; we email a prepaid return label.
 
-## Damaged items
-If an item arrives damaged or broken in transit, contact support within 14 days with a photo of the package. We send a free replacement or issue a full refund, and you keep nothing to ship back.
+## Damaged on arrival
+If your order arrives damaged or broken in transit, the refund window is longer: report it within 60 days with a photo of the package and we refund the full price or send a replacement. You keep nothing to ship back.
 
 ## Refund processing time
-Once the return reaches our warehouse, the refund is processed within 5 business days. Your bank may take another 3 to 5 days to show the money on your card statement.
+Once a return reaches our warehouse, the refund is processed within 5 business days. Your bank may take another 3 to 5 days to show the money on your card statement.
 `,
   },
   {
@@ -38,7 +39,7 @@ Once the return reaches our warehouse, the refund is processed within 5 business
 Lumen pens and tablets carry a one-year limited warranty against manufacturing defects. Repairs under warranty are free.
 
 ## Damage from misuse
-Products damaged by misuse, drops, water or unauthorised repairs are not covered. There is no refund and no free replacement for damage caused by misuse; we can quote a paid repair instead.
+Items damaged by misuse, drops, water or unauthorised repairs are not covered. There is no refund and no free replacement for misuse; we can quote a paid repair instead.
 `,
   },
   {

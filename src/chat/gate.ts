@@ -1,0 +1,152 @@
+/**
+ * The standalone gate: decides, per turn and deterministically, whether a
+ * question is used as typed, condensed with the conversation, or answered as
+ * small talk without retrieval, and says why in a machine-readable reason.
+ * Conservative by design: it condenses only on positive evidence of a
+ * dangling reference or an elliptical fragment, so a question that already
+ * names its own topic (or is in a language these English rules do not cover)
+ * goes to retrieval exactly as typed.
+ */
+import { STOPWORDS } from '../retrieval/stopwords';
+import {
+  ANAPHORIC_PRONOUNS, AUXILIARIES, BARE_FOLLOWUPS, COMPARATIVES, DEMONSTRATIVES, ELLIPSIS_OPENERS, EXPLETIVE_IT_COMPLEMENTS, FUNCTION_WORDS,
+  SMALLTALK, TIME_NOUNS, TOPIC_SWITCH, WH_WORDS,
+} from './word-lists';
+
+export type GateReason =
+  /** Kept: there is no history to depend on. */
+  | 'first-turn'
+  /** Kept: names its own topic and has no dangling reference. */
+  | 'self-contained'
+  /** Kept: opens with a topic-switch phrase ("now, …", "different question: …") and stands alone. */
+  | 'topic-switch'
+  /** Kept: mostly non-Latin script; these English rules cannot judge it. */
+  | 'other-script'
+  /** Reply without retrieval: greeting, thanks or acknowledgement. */
+  | 'smalltalk'
+  /** Condense: a pronoun with no antecedent in the question (it, they, her…). */
+  | 'dangling-pronoun'
+  /** Condense: this/that/these/those pointing outside the question. */
+  | 'demonstrative'
+  /** Condense: an elliptical continuation ("what about X?", "and X?", "why?"). */
+  | 'ellipsis'
+  /** Condense: which one / the other / the former / the latter. */
+  | 'which-one'
+  /** Condense: a comparative with nothing to compare ("cheaper?", "which is better?"). */
+  | 'comparative'
+  /** Condense: too few content words to name a topic ("in Canada?", "price?"). */
+  | 'fragment';
+
+export interface GateDecision {
+  action: 'keep' | 'condense' | 'reply';
+  reason: GateReason;
+  /** The words that triggered the decision, for traces. */
+  evidence: string[];
+}
+
+const SUBORDINATORS = new Set(['if', 'when', 'because', 'once', 'after', 'before', 'since', 'while', 'although', 'though', 'whenever', 'unless']);
+const WHICH_ONE = /\b(?:which|what) (?:one|ones)\b|\bthe (?:other|former|latter|same|first|second|last|next|previous) (?:one|ones)?\b|\b(?:either|neither|both) (?:one|of them)\b|\bthe (?:former|latter)\b/i;
+const LEADING_ACK = /^(?:(?:hi|hello|hey|thanks|thank you|thx|ok(?:ay)?|great|cool|perfect|got it|alright|sure|nice|i see)\b[\s!,.;:-]*)+/i;
+
+export interface Token { word: string; index: number }
+
+/** Words with their positions, lower-cased, typographic apostrophes folded. */
+export function tokenize(text: string): Token[] {
+  const out: Token[] = [];
+  for (const m of text.replace(/[’`]/g, "'").matchAll(/[\p{L}\p{N}]+(?:'[\p{L}]+)?/gu)) out.push({ word: m[0].toLowerCase(), index: m.index });
+  return out;
+}
+
+export function isContentWord(word: string): boolean {
+  return !STOPWORDS.has(word) && !AUXILIARIES.has(word) && !WH_WORDS.has(word) && !/^\d+$/.test(word);
+}
+
+function mostlyNonLatin(text: string): boolean {
+  const letters = text.match(/\p{L}/gu) ?? [];
+  const latin = text.match(/\p{Script=Latin}/gu) ?? [];
+  return letters.length > 0 && latin.length / letters.length < 0.5;
+}
+
+export function isSmalltalk(text: string): boolean {
+  const words = tokenize(text).map((t) => t.word);
+  if (words.length === 0) return /^[\p{Emoji}\s!.?]+$/u.test(text.trim()) && text.trim().length > 0;
+  return words.length <= 6 && words.every((w) => SMALLTALK.has(w));
+}
+
+/** "it" as a dummy subject: "is it possible…", "it's worth…", "how long does it take to ship a parcel". */
+function isExpletiveIt(tokens: Token[], i: number): boolean {
+  const next = tokens[i + 1]?.word;
+  const after = tokens[i + 2]?.word;
+  const prev = tokens[i - 1]?.word;
+  if ((next === 'is' || next === "it's" || next === 'was' || prev === 'is' || prev === 'was') && (after && EXPLETIVE_IT_COMPLEMENTS.has(after) || next && EXPLETIVE_IT_COMPLEMENTS.has(next))) return true;
+  // Extraposition: "it takes/costs … to <verb> <object>" names its own topic after "to";
+  // "how likely is it to spread" has no object there, so "it" still points back.
+  const to = tokens.findIndex((t, j) => j > i && t.word === 'to');
+  return to > i && to <= i + 4 && tokens.slice(to + 1).filter((t) => isContentWord(t.word)).length >= 2;
+}
+
+/** A pronoun after a clause boundary with content words before it refers inside the question. */
+function hasInternalAntecedent(text: string, tokens: Token[], i: number): boolean {
+  const before = tokens.slice(0, i);
+  const boundary = before.some((t) => SUBORDINATORS.has(t.word)) || /,/.test(text.slice(0, tokens[i]?.index ?? 0));
+  return boundary && before.filter((t) => isContentWord(t.word)).length >= 1;
+}
+
+function isRelativeThat(tokens: Token[], i: number): boolean {
+  const prev = tokens[i - 1]?.word;
+  const next = tokens[i + 1]?.word;
+  if (!prev || !next) return false;
+  return isContentWord(prev) && !FUNCTION_WORDS.has(prev) && !AUXILIARIES.has(next);
+}
+
+function danglingReference(text: string, tokens: Token[]): { reason: GateReason; word: string } | null {
+  for (let i = 0; i < tokens.length; i++) {
+    const { word } = tokens[i] as Token;
+    if (ANAPHORIC_PRONOUNS.has(word) && !(word.startsWith('it') && isExpletiveIt(tokens, i)) && !hasInternalAntecedent(text, tokens, i)) {
+      return { reason: 'dangling-pronoun', word };
+    }
+    if (DEMONSTRATIVES.has(word)) {
+      const next = tokens[i + 1]?.word;
+      if (next && TIME_NOUNS.has(next)) continue;
+      if (word === 'that' && isRelativeThat(tokens, i)) continue;
+      if (hasInternalAntecedent(text, tokens, i) && next && isContentWord(next)) continue;
+      return { reason: 'demonstrative', word };
+    }
+  }
+  return null;
+}
+
+/** Decides one turn. `hasHistory` is false for the first turn of a session. */
+export function decide(question: string, hasHistory: boolean): GateDecision {
+  const text = question.trim();
+  if (isSmalltalk(text)) return { action: 'reply', reason: 'smalltalk', evidence: tokenize(text).map((t) => t.word) };
+  if (!hasHistory) return { action: 'keep', reason: 'first-turn', evidence: [] };
+  if (mostlyNonLatin(text)) return { action: 'keep', reason: 'other-script', evidence: [] };
+
+  let rest = text.replace(LEADING_ACK, '');
+  const switchMatch = TOPIC_SWITCH.exec(rest);
+  if (switchMatch) rest = rest.slice(switchMatch[0].length);
+  const tokens = tokenize(rest);
+  const content = tokens.filter((t) => isContentWord(t.word));
+
+  if (BARE_FOLLOWUPS.test(rest.trim())) return { action: 'condense', reason: 'ellipsis', evidence: [rest.trim().toLowerCase()] };
+  const opener = ELLIPSIS_OPENERS.exec(rest.trim());
+  const openerWord = opener?.[0].toLowerCase() ?? '';
+  const continuation = /^(?:and|but|also|or|plus|so|as well as|and also)$/.test(openerWord);
+  if (opener && !continuation) return { action: 'condense', reason: 'ellipsis', evidence: [openerWord] };
+
+  const dangling = danglingReference(rest, tokens);
+  if (dangling) return { action: 'condense', reason: dangling.reason, evidence: [dangling.word] };
+  const whichOne = WHICH_ONE.exec(rest);
+  if (whichOne) return { action: 'condense', reason: 'which-one', evidence: [whichOne[0].toLowerCase()] };
+
+  const comparative = tokens.find((t) => COMPARATIVES.has(t.word));
+  if (comparative && !tokens.some((t) => t.word === 'than') && content.filter((t) => t !== comparative).length <= 1) {
+    return { action: 'condense', reason: 'comparative', evidence: [comparative.word] };
+  }
+  const prepositional = tokens[0] && FUNCTION_WORDS.has(tokens[0].word) && !tokens.some((t) => AUXILIARIES.has(t.word));
+  if (content.length <= 1 || (prepositional && content.length <= 3) || (continuation && content.length <= 2)) {
+    return { action: 'condense', reason: continuation ? 'ellipsis' : 'fragment', evidence: content.map((t) => t.word) };
+  }
+  return { action: 'keep', reason: switchMatch ? 'topic-switch' : 'self-contained', evidence: [] };
+}

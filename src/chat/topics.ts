@@ -1,0 +1,86 @@
+/**
+ * Tracks what a conversation is about: candidate noun phrases (runs of
+ * content words between verbs, function words and punctuation) from recent
+ * turns, scored by recency and by who said them. The user's own words weigh
+ * more than the assistant's, and long answers are normalized so they cannot
+ * drown the user's topic.
+ */
+import { stem } from '../retrieval/lexical-tokens';
+import { isContentWord } from './gate';
+import { COMMON_VERBS, COMPARATIVES, SMALLTALK } from './word-lists';
+
+export interface HistoryTurn {
+  user: string;
+  assistant: string;
+}
+
+export interface Topic {
+  /** The phrase as first written (original casing). */
+  phrase: string;
+  /** Stemmed, lower-cased words, for matching. */
+  stems: string[];
+  score: number;
+}
+
+export interface TopicOptions {
+  /** Weight kept per turn of age. @default 0.6 */
+  decay?: number;
+  /** Turns looked at. @default 6 */
+  maxTurns?: number;
+  /** Weight of the assistant's words relative to the user's. @default 0.35 */
+  assistantWeight?: number;
+}
+
+const MAX_PHRASE_WORDS = 4;
+
+/** Noun-phrase candidates of a text, in order. */
+export function candidatePhrases(text: string): string[] {
+  const phrases: string[] = [];
+  for (const clause of text.split(/[.,;:!?()[\]"“”\n]+|\s[-–—]\s/)) {
+    let run: string[] = [];
+    const flush = () => {
+      while (run.length > MAX_PHRASE_WORDS) phrases.push(run.splice(0, MAX_PHRASE_WORDS).join(' '));
+      if (run.length) phrases.push(run.join(' '));
+      run = [];
+    };
+    for (const raw of clause.split(/\s+/)) {
+      const word = raw.replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, '');
+      const lower = word.toLowerCase().replace(/'s$/, '');
+      if (!word || !isContentWord(lower) || COMMON_VERBS.has(lower) || COMPARATIVES.has(lower) || SMALLTALK.has(lower) || lower.length < 2 || /^\d/.test(lower)) flush();
+      else run.push(word.replace(/'s$/i, ''));
+    }
+    flush();
+  }
+  return phrases;
+}
+
+export function stemsOf(phrase: string): string[] {
+  return phrase.toLowerCase().split(/\s+/).map(stem);
+}
+
+export function trackTopics(history: readonly HistoryTurn[], options: TopicOptions = {}): Topic[] {
+  const decay = options.decay ?? 0.6;
+  const recent = history.slice(-(options.maxTurns ?? 6));
+  const phrases = new Map<string, Topic>();
+  const wordScore = new Map<string, number>();
+  recent.forEach((turn, i) => {
+    const age = recent.length - 1 - i;
+    for (const [text, roleWeight] of [[turn.user, 1], [turn.assistant, options.assistantWeight ?? 0.35]] as const) {
+      const found = candidatePhrases(text);
+      const weight = (roleWeight * decay ** age) / Math.sqrt(Math.max(1, found.length));
+      found.forEach((phrase, position) => {
+        const stems = stemsOf(phrase);
+        const key = stems.join(' ');
+        // Later phrases carry the focus ("the symptoms of breast cancer"); longer ones are more specific.
+        const shape = (1 + 0.1 * Math.min(position, 3)) * (1 + 0.15 * Math.min(stems.length - 1, 3));
+        const topic = phrases.get(key) ?? { phrase, stems, score: 0 };
+        topic.score += weight * shape;
+        phrases.set(key, topic);
+        for (const s of stems) wordScore.set(s, (wordScore.get(s) ?? 0) + weight);
+      });
+    }
+  });
+  // A phrase gains from its words recurring elsewhere ("refund" supports "refund window").
+  const ranked = [...phrases.values()].map((t) => ({ ...t, score: t.score + 0.5 * t.stems.reduce((s, w) => s + (wordScore.get(w) ?? 0), 0) / t.stems.length }));
+  return ranked.sort((a, b) => b.score - a.score || a.phrase.localeCompare(b.phrase));
+}

@@ -1,0 +1,61 @@
+/**
+ * General English word lists for the gate and the rules condenser, written
+ * here from grammar, not harvested from any evaluation data.
+ */
+const words = (s: string): ReadonlySet<string> => new Set(s.split(/\s+/).filter(Boolean));
+
+/** Pronouns that point back at something named earlier. */
+export const ANAPHORIC_PRONOUNS = words(`it its itself they them their theirs themselves he him his himself she her hers herself`);
+
+/** Demonstratives: pointing words that need a referent. */
+export const DEMONSTRATIVES = words(`this that these those`);
+
+/** Nouns after "this"/"that" that make a time expression, not a reference. */
+export const TIME_NOUNS = words(`year week month time morning afternoon evening weekend season quarter day night summer winter spring autumn fall decade century moment`);
+
+/** Words that, after "it is"/"is it", make "it" a dummy subject. */
+export const EXPLETIVE_IT_COMPLEMENTS = words(`possible true necessary ok okay fine worth safe legal illegal normal common better best hard easy difficult likely unlikely important required allowed free raining snowing late early too there`);
+
+/** Auxiliaries and modal verbs. */
+export const AUXILIARIES = words(`is are was were be been being am do does did done have has had having can could will would shall should may might must 's 're 've 'd 'll isn aren wasn weren don doesn didn haven hasn hadn can't won't cannot`);
+
+/** Question words. */
+export const WH_WORDS = words(`what which who whom whose when where why how`);
+
+/** Prepositions and conjunctions after which "that" is a pronoun, not a relative. */
+export const FUNCTION_WORDS = words(`about with for of in on to at from by into onto than like as and or but if so because after before since until over under between without within during through against`);
+
+/** Frequent verbs: they break noun phrases in the topic tracker. */
+export const COMMON_VERBS = words(`
+  be is are was were been being am do does did done doing have has had having get gets got getting make makes made making
+  take takes took taken taking go goes went gone going come comes came coming see sees saw seen know knows knew known think
+  thinks thought say says said tell tells told give gives gave given find finds found use uses used using want wants wanted
+  need needs needed work works worked working seem seems seemed feel feels felt try tries tried leave leaves left call calls
+  called keep keeps kept let lets begin begins began show shows showed shown hear heard play plays played run runs ran move
+  moves moved live lives lived believe believes bring brings brought happen happens happened write writes wrote written
+  provide provides provided sit stand lose loses lost pay pays paid meet include includes included continue set sets learn
+  learns learned change changes changed lead leads led understand understands watch follow follows stop stops create creates
+  created speak read allow allows allowed add adds added spend spends spent grow grows grew open opens opened walk win offer
+  offers offered remember love consider considers appear appears buy buys bought wait serve serves die dies died send sends
+  sent expect expects build builds built stay stays fall falls cut reach kill remain remains suggest raise pass sell sells sold
+  require requires required report decide pull cause causes caused affect affects affected cost costs mean means meant
+  happen occur occurs develop develops help helps helped compare differ differs treat treated prevent start starts started
+  explain describe recommend recommended return returns returned fix fixes fixed carry carries carried arrive arrives arrived
+  contain contains contained cover covers covered receive receives received apply applies applied protect protects
+  can could will would shall should may might must
+`);
+
+/** Comparatives and superlatives that need something to compare. */
+export const COMPARATIVES = words(`better worse best worst cheaper cheapest faster fastest slower slowest bigger biggest smaller smallest larger largest longer longest shorter shortest easier easiest harder hardest safer safest newer newest older oldest more less most least higher highest lower lowest stronger strongest weaker weakest healthier healthiest cheaper cheaper pricier priciest quicker quickest`);
+
+/** Whole messages that are greetings, thanks or acknowledgements. */
+export const SMALLTALK = words(`hi hello hey hiya howdy greetings yo morning evening afternoon thanks thank thx ty cheers ok okay k kk sure great cool nice perfect awesome excellent good fine alright right yes yeah yep yup no nope nah bye goodbye later cya got it understood gotcha lovely wonderful brilliant appreciated appreciate much lot so very you that helps helpful noted makes sense sounds`);
+
+/** Opening phrases that announce a new topic. */
+export const TOPIC_SWITCH = /^(?:now|ok(?:ay)?|alright|next|new question|(?:a )?different question|another question|unrelated(?: question)?|switching (?:topics?|gears)|changing (?:the )?(?:subject|topic)|by the way|btw|on another note|separately|moving on|different topic|also unrelated)\b[\s,.:;!-]*/i;
+
+/** Openings that continue the previous question with a fragment ("what about X?"). */
+export const ELLIPSIS_OPENERS = /^(?:(?:and |but |so |ok(?:ay)? |also )?(?:what|how) about|what of|how 'bout|same (?:for|with|about|goes for)|the same (?:for|with)|what else about|more (?:on|about) (?:that|this|it)|as well as|and also|and|but|also|or|plus)\b/i;
+
+/** Whole messages that only make sense as a follow-up ("why?", "tell me more"). */
+export const BARE_FOLLOWUPS = /^(?:why|why not|how so|how come|really|seriously|and then|then what|what else|anything else|is there anything else|tell me more|more|go on|such as|like what|for example|example|examples|and|so)\W*$/i;

@@ -1,0 +1,115 @@
+import { describe, expect, it } from 'vitest';
+import { decide, type GateReason } from '../../src/chat/gate';
+
+type Row = [question: string, action: 'keep' | 'condense' | 'reply', reason: GateReason];
+
+const FIRST_TURNS: Row[] = [
+  ["what's the refund window?", 'keep', 'first-turn'],
+  ['How do I reset my password?', 'keep', 'first-turn'],
+  ['Does it work offline?', 'keep', 'first-turn'], // a first turn is never rewritten, pronoun or not
+  ['นโยบายการคืนเงินเป็นอย่างไร', 'keep', 'first-turn'],
+  ['退款需要多长时间？', 'keep', 'first-turn'],
+  ['¿Cuánto tarda el reembolso?', 'keep', 'first-turn'],
+  ['Wie lange dauert die Rückerstattung?', 'keep', 'first-turn'],
+  ['hello', 'reply', 'smalltalk'],
+];
+
+const LATER_TURNS: Row[] = [
+  // stand alone: kept as typed
+  ['How long does shipping take to Canada?', 'keep', 'self-contained'],
+  ['What does the Pro plan cost per year?', 'keep', 'self-contained'],
+  ['Is it possible to pay yearly for the Plus plan?', 'keep', 'self-contained'],
+  ["Is it true that refunds take five days?", 'keep', 'self-contained'],
+  ['How long does it take to get a refund for a damaged pen?', 'keep', 'self-contained'],
+  ['Which plan includes shared team notebooks?', 'keep', 'self-contained'],
+  ['Can I export my notes before deleting my account?', 'keep', 'self-contained'],
+  ['I heard that refunds take a week, is that right?', 'keep', 'self-contained'], // "that" points inside the question
+  ['What happens this year to the Free plan limits?', 'keep', 'self-contained'],
+  ['If a parcel arrives late, can I return it?', 'keep', 'self-contained'],
+  ['When customers cancel, do they lose their notes?', 'keep', 'self-contained'],
+  ['Is there a student discount on the Pro plan?', 'keep', 'self-contained'],
+  ['What is the difference between Plus and Pro?', 'keep', 'self-contained'],
+  ['Which plan is cheaper than Pro?', 'keep', 'self-contained'],
+  ['Do plans include version history?', 'keep', 'self-contained'],
+  ['the plan that includes offline mode costs how much', 'keep', 'self-contained'],
+  ['Why is sync slow on Android tablets?', 'keep', 'self-contained'],
+  ['Also, is there a student discount on Pro?', 'keep', 'self-contained'],
+  ['And what is the warranty period for Lumen pens?', 'keep', 'self-contained'],
+  // topic switches: kept
+  ['Now, how do I track my order?', 'keep', 'topic-switch'],
+  ['Different question: how do I enable two-factor authentication?', 'keep', 'topic-switch'],
+  ['ok, how do I delete my account?', 'keep', 'self-contained'], // a leading acknowledgement is skipped
+  ['By the way, do you ship to Norway?', 'keep', 'topic-switch'],
+  ['Moving on: what are the delivery times for express shipping?', 'keep', 'topic-switch'],
+  ['Thanks! How long do refunds take to reach my card?', 'keep', 'self-contained'],
+  // small talk: reply without retrieval
+  ['thanks', 'reply', 'smalltalk'],
+  ['Thank you so much!', 'reply', 'smalltalk'],
+  ['ok', 'reply', 'smalltalk'],
+  ['Sure', 'reply', 'smalltalk'],
+  ['Hello', 'reply', 'smalltalk'],
+  ['great, got it', 'reply', 'smalltalk'],
+  ['👍', 'reply', 'smalltalk'],
+  ['bye', 'reply', 'smalltalk'],
+  // dangling pronouns
+  ['How long does it take?', 'condense', 'dangling-pronoun'],
+  ['Does it work offline?', 'condense', 'dangling-pronoun'],
+  ['What are its side effects?', 'condense', 'dangling-pronoun'],
+  ['Can they be recycled?', 'condense', 'dangling-pronoun'],
+  ['How do I cancel them?', 'condense', 'dangling-pronoun'],
+  ['What is their return policy?', 'condense', 'dangling-pronoun'],
+  ['When was he born?', 'condense', 'dangling-pronoun'],
+  ['What did she study?', 'condense', 'dangling-pronoun'],
+  ['Once it breaks out, how likely is it to spread?', 'condense', 'dangling-pronoun'],
+  // demonstratives
+  ['and how long does that refund take?', 'condense', 'demonstrative'],
+  ['Is that free?', 'condense', 'demonstrative'],
+  ['Does this include offline mode?', 'condense', 'demonstrative'],
+  ['How much do these cost?', 'condense', 'demonstrative'],
+  ['Are those covered by the warranty?', 'condense', 'demonstrative'],
+  ['Which of these plans has admin controls?', 'condense', 'demonstrative'],
+  // ellipsis
+  ['what about damaged items?', 'condense', 'ellipsis'],
+  ['What about in Canada?', 'condense', 'ellipsis'],
+  ['How about the Pro plan?', 'condense', 'ellipsis'],
+  ['and for express shipping?', 'condense', 'ellipsis'],
+  ['Same for the Plus plan?', 'condense', 'ellipsis'],
+  ['why?', 'condense', 'ellipsis'],
+  ['Tell me more', 'condense', 'ellipsis'],
+  ['anything else?', 'condense', 'ellipsis'],
+  ['how so?', 'condense', 'ellipsis'],
+  ['and the price?', 'condense', 'ellipsis'],
+  // which one, comparatives, fragments
+  ['Which one is better?', 'condense', 'which-one'],
+  ['What about the other one?', 'condense', 'ellipsis'],
+  ['and the latter?', 'condense', 'which-one'],
+  ['The former, please explain it', 'condense', 'which-one'],
+  ['cheaper?', 'condense', 'comparative'],
+  ['which is better?', 'condense', 'comparative'],
+  ['Is there anything faster?', 'condense', 'comparative'],
+  ['price?', 'condense', 'fragment'],
+  ['In Canada?', 'condense', 'fragment'],
+  ['for the Pro plan?', 'condense', 'fragment'],
+  ['how much?', 'condense', 'fragment'],
+  ['Where?', 'condense', 'fragment'],
+  // other scripts after the first turn: kept, these rules cannot judge them
+  ['และสินค้าที่เสียหายล่ะ', 'keep', 'other-script'],
+  ['那损坏的物品呢？', 'keep', 'other-script'],
+];
+
+describe('gate', () => {
+  it(`has at least 60 cases`, () => expect(FIRST_TURNS.length + LATER_TURNS.length).toBeGreaterThanOrEqual(60));
+
+  it.each(FIRST_TURNS)('first turn: %s → %s (%s)', (question, action, reason) => {
+    expect(decide(question, false)).toMatchObject({ action, reason });
+  });
+
+  it.each(LATER_TURNS)('later turn: %s → %s (%s)', (question, action, reason) => {
+    expect(decide(question, true)).toMatchObject({ action, reason });
+  });
+
+  it('is deterministic and reports its evidence', () => {
+    expect(decide('Does it work offline?', true)).toEqual({ action: 'condense', reason: 'dangling-pronoun', evidence: ['it'] });
+    expect(decide('Does it work offline?', true)).toEqual(decide('Does it work offline?', true));
+  });
+});

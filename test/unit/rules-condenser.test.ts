@@ -1,0 +1,102 @@
+import 'fake-indexeddb/auto';
+import { resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { decide } from '../../src/chat/gate';
+import { condenseWithRules } from '../../src/chat/rules-condenser';
+import { candidatePhrases, trackTopics, type HistoryTurn } from '../../src/chat/topics';
+import { embedderIdentity, loadTransformersEmbedder } from '../../src/embedding/transformers-embedder';
+import { RetrievalEngine } from '../../src/worker/retrieval-engine';
+import { SAMPLE_KB } from '../../demo/sample-kb';
+
+function condense(question: string, history: HistoryTurn[]) {
+  const decision = decide(question, history.length > 0);
+  expect(decision.action).toBe('condense');
+  return condenseWithRules(question, history, decision);
+}
+
+describe('topic tracking', () => {
+  it('extracts noun phrases between verbs and function words', () => {
+    expect(candidatePhrases('What is the refund window for damaged items?')).toEqual(['refund window', 'damaged items']);
+    expect(candidatePhrases("Lumen pens carry a one-year limited warranty.")).toEqual(['Lumen pens', 'one-year limited warranty']);
+  });
+
+  it('ranks the user\'s recent topic above words scattered in long answers', () => {
+    const topics = trackTopics([
+      { user: 'What are the symptoms of breast cancer?', assistant: 'Common signs include a lump, skin changes, nipple discharge and pain in the chest or armpit area.' },
+    ]);
+    expect(topics[0]?.phrase).toBe('breast cancer');
+  });
+});
+
+describe('rules condenser', () => {
+  const refundTurn = { user: "what's the refund window?", assistant: 'You can return any Lumen product within 30 days of delivery for a full refund.' };
+
+  it('splices an ellipsis into the previous question', () => {
+    const out = condense('what about damaged items?', [refundTurn]);
+    expect(out.question).toBe("what's the refund window, for damaged items?");
+    expect(out.reason).toContain('damaged items');
+  });
+
+  it('splices a prepositional ellipsis without extra glue', () => {
+    expect(condense('What about in men?', [{ user: 'What are the most common types of breast cancer?', assistant: 'Ductal carcinoma is the most common type.' }]).question)
+      .toBe('What are the most common types of breast cancer in men?');
+  });
+
+  it('resolves a pronoun to the most salient topic', () => {
+    const out = condense('How likely is it to spread?', [{ user: 'Tell me about lobular carcinoma.', assistant: 'Lobular carcinoma starts in the lobules, the glands that make milk.' }]);
+    expect(out.question).toBe('How likely is lobular carcinoma to spread?');
+    expect(out.reason).toBe('replaced “it” with “lobular carcinoma”');
+  });
+
+  it('turns a possessive pronoun into a possessive topic', () => {
+    expect(condense('What are its side effects?', [{ user: 'What is tamoxifen used for?', assistant: 'It treats some breast cancers.' }]).question)
+      .toBe("What are tamoxifen's side effects?");
+  });
+
+  it('reads "that <noun>" through a topic that contains the noun', () => {
+    const history = [{ user: 'What does the Plus plan include?', assistant: 'Plus adds unlimited notes and offline mode.' }];
+    expect(condense('Does that plan include version history?', history).question).toBe('Does the Plus plan include version history?');
+  });
+
+  it('recovers the topic from several turns back through chained ellipses', () => {
+    const history = [
+      { user: 'How long does standard shipping take?', assistant: 'Standard shipping takes 3 to 7 business days.' },
+      { user: 'what about express?', assistant: 'Express arrives in 1 to 2 business days.' },
+    ];
+    expect(condense('and to Canada?', history).question).toBe('How long does standard shipping take, for express to Canada?');
+  });
+
+  it('adds the compared topics to a comparative fragment', () => {
+    const history = [{ user: 'Compare the Plus plan and the Pro plan', assistant: 'Plus costs $4 a month; Pro costs $9 a month.' }];
+    const out = condense('which is cheaper?', history);
+    expect(out.question).toMatch(/^which is cheaper \(.*Plus plan.*\)\?$/);
+  });
+
+  it('keeps the question when the history has no topic at all', () => {
+    const decision = decide('why?', true);
+    expect(condenseWithRules('why?', [{ user: 'hi', assistant: 'hello' }], decision).question).toBe('why?');
+  });
+});
+
+describe('the support-corpus contrast (rules condenser + real retrieval, Node)', () => {
+  it('a condensed follow-up finds the damaged-items clause; the raw fragment finds the misuse distractor', async () => {
+    const model = resolve(import.meta.dirname, '../../.models/threadline-glove-30k') + '/';
+    const engine = await RetrievalEngine.open({ name: `contrast-${Date.now()}`, modelId: embedderIdentity({ model }), chunking: {}, int8: false, weights: { dense: 1, lexical: 1 }, onModelMismatch: 'error' }, () => loadTransformersEmbedder({ model }));
+    await engine.add(SAMPLE_KB.map((d) => ({ id: d.id, title: d.title, text: d.markdown, format: 'markdown' as const })));
+    const first = await engine.search("what's the refund window?", { k: 3 });
+    expect(first[0]?.headingPath).toEqual(['Refund policy', 'Refund window']);
+    const history = [{ user: "what's the refund window?", assistant: first[0]?.text ?? '' }];
+    const raw = await engine.search('what about damaged items?', { k: 3 });
+    const condensed = condense('what about damaged items?', history);
+    const fixed = await engine.search(condensed.question, { k: 3 });
+    console.log('raw:', raw.map((h) => h.headingPath.join(' › ')), '\ncondensed:', condensed.question, fixed.map((h) => h.headingPath.join(' › ')));
+    expect(raw[0]?.headingPath).toEqual(['Warranty', 'Damage from misuse']);
+    expect(fixed[0]?.headingPath).toEqual(['Refund policy', 'Damaged on arrival']);
+    history.push({ user: 'what about damaged items?', assistant: fixed[0]?.text ?? '' });
+    const third = condense('and how long does that refund take?', history);
+    const last = await engine.search(third.question, { k: 3 });
+    console.log('third:', third.question, last.map((h) => h.headingPath.join(' › ')));
+    expect(last[0]?.headingPath).toEqual(['Refund policy', 'Refund processing time']);
+    engine.close();
+  });
+});
