@@ -13,6 +13,10 @@ import type { ProgressListener } from './progress';
 import type { ChunkOptions } from './retrieval/chunker';
 import type { HybridWeights, SearchHit } from './retrieval/memory-index';
 import type { AddResult, IndexStats, SearchOptions } from './worker/retrieval-engine';
+import { ChatSession } from './chat/session';
+import type { ChatOptions } from './chat/types';
+import type { Llm } from './llm/llm';
+import { SessionStore, type SessionInfo } from './storage/session-store';
 
 export interface ThreadlineOptions {
   /** IndexedDB namespace (`threadline:<name>`); two names never share data. @default 'default' */
@@ -33,6 +37,12 @@ export interface ThreadlineOptions {
   onProgress?: ProgressListener;
   /** Creates the retrieval worker (custom URL, CSP setups, tests). @default the bundled worker */
   worker?: () => Worker;
+  /**
+   * The language model for condensation and answers. Without one, threadline
+   * condenses with rules and answers extractively (labelled as such).
+   * @default none
+   */
+  llm?: Llm;
 }
 
 export interface AddOptions {
@@ -52,6 +62,10 @@ export interface Threadline {
   stats(): Promise<IndexStats>;
   /** Embeds texts with the index's model (packed rows, normalized). */
   embed(texts: readonly string[]): Promise<Float32Array>;
+  /** Opens a chat session; an existing `sessionId` resumes its stored history. */
+  chat(options?: ChatOptions): Promise<ChatSession>;
+  /** Stored sessions of this name, most recently used first. */
+  sessions(): Promise<SessionInfo[]>;
   /** Stops the worker. Stored data stays; later calls fail with DISPOSED. */
   dispose(): Promise<void>;
 }
@@ -81,6 +95,9 @@ export async function createThreadline(options: ThreadlineOptions = {}): Promise
     throw error;
   }
   let persistAsked = false;
+  let sessionStore: Promise<SessionStore> | null = null;
+  const sessions = () => (sessionStore ??= SessionStore.open(name).catch((error: unknown) => { sessionStore = null; throw error; }));
+  const retriever = { search: (query: string, searchOptions: SearchOptions = {}) => client.call((remote) => remote.search(query, searchOptions)) };
   return {
     name,
     async add(docs, addOptions = {}) {
@@ -95,9 +112,14 @@ export async function createThreadline(options: ThreadlineOptions = {}): Promise
     },
     remove: (ids) => client.call((remote) => remote.remove(ids)),
     clear: () => client.call((remote) => remote.clear()).then(() => undefined),
-    search: (query, searchOptions = {}) => client.call((remote) => remote.search(query, searchOptions)),
+    search: retriever.search,
     stats: () => client.call((remote) => remote.stats()),
     embed: (texts) => client.call((remote) => remote.embed(texts)),
-    dispose: () => { client.dispose(); return Promise.resolve(); },
+    chat: async (chatOptions = {}) => ChatSession.open(await sessions(), retriever, options.llm, chatOptions),
+    sessions: async () => (await sessions()).list(),
+    dispose: async () => {
+      client.dispose();
+      if (sessionStore) (await sessionStore.catch(() => null))?.close();
+    },
   };
 }

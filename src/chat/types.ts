@@ -1,0 +1,79 @@
+/** The public types of a chat session: options, events and stored turns. */
+import type { SearchHit } from '../retrieval/memory-index';
+import type { Citation } from './citations';
+import type { ExtractivePassage } from './extractive';
+import type { GateReason } from './gate';
+import type { MemoryOptions } from './memory';
+
+export type CondenseMode = 'auto' | 'rules' | 'llm' | 'off';
+export type AnswerMode = 'generated' | 'extractive' | 'abstained' | 'smalltalk';
+
+export interface ChatOptions {
+  /** Resume this stored session, or start one with this id. @default a new random id */
+  sessionId?: string;
+  /** How much history the prompts carry. @default { kind: 'window', turns: 6, maxTokens: 1024 } */
+  memory?: MemoryOptions;
+  /**
+   * `'auto'`: the LLM when one is loaded, else rules; `'rules'`; `'llm'`
+   * (rules when there is no LLM); `'off'`: retrieve with the question as typed.
+   * @default 'auto'
+   */
+  condense?: CondenseMode;
+  /** Also retrieve with the question as typed and fuse the ranks, so a bad rewrite cannot bury a good hit. @default true */
+  hedge?: boolean;
+  /** Passages per turn. @default 5 */
+  k?: number;
+  /**
+   * Abstain (no answer, say so) when no passage shares a word with the
+   * question and the best cosine similarity is below `minDense`.
+   * @default { minDense: 0.3 }
+   */
+  abstain?: { minDense?: number };
+}
+
+export interface TurnTimings {
+  condenseMs: number;
+  retrieveMs: number;
+  /** Time to the first token (generated), or to the answer (other modes). */
+  firstTokenMs: number;
+  totalMs: number;
+}
+
+export type TurnEvent =
+  | {
+    type: 'condensed';
+    /** The user's words, as typed. */
+    original: string;
+    /** The question used for retrieval. */
+    question: string;
+    method: 'kept' | 'rules' | 'llm';
+    /** The gate's machine-readable reason. */
+    gate: GateReason;
+    /** A readable account of what was done. */
+    reason: string;
+    /** Why an LLM rewrite was not used, when the rules stood in. */
+    fallback?: string;
+  }
+  | { type: 'sources'; chunks: SearchHit[]; hedged: boolean }
+  | { type: 'token'; text: string }
+  | {
+    type: 'done';
+    answer: string;
+    mode: AnswerMode;
+    citations: Citation[];
+    /** Citation numbers the model invented; removed from `answer`. */
+    invalidCitations: number[];
+    /** The passages and highlighted sentences of an extractive answer. */
+    extractive?: ExtractivePassage[];
+    /** Set when the LLM failed before answering and the extractive answer stood in. */
+    fallback?: 'llm-error';
+    timings: TurnTimings;
+  };
+
+export interface Turn {
+  user: string;
+  assistant: string;
+  mode: AnswerMode;
+  citations: { n: number; docId: string; label: string; url?: string }[];
+  at: number;
+}

@@ -1,0 +1,203 @@
+import 'fake-indexeddb/auto';
+import { resolve } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { SAMPLE_KB } from '../../demo/sample-kb';
+import { ChatSession } from '../../src/chat/session';
+import type { TurnEvent } from '../../src/chat/types';
+import { embedderIdentity, loadTransformersEmbedder } from '../../src/embedding/transformers-embedder';
+import { ThreadlineError } from '../../src/errors';
+import { SessionStore } from '../../src/storage/session-store';
+import { RetrievalEngine } from '../../src/worker/retrieval-engine';
+import { FakeLlm } from '../fakes/fake-llm';
+
+const MODEL = resolve(import.meta.dirname, '../../.models/threadline-glove-30k') + '/';
+let engine: RetrievalEngine;
+let unique = 0;
+
+beforeAll(async () => {
+  engine = await RetrievalEngine.open({ name: 'chat-kb', modelId: embedderIdentity({ model: MODEL }), chunking: {}, int8: false, weights: { dense: 1, lexical: 1 }, onModelMismatch: 'error' }, () => loadTransformersEmbedder({ model: MODEL }));
+  await engine.add(SAMPLE_KB.map((d) => ({ id: d.id, title: d.title, url: d.url, text: d.markdown, format: 'markdown' as const })));
+});
+
+async function session(llm?: FakeLlm, options: Parameters<typeof ChatSession.open>[3] = {}) {
+  const store = await SessionStore.open(`chat-${unique++}`);
+  return { store, chat: await ChatSession.open(store, engine, llm, options) };
+}
+
+async function run(chat: ChatSession, text: string, signal?: AbortSignal): Promise<TurnEvent[]> {
+  const events: TurnEvent[] = [];
+  for await (const e of chat.ask(text, signal ? { signal } : {})) events.push(e);
+  return events;
+}
+
+const find = <T extends TurnEvent['type']>(events: TurnEvent[], type: T) => events.find((e): e is Extract<TurnEvent, { type: T }> => e.type === type);
+
+describe('chat session with the fake LLM (FakeLlm) and real retrieval', () => {
+  it('builds the condense and answer prompts from the user\'s words, never the rewrite', async () => {
+    const llm = new FakeLlm({
+      condense: () => 'What is the refund window for damaged items?',
+      answer: (last) => (last.includes('Question: what about damaged items?') ? 'Damaged orders can be reported within 60 days [1].' : 'Returns are accepted within 30 days [1].'),
+    });
+    const { chat } = await session(llm);
+    const first = await run(chat, "what's the refund window?");
+    expect(find(first, 'condensed')).toMatchObject({ method: 'kept', gate: 'first-turn', question: "what's the refund window?" });
+    const second = await run(chat, 'what about damaged items?');
+    expect(find(second, 'condensed')).toMatchObject({ method: 'llm', gate: 'ellipsis', question: 'What is the refund window for damaged items?' });
+    expect(find(second, 'sources')?.chunks[0]?.headingPath).toEqual(['Refund policy', 'Damaged on arrival']);
+
+    const condensePrompt = llm.prompts('condense')[0]!;
+    expect(condensePrompt[0]?.content).toContain('standalone question');
+    expect(condensePrompt[1]?.content).toContain("User: what's the refund window?");
+    expect(condensePrompt[1]?.content).toContain('Assistant: Returns are accepted within 30 days [1].');
+    expect(condensePrompt[1]?.content).toContain('Last message: what about damaged items?');
+    expect(llm.calls.find((c) => c.kind === 'condense')?.options).toMatchObject({ temperature: 0, maxTokens: 96 });
+
+    const answerPrompt = llm.prompts('answer')[1]!;
+    expect(answerPrompt[0]?.content).toContain('Cite the passages');
+    expect(answerPrompt.slice(1, 3)).toEqual([
+      { role: 'user', content: "what's the refund window?" },
+      { role: 'assistant', content: 'Returns are accepted within 30 days [1].' },
+    ]);
+    const last = answerPrompt.at(-1)!.content;
+    expect(last).toMatch(/^Passages:\n\n\[1\] Refund policy › Damaged on arrival\n/);
+    expect(last).toContain('Question: what about damaged items?');
+    expect(last).not.toContain('What is the refund window for damaged items?');
+    expect(chat.history().map((t) => t.user)).toEqual(["what's the refund window?", 'what about damaged items?']);
+    expect(JSON.stringify(chat.history())).not.toContain('Damaged on arrival\nIf your order');
+  });
+
+  it.each([
+    ['a multi-line output', 'What is the refund window for damaged items?\nIt is 60 days.', 'llm', undefined],
+    ['a chatty preamble', 'Sure! The standalone question is: "What is the refund window for damaged items?"', 'llm', undefined],
+    ['an overlong output', `What is ${'the refund window '.repeat(40)}?`, 'rules', 'overlong'],
+    ['a drifting rewrite', 'How do penguins sleep?', 'rules', 'drift'],
+    ['an answer instead of a question', 'Damaged items can be reported within 60 days.', 'rules', 'answer-leak'],
+  ])('guards %s', async (_label, output, method, fallback) => {
+    const llm = new FakeLlm({ condense: () => output });
+    const { chat } = await session(llm);
+    await run(chat, "what's the refund window?");
+    const condensed = find(await run(chat, 'what about damaged items?'), 'condensed');
+    expect(condensed?.method).toBe(method);
+    expect(condensed?.fallback).toBe(fallback);
+    if (method === 'llm') expect(condensed?.question).toBe('What is the refund window for damaged items?');
+    else expect(condensed?.question).toBe("what's the refund window, for damaged items?");
+  });
+
+  it('falls back to the rules when the LLM fails, and says so', async () => {
+    const llm = new FakeLlm({ condense: () => new Error('GPU device lost') });
+    const { chat } = await session(llm);
+    await run(chat, "what's the refund window?");
+    const condensed = find(await run(chat, 'what about damaged items?'), 'condensed');
+    expect(condensed).toMatchObject({ method: 'rules', fallback: 'llm-error' });
+    expect(condensed?.reason).toContain('GPU device lost');
+  });
+
+  it('abort mid-stream rejects with ABORTED and keeps no half turn', async () => {
+    const llm = new FakeLlm({ answer: () => ({ pieces: Array.from({ length: 50 }, (_, i) => `word${i} `), delayMs: 5 }) });
+    const { chat, store } = await session(llm);
+    await run(chat, "what's the refund window?");
+    const controller = new AbortController();
+    const events: TurnEvent[] = [];
+    const aborted = (async () => {
+      for await (const e of chat.ask('how long does the refund take?', { signal: controller.signal })) {
+        events.push(e);
+        if (e.type === 'token' && events.filter((x) => x.type === 'token').length === 3) controller.abort();
+      }
+    })();
+    await expect(aborted).rejects.toMatchObject({ code: 'ABORTED' });
+    expect(chat.history()).toHaveLength(1);
+    expect((await store.load(chat.id)).turns).toHaveLength(1);
+    // The next turn works normally.
+    expect(find(await run(chat, 'how do I track my order?'), 'done')?.mode).toBe('generated');
+    expect(chat.history()).toHaveLength(2);
+  });
+
+  it('removes invented citations and reports them', async () => {
+    const llm = new FakeLlm({ answer: () => 'Within 30 days [1], or 60 when damaged [2][9].' });
+    const { chat } = await session(llm);
+    const done = find(await run(chat, "what's the refund window?"), 'done');
+    expect(done?.answer).toBe('Within 30 days [1], or 60 when damaged [2].');
+    expect(done?.invalidCitations).toEqual([9]);
+    expect(done?.citations.map((c) => c.n)).toEqual([1, 2]);
+  });
+
+  it('answers extractively without an LLM, labelled, with highlights and sources', async () => {
+    const { chat } = await session();
+    const events = await run(chat, 'How long does a refund take to reach my card?');
+    const done = find(events, 'done');
+    expect(done?.mode).toBe('extractive');
+    expect(done?.answer).toMatch(/^Extractive answer \(no language model\)/);
+    expect(done?.extractive?.[0]?.label).toBe('Refund policy › Refund processing time');
+    expect(done?.extractive?.[0]?.sentences.some((s) => s.highlight && s.text.includes('card statement'))).toBe(true);
+    expect(done?.citations[0]?.docId).toBe('refunds');
+  });
+
+  it('abstains when nothing in the documents is relevant', async () => {
+    const llm = new FakeLlm();
+    const { chat } = await session(llm);
+    const done = find(await run(chat, 'xylophone zeppelin quasar?'), 'done');
+    expect(done?.mode).toBe('abstained');
+    expect(llm.prompts('answer')).toHaveLength(0);
+  });
+
+  it('answers small talk without retrieval', async () => {
+    const { chat } = await session(new FakeLlm());
+    await run(chat, "what's the refund window?");
+    const events = await run(chat, 'thanks!');
+    expect(find(events, 'sources')).toBeUndefined();
+    expect(find(events, 'done')).toMatchObject({ mode: 'smalltalk', answer: "You're welcome! Ask me anything about the documents." });
+  });
+
+  it('resumes a stored session by id; two ids never see each other\'s turns', async () => {
+    const store = await SessionStore.open(`chat-${unique++}`);
+    const a = await ChatSession.open(store, engine, undefined, { sessionId: 'support-1' });
+    const b = await ChatSession.open(store, engine, undefined, { sessionId: 'support-2' });
+    await run(a, "what's the refund window?");
+    await run(b, 'how do I reset my password?');
+    await run(a, 'what about damaged items?');
+    const again = await ChatSession.open(store, engine, undefined, { sessionId: 'support-1' });
+    expect(again.history().map((t) => t.user)).toEqual(["what's the refund window?", 'what about damaged items?']);
+    expect((await ChatSession.open(store, engine, undefined, { sessionId: 'support-2' })).history().map((t) => t.user)).toEqual(['how do I reset my password?']);
+    expect((await store.list()).map((s) => s.id).sort()).toEqual(['support-1', 'support-2']);
+    await again.reset();
+    expect((await ChatSession.open(store, engine, undefined, { sessionId: 'support-1' })).history()).toEqual([]);
+    await b.delete();
+    expect((await store.list()).map((s) => s.id)).toEqual(['support-1']);
+  });
+
+  it('rejects empty and oversized questions with typed errors', async () => {
+    const { chat } = await session();
+    expect(() => chat.ask('   ')).toThrow(ThreadlineError);
+    expect(() => chat.ask('x'.repeat(20_001))).toThrow(expect.objectContaining({ code: 'INVALID_INPUT' }));
+  });
+
+  it('keeps prompt sizes bounded in a long conversation (window memory)', async () => {
+    const llm = new FakeLlm({ answer: (_, i) => `Answer number ${i}: ${'the passages say several things about this topic '.repeat(8)}[1]` });
+    const { chat } = await session(llm, { condense: 'llm' });
+    const questions = ['What does the Plus plan cost?', 'does it include offline mode?', 'what about the Pro plan?', 'how do I track my order?', 'and international orders?'];
+    const sizes: { turn: number; condense: number; answer: number }[] = [];
+    for (let turn = 1; turn <= 20; turn++) {
+      const before = llm.calls.length;
+      await run(chat, questions[(turn - 1) % questions.length] as string);
+      const calls = llm.calls.slice(before);
+      const tokens = (kind: string) => calls.filter((c) => c.kind === kind).reduce((n, c) => n + c.messages.reduce((m, msg) => m + llm.countTokens(msg.content), 0), 0);
+      sizes.push({ turn, condense: tokens('condense'), answer: tokens('answer') });
+    }
+    console.log('prompt tokens (FakeLlm tokenizer):', JSON.stringify(sizes.filter((s) => [2, 20].includes(s.turn))));
+    const max = Math.max(...sizes.map((s) => s.answer));
+    expect(max).toBeLessThan(1024 + 2_000); // history budget + passages + instructions
+    expect(sizes[19]!.answer).toBeLessThan(sizes[9]!.answer * 1.5);
+  });
+
+  it('summary memory folds turns that left the window into a running summary used by the prompts', async () => {
+    const llm = new FakeLlm({ summary: (_, i) => `Summary v${i}: the user asked about plans and refunds.` });
+    const { chat, store } = await session(llm, { memory: { kind: 'summary', turns: 2 } });
+    for (const q of ['What does the Plus plan cost?', 'What does the Pro plan cost?', 'how do I track my order?', 'what is the refund window?']) await run(chat, q);
+    await new Promise((r) => setTimeout(r, 20));
+    const info = (await store.load(chat.id)).info;
+    expect(info?.summary).toMatch(/^Summary v\d: the user asked about plans and refunds\.$/);
+    expect(info?.summarizedUpTo).toBe(2);
+    await run(chat, 'and how do I reset my password?');
+    expect(llm.prompts('answer').at(-1)?.[1]?.content).toContain('Summary of our earlier conversation: Summary v');
+  });
+});
