@@ -8,6 +8,7 @@
  * goes to retrieval exactly as typed.
  */
 import { STOPWORDS } from '../retrieval/stopwords';
+import { COMMON_WORDS } from './common-words';
 import {
   ANAPHORIC_PRONOUNS, AUXILIARIES, BARE_FOLLOWUPS, COMPARATIVES, DEMONSTRATIVES, ELLIPSIS_OPENERS, EXPLETIVE_IT_COMPLEMENTS, FUNCTION_WORDS,
   SMALLTALK, TIME_NOUNS, TOPIC_SWITCH, WH_WORDS,
@@ -35,7 +36,9 @@ export type GateReason =
   /** Condense: a comparative with nothing to compare ("cheaper?", "which is better?"). */
   | 'comparative'
   /** Condense: too few content words to name a topic ("in Canada?", "price?"). */
-  | 'fragment';
+  | 'fragment'
+  /** Condense: only everyday words, no specific topic named ("what are the main benefits?"). */
+  | 'implicit-topic';
 
 export interface GateDecision {
   action: 'keep' | 'condense' | 'reply';
@@ -44,9 +47,23 @@ export interface GateDecision {
   evidence: string[];
 }
 
+const EXTRAPOSING_VERBS = new Set(['mean', 'means', 'take', 'takes', 'took', 'cost', 'costs', 'matter', 'matters', 'help', 'helps', 'hurt', 'hurts', 'pay', 'pays', 'make', 'makes', 'feel', 'feels', 'seem', 'seems']);
 const SUBORDINATORS = new Set(['if', 'when', 'because', 'once', 'after', 'before', 'since', 'while', 'although', 'though', 'whenever', 'unless']);
 const WHICH_ONE = /\b(?:which|what) (?:one|ones)\b|\bthe (?:other|former|latter|same|first|second|last|next|previous) (?:one|ones)?\b|\b(?:either|neither|both) (?:one|of them)\b|\bthe (?:former|latter)\b/i;
 const LEADING_ACK = /^(?:(?:hi|hello|hey|thanks|thank you|thx|ok(?:ay)?|great|cool|perfect|got it|alright|sure|nice|i see)\b[\s!,.;:-]*)+/i;
+
+/**
+ * A word among the this-many most frequent English content words names no
+ * specific topic by itself. Chosen on general grounds (roughly the everyday
+ * vocabulary of a newspaper reader) and reported in the evaluation note.
+ */
+export const EVERYDAY_VOCABULARY = 3000;
+const EVERYDAY = new Set(COMMON_WORDS.slice(0, EVERYDAY_VOCABULARY));
+
+/** True for a word of everyday vocabulary (plural folded), which names no specific topic alone. */
+export function isEverydayWord(word: string): boolean {
+  return EVERYDAY.has(word) || EVERYDAY.has(word.replace(/s$/, ''));
+}
 
 export interface Token { word: string; index: number }
 
@@ -79,16 +96,18 @@ function isExpletiveIt(tokens: Token[], i: number): boolean {
   const after = tokens[i + 2]?.word;
   const prev = tokens[i - 1]?.word;
   if ((next === 'is' || next === "it's" || next === 'was' || prev === 'is' || prev === 'was') && (after && EXPLETIVE_IT_COMPLEMENTS.has(after) || next && EXPLETIVE_IT_COMPLEMENTS.has(next))) return true;
+  // "what does it mean to…", "it costs … to…", "it takes … to…": a dummy subject before an infinitive.
+  if (next && EXTRAPOSING_VERBS.has(next) && tokens.slice(i + 2, i + 6).some((t) => t.word === 'to')) return true;
   // Extraposition: "it takes/costs … to <verb> <object>" names its own topic after "to";
   // "how likely is it to spread" has no object there, so "it" still points back.
   const to = tokens.findIndex((t, j) => j > i && t.word === 'to');
   return to > i && to <= i + 4 && tokens.slice(to + 1).filter((t) => isContentWord(t.word)).length >= 2;
 }
 
-/** A pronoun after a clause boundary with content words before it refers inside the question. */
+/** A pronoun after a clause or sentence boundary, with content words before it, refers inside the message. */
 function hasInternalAntecedent(text: string, tokens: Token[], i: number): boolean {
   const before = tokens.slice(0, i);
-  const boundary = before.some((t) => SUBORDINATORS.has(t.word)) || /,/.test(text.slice(0, tokens[i]?.index ?? 0));
+  const boundary = before.some((t) => SUBORDINATORS.has(t.word)) || /[,;.!?]/.test(text.slice(0, tokens[i]?.index ?? 0));
   return boundary && before.filter((t) => isContentWord(t.word)).length >= 1;
 }
 
@@ -148,5 +167,14 @@ export function decide(question: string, hasHistory: boolean): GateDecision {
   if (content.length <= 1 || (prepositional && content.length <= 3) || (continuation && content.length <= 2)) {
     return { action: 'condense', reason: continuation ? 'ellipsis' : 'fragment', evidence: content.map((t) => t.word) };
   }
+  if (!switchMatch && namesNoSpecificTopic(rest, content)) {
+    return { action: 'condense', reason: 'implicit-topic', evidence: content.map((t) => t.word) };
+  }
   return { action: 'keep', reason: switchMatch ? 'topic-switch' : 'self-contained', evidence: [] };
+}
+
+/** Only everyday words, and no capitalized word inside a sentence (a name). */
+function namesNoSpecificTopic(text: string, content: Token[]): boolean {
+  const named = /(?<![.!?]\s*|^\s*)(?<=\s)\p{Lu}/u.test(text) || /\d/.test(text);
+  return !named && content.every((t) => isEverydayWord(t.word));
 }

@@ -5,9 +5,9 @@
  * with the conversation's most salient topic, and otherwise adds that topic as
  * context. Deterministic, and it always says what it did.
  */
-import { decide, tokenize, type GateDecision } from './gate';
+import { decide, isContentWord, tokenize, type GateDecision } from './gate';
 import { stemsOf, trackTopics, type HistoryTurn, type Topic } from './topics';
-import { ELLIPSIS_OPENERS } from './word-lists';
+import { COMMON_VERBS, ELLIPSIS_OPENERS } from './word-lists';
 
 export interface Condensation {
   question: string;
@@ -66,7 +66,8 @@ function replaceReference(question: string, word: string, topics: Topic[]): Cond
   // must not become "the refund window", where refund is a mere modifier of another head.
   const nounStem = next ? stemsOf(next.word)[0] ?? '' : '';
   const nounTopic = next ? topics.find((t) => t.stems.at(-1) === nounStem) : undefined;
-  if (['this', 'that', 'these', 'those'].includes(word) && next && /^[\p{L}]/u.test(next.word) && tokenize(question).length > at + 1 && !['is', 'was', 'are', 'does', 'do', "'s"].includes(next.word)) {
+  const determiner = next !== undefined && /^[\p{L}]/u.test(next.word) && isContentWord(next.word) && !COMMON_VERBS.has(next.word) && !/ly$/.test(next.word);
+  if (['this', 'that', 'these', 'those'].includes(word) && determiner) {
     if (nounTopic && nounTopic.stems.length > 1) {
       return { question: splice(question, token.index, next.index + next.word.length, `the ${nounTopic.phrase}`), reason: `read “${word} ${next.word}” as “${nounTopic.phrase}”` };
     }

@@ -6,8 +6,8 @@
  * drown the user's topic.
  */
 import { stem } from '../retrieval/lexical-tokens';
-import { isContentWord } from './gate';
-import { COMMON_VERBS, COMPARATIVES, SMALLTALK } from './word-lists';
+import { isContentWord, isEverydayWord } from './gate';
+import { COMMON_VERBS, COMPARATIVES, NON_TOPIC_WORDS, SMALLTALK } from './word-lists';
 
 export interface HistoryTurn {
   user: string;
@@ -43,15 +43,24 @@ export function candidatePhrases(text: string): string[] {
       if (run.length) phrases.push(run.join(' '));
       run = [];
     };
-    for (const raw of clause.split(/\s+/)) {
-      const word = raw.replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, '');
-      const lower = word.toLowerCase().replace(/'s$/, '');
-      if (!word || !isContentWord(lower) || COMMON_VERBS.has(lower) || COMPARATIVES.has(lower) || SMALLTALK.has(lower) || lower.length < 2 || /^\d/.test(lower)) flush();
-      else run.push(word.replace(/'s$/i, ''));
+    for (const raw of clause.replace(/[’`]/g, "'").split(/\s+/)) {
+      const word = raw.replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, '').replace(/'s$/i, '');
+      const lower = word.toLowerCase();
+      // Contractions ("isn't", "I'd") are never topics.
+      if (lower.includes("'")) { flush(); continue; }
+      if (!word || !isContentWord(lower) || COMMON_VERBS.has(lower) || COMPARATIVES.has(lower) || SMALLTALK.has(lower) || NON_TOPIC_WORDS.has(lower) || /ly$/.test(lower) || lower.length < 2 || /^\d/.test(lower)) flush();
+      else run.push(word);
     }
     flush();
   }
-  return phrases;
+  // A lone -ing/-ed word is almost always a verb form ("spreading", "banned"), not a topic.
+  return phrases.filter((p) => p.includes(' ') || !/(?:ing|ed)$/i.test(p));
+}
+
+/** Share of a phrase's words outside everyday vocabulary: specific words make good topics. */
+function specificity(phrase: string): number {
+  const words = phrase.toLowerCase().split(/\s+/);
+  return words.filter((w) => !isEverydayWord(w)).length / words.length;
 }
 
 export function stemsOf(phrase: string): string[] {
@@ -68,11 +77,14 @@ export function trackTopics(history: readonly HistoryTurn[], options: TopicOptio
     for (const [text, roleWeight] of [[turn.user, 1], [turn.assistant, options.assistantWeight ?? 0.35]] as const) {
       const found = candidatePhrases(text);
       const weight = (roleWeight * decay ** age) / Math.sqrt(Math.max(1, found.length));
+      const lower = text.toLowerCase();
       found.forEach((phrase, position) => {
         const stems = stemsOf(phrase);
         const key = stems.join(' ');
         // Later phrases carry the focus ("the symptoms of breast cancer"); longer ones are more specific.
-        const shape = (1 + 0.1 * Math.min(position, 3)) * (1 + 0.15 * Math.min(stems.length - 1, 3));
+        // In "the X of Y", Y is the topic and X an aspect of it ("the symptoms of breast cancer").
+        const ofComplement = lower.includes(`of ${phrase.toLowerCase()}`) || lower.includes(`of the ${phrase.toLowerCase()}`) ? 1.5 : 1;
+        const shape = ofComplement * (1 + 0.1 * Math.min(position, 3)) * (1 + 0.15 * Math.min(stems.length - 1, 3)) * (0.25 + 0.75 * specificity(phrase));
         const topic = phrases.get(key) ?? { phrase, stems, score: 0 };
         topic.score += weight * shape;
         phrases.set(key, topic);

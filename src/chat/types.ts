@@ -19,7 +19,7 @@ export interface ChatOptions {
    * @default 'auto'
    */
   condense?: CondenseMode;
-  /** Also retrieve with the question as typed and fuse the ranks, so a bad rewrite cannot bury a good hit. @default true */
+  /** Also retrieve with the question as typed and fuse the ranks, so a bad rewrite cannot bury a good hit. @default false (see CHAT_DEFAULTS) */
   hedge?: boolean;
   /** Passages per turn. @default 5 */
   k?: number;

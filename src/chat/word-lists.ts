@@ -42,6 +42,8 @@ export const COMMON_VERBS = words(`
   happen occur occurs develop develops help helps helped compare differ differs treat treated prevent start starts started
   explain describe recommend recommended return returns returned fix fixes fixed carry carries carried arrive arrives arrived
   contain contains contained cover covers covered receive receives received apply applies applied protect protects
+  sound sounds sounded look looks looked seem eat eats ate eaten drink drinks drank sleep sleeps slept talk talks talked
+  ask asks asked answer answers answered mention mentioned heard
   can could will would shall should may might must
 `);
 
@@ -59,3 +61,9 @@ export const ELLIPSIS_OPENERS = /^(?:(?:and |but |so |ok(?:ay)? |also )?(?:what|
 
 /** Whole messages that only make sense as a follow-up ("why?", "tell me more"). */
 export const BARE_FOLLOWUPS = /^(?:why|why not|how so|how come|really|seriously|and then|then what|what else|anything else|is there anything else|tell me more|more|go on|such as|like what|for example|example|examples|and|so)\W*$/i;
+
+/** Number and ordinal words, and nouns too vague to be a topic on their own. */
+export const NON_TOPIC_WORDS = words(`one ones two three four five six seven eight nine ten first second third fourth fifth last next other others
+  thing things stuff something anything everything nothing someone anyone everyone way ways lot lots kind kinds sort sorts bit
+  part parts place places time times year years day days question questions answer answers example examples idea ideas
+  sure yes no okay wow cool interesting really great nice awesome amazing well hmm oh ah fascinating`);

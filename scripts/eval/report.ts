@@ -1,0 +1,68 @@
+/** Renders an evaluation report as an aligned text table and as an SVG bar chart. */
+import type { EvalReport, KindKey, Strategy, StrategyReport } from './evaluate';
+
+const KINDS: KindKey[] = ['first', 'standalone', 'followup', 'all'];
+const f = (x: number | null, digits = 3) => (x === null ? '–' : x.toFixed(digits));
+
+export function table(report: EvalReport): string {
+  const header = ['strategy', ...KINDS.map((k) => `${k} MRR`), 'followup R@1', 'followup R@10', 'followup nDCG@10', 'gap closure', 'regression'];
+  const rows = Object.entries(report.strategies).map(([name, r]) => {
+    const s = r as StrategyReport;
+    return [name, ...KINDS.map((k) => f(s.kinds[k].mrr)), f(s.kinds.followup.r1), f(s.kinds.followup.r10), f(s.kinds.followup.ndcg10), s.gapClosure === null ? '–' : `${(s.gapClosure * 100).toFixed(1)}%`, f(s.regression)];
+  });
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
+  const line = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i] ?? 0) : c.padStart(widths[i] ?? 0))).join('  ');
+  const n = (Object.values(report.strategies)[0] as StrategyReport | undefined)?.kinds;
+  return [
+    `data ${report.data} · retrieval ${report.retrieval} · MRR@${report.depth} · model ${report.model}`,
+    n ? `turns: first ${n.first.n}, standalone ${n.standalone.n}, followup ${n.followup.n}` : '',
+    line(header), line(header.map((_, i) => '-'.repeat(widths[i] ?? 0))), ...rows.map(line),
+    `gate: keeps ${(report.gate.keptFirst * 100).toFixed(1)}% of first turns, ${(report.gate.keptStandalone * 100).toFixed(1)}% of standalone turns; condenses ${(report.gate.condensedFollowup * 100).toFixed(1)}% of follow-ups`,
+    report.skipped.length ? `skipped: ${report.skipped.join(', ')} (no LLM supplied)` : '',
+    `${(report.ms / 1000).toFixed(1)} s`,
+  ].filter(Boolean).join('\n');
+}
+
+const COLORS: Record<Strategy, string> = { raw: '#9aa0a6', concat: '#c58af9', window: '#f6aea9', rules: '#1a73e8', hedged: '#188038', llm: '#e37400', oracle: '#202124' };
+
+const esc = (s: string) => s.replace(/[<>&"]/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;' })[c] ?? c);
+
+/** Grouped bars: MRR per turn kind (groups) and strategy (bars), values printed on the bars. */
+export function svgChart(report: EvalReport): string {
+  const names = Object.keys(report.strategies) as Strategy[];
+  const width = 860;
+  const height = 420;
+  const m = { top: 56, right: 20, bottom: 64, left: 52 };
+  const plotW = width - m.left - m.right;
+  const plotH = height - m.top - m.bottom;
+  const groupW = plotW / KINDS.length;
+  const barW = Math.min(28, (groupW - 24) / Math.max(1, names.length));
+  const y = (v: number) => m.top + plotH - v * plotH;
+  const parts: string[] = [
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="system-ui, sans-serif" font-size="12">`,
+    `<rect width="100%" height="100%" fill="#fff"/>`,
+    `<text x="${m.left}" y="22" font-size="16" font-weight="600">MRR@${report.depth} by turn kind and strategy</text>`,
+    `<text x="${m.left}" y="40" fill="#5f6368">${esc(`${report.data} · ${report.retrieval} retrieval · ${report.model}`)}</text>`,
+  ];
+  for (let t = 0; t <= 5; t++) {
+    const v = t / 5;
+    parts.push(`<line x1="${m.left}" x2="${width - m.right}" y1="${y(v)}" y2="${y(v)}" stroke="#e8eaed"/>`, `<text x="${m.left - 8}" y="${y(v) + 4}" text-anchor="end" fill="#5f6368">${v.toFixed(1)}</text>`);
+  }
+  KINDS.forEach((kind, g) => {
+    const x0 = m.left + g * groupW + (groupW - barW * names.length) / 2;
+    names.forEach((name, i) => {
+      const v = (report.strategies[name] as StrategyReport).kinds[kind].mrr;
+      const x = x0 + i * barW;
+      parts.push(`<rect x="${x.toFixed(1)}" y="${y(v).toFixed(1)}" width="${(barW - 3).toFixed(1)}" height="${(plotH * v).toFixed(1)}" fill="${COLORS[name]}"><title>${name} · ${kind}: ${v.toFixed(3)}</title></rect>`);
+      parts.push(`<text x="${(x + (barW - 3) / 2).toFixed(1)}" y="${(y(v) - 4).toFixed(1)}" text-anchor="middle" font-size="9" fill="#3c4043">${v.toFixed(2).replace(/^0/, '')}</text>`);
+    });
+    const n = (report.strategies[names[0] as Strategy] as StrategyReport).kinds[kind].n;
+    parts.push(`<text x="${m.left + g * groupW + groupW / 2}" y="${height - m.bottom + 18}" text-anchor="middle" font-weight="600">${kind}</text>`, `<text x="${m.left + g * groupW + groupW / 2}" y="${height - m.bottom + 32}" text-anchor="middle" fill="#5f6368">n = ${n}</text>`);
+  });
+  names.forEach((name, i) => {
+    const x = m.left + i * 110;
+    parts.push(`<rect x="${x}" y="${height - 18}" width="12" height="12" fill="${COLORS[name]}"/>`, `<text x="${x + 16}" y="${height - 8}">${name}</text>`);
+  });
+  parts.push('</svg>');
+  return parts.join('\n');
+}

@@ -1,0 +1,47 @@
+/**
+ * npm run eval -- --data DIR [--strategies LIST] [--retrieval hybrid|dense|lexical] [--k 10] [--json FILE] [--svg FILE] [--llm MODULE]
+ * MODULE (optional) exports `default` or `createLlm()` returning an Llm, for the `llm` strategy.
+ */
+import { writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { Llm } from '../../src/llm/llm';
+import type { SearchMode } from '../../src/retrieval/memory-index';
+import { ALL_STRATEGIES, evaluate, type Strategy } from './evaluate';
+import { svgChart, table } from './report';
+
+const USAGE = 'usage: npm run eval -- --data DIR [--strategies raw,rules,...] [--retrieval hybrid|dense|lexical] [--k 10] [--json FILE] [--svg FILE] [--llm MODULE]';
+
+function parse(argv: string[]) {
+  const opts: Record<string, string> = {};
+  for (let i = 0; i < argv.length; i += 2) {
+    const key = argv[i];
+    const value = argv[i + 1];
+    if (!key?.startsWith('--') || value === undefined) throw new Error(`${USAGE}\n(bad argument near "${key ?? ''}")`);
+    opts[key.slice(2)] = value;
+  }
+  if (!opts.data) throw new Error(`${USAGE}\n(--data is required)`);
+  const strategies = (opts.strategies?.split(',').map((s) => s.trim()) ?? [...ALL_STRATEGIES]) as Strategy[];
+  for (const s of strategies) if (!ALL_STRATEGIES.includes(s)) throw new Error(`unknown strategy "${s}"; choose from ${ALL_STRATEGIES.join(', ')}`);
+  const retrieval = (opts.retrieval ?? 'hybrid') as SearchMode;
+  if (!['hybrid', 'dense', 'lexical'].includes(retrieval)) throw new Error('--retrieval must be hybrid, dense or lexical');
+  return { data: opts.data, strategies, retrieval, k: Number(opts.k ?? 10), json: opts.json, svg: opts.svg, llm: opts.llm };
+}
+
+async function loadLlm(module: string | undefined): Promise<Llm | undefined> {
+  if (!module) return undefined;
+  const mod = (await import(pathToFileURL(resolve(module)).href)) as { default?: Llm; createLlm?: () => Promise<Llm> | Llm };
+  return mod.createLlm ? await mod.createLlm() : mod.default;
+}
+
+try {
+  const args = parse(process.argv.slice(2));
+  const llm = await loadLlm(args.llm);
+  const report = await evaluate({ data: args.data, strategies: args.strategies, retrieval: args.retrieval, k: args.k, ...(llm ? { llm } : {}) });
+  console.log(table(report));
+  if (args.json) writeFileSync(args.json, `${JSON.stringify(report, null, 2)}\n`);
+  if (args.svg) writeFileSync(args.svg, svgChart(report));
+} catch (error) {
+  console.error(error instanceof Error ? error.message : String(error));
+  process.exit(1);
+}
