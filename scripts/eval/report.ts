@@ -7,12 +7,12 @@ const f = (x: number | null, digits = 3) => (x === null ? '–' : x.toFixed(digi
 export function table(report: EvalReport): string {
   const header = ['strategy', ...KINDS.map((k) => `${k} MRR`), 'followup R@1', 'followup R@10', 'followup nDCG@10', 'gap closure', 'regression'];
   const rows = Object.entries(report.strategies).map(([name, r]) => {
-    const s = r as StrategyReport;
+    const s = r;
     return [name, ...KINDS.map((k) => f(s.kinds[k].mrr)), f(s.kinds.followup.r1), f(s.kinds.followup.r10), f(s.kinds.followup.ndcg10), s.gapClosure === null ? '–' : `${(s.gapClosure * 100).toFixed(1)}%`, f(s.regression)];
   });
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
   const line = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i] ?? 0) : c.padStart(widths[i] ?? 0))).join('  ');
-  const n = (Object.values(report.strategies)[0] as StrategyReport | undefined)?.kinds;
+  const n = (Object.values(report.strategies)[0])?.kinds;
   return [
     `data ${report.data} · retrieval ${report.retrieval} · MRR@${report.depth} · model ${report.model}`,
     n ? `turns: first ${n.first.n}, standalone ${n.standalone.n}, followup ${n.followup.n}` : '',
