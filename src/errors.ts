@@ -26,6 +26,10 @@ export type ThreadlineErrorCode =
   | 'WEBGPU_UNAVAILABLE'
   /** The language model failed. */
   | 'LLM_FAILED'
+  /** The GPU device was lost (driver reset, tab backgrounded too long); reload the model. */
+  | 'GPU_DEVICE_LOST'
+  /** The GPU (or the tab) ran out of memory; pick a smaller model or close other tabs. */
+  | 'OUT_OF_MEMORY'
   /** A bug in threadline: please report it. */
   | 'INTERNAL';
 

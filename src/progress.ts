@@ -10,6 +10,10 @@ export type Progress =
   /** Documents being chunked, embedded and stored. */
   | { phase: 'ingest'; docsDone: number; docsTotal: number; chunksDone: number; chunksTotal: number; chunksPerSecond: number }
   /** The stored index being read back into memory. */
-  | { phase: 'hydrate'; chunks: number; ms: number };
+  | { phase: 'hydrate'; chunks: number; ms: number }
+  /** The language model loading: download, reading from cache, shader compilation. */
+  | { phase: 'llm-load'; model: string; stage: 'download' | 'cache' | 'compile' | 'ready'; fraction: number; loadedMB?: number; text: string }
+  /** What the language model can do here, and why ("WebGPU unavailable: …"). */
+  | { phase: 'llm-status'; status: 'ready' | 'unavailable' | 'failed' | 'lost'; reason: string };
 
 export type ProgressListener = (progress: Progress) => void;

@@ -16,6 +16,8 @@ import type { AddResult, IndexStats, SearchOptions } from './worker/retrieval-en
 import { ChatSession } from './chat/session';
 import type { ChatOptions } from './chat/types';
 import type { Llm } from './llm/llm';
+import { resolveLlm, type LlmOption } from './llm/resolve-llm';
+import type { WebGpuCapability } from './llm/webgpu';
 import { SessionStore, type SessionInfo } from './storage/session-store';
 
 export interface ThreadlineOptions {
@@ -38,11 +40,13 @@ export interface ThreadlineOptions {
   /** Creates the retrieval worker (custom URL, CSP setups, tests). @default the bundled worker */
   worker?: () => Worker;
   /**
-   * The language model for condensation and answers. Without one, threadline
-   * condenses with rules and answers extractively (labelled as such).
+   * The language model for condensation and answers: an `Llm`, or a WebLLM
+   * configuration (`{}` for the default pair) that is checked against WebGPU
+   * first. Without one, or when WebGPU is missing, threadline condenses with
+   * rules and answers extractively (labelled as such).
    * @default none
    */
-  llm?: Llm;
+  llm?: LlmOption;
 }
 
 export interface AddOptions {
@@ -52,6 +56,10 @@ export interface AddOptions {
 
 export interface Threadline {
   readonly name: string;
+  /** The language model in use, or undefined (rules + extractive answers). */
+  readonly llm: Llm | undefined;
+  /** The WebGPU adapter's capability, when a WebLLM configuration passed the check. */
+  readonly gpu: WebGpuCapability | undefined;
   /** Chunks, embeds and stores documents; unchanged ones are skipped, changed ones replaced atomically. */
   add(docs: readonly ThreadlineDocument[], options?: AddOptions): Promise<AddResult>;
   /** Removes documents by id; returns the number of chunks removed. */
@@ -94,12 +102,15 @@ export async function createThreadline(options: ThreadlineOptions = {}): Promise
     client.dispose();
     throw error;
   }
+  const { llm, capability } = await resolveLlm(options.llm, options.onProgress);
   let persistAsked = false;
   let sessionStore: Promise<SessionStore> | null = null;
   const sessions = () => (sessionStore ??= SessionStore.open(name).catch((error: unknown) => { sessionStore = null; throw error; }));
   const retriever = { search: (query: string, searchOptions: SearchOptions = {}) => client.call((remote) => remote.search(query, searchOptions)) };
   return {
     name,
+    llm,
+    gpu: capability,
     async add(docs, addOptions = {}) {
       const progress = addOptions.onProgress;
       const result = await client.callAbortable(addOptions.signal, (remote, opId) => remote.add(opId, docs, progress ? proxy(progress) : undefined));
@@ -115,10 +126,11 @@ export async function createThreadline(options: ThreadlineOptions = {}): Promise
     search: retriever.search,
     stats: () => client.call((remote) => remote.stats()),
     embed: (texts) => client.call((remote) => remote.embed(texts)),
-    chat: async (chatOptions = {}) => ChatSession.open(await sessions(), retriever, options.llm, chatOptions),
+    chat: async (chatOptions = {}) => ChatSession.open(await sessions(), retriever, llm, chatOptions),
     sessions: async () => (await sessions()).list(),
     dispose: async () => {
       client.dispose();
+      (llm as { dispose?: () => void } | undefined)?.dispose?.();
       if (sessionStore) (await sessionStore.catch(() => null))?.close();
     },
   };

@@ -25,7 +25,7 @@ export async function condenseWithLlm(
 ): Promise<LlmCondensation> {
   let raw: string;
   try {
-    raw = await complete(llm, condenseMessages(question, history, options.summary), { temperature: 0, maxTokens: 96, ...(options.signal ? { signal: options.signal } : {}) });
+    raw = await complete(llm, condenseMessages(question, history, options.summary), { purpose: 'condense', temperature: 0, maxTokens: 96, ...(options.signal ? { signal: options.signal } : {}) });
   } catch (error) {
     if (isThreadlineError(error, 'ABORTED') || options.signal?.aborted) throw error;
     const rules = condenseWithRules(question, history, decision);

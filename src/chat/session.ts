@@ -5,7 +5,7 @@
  * turn; turns of one session run one at a time.
  */
 import { ThreadlineError, isThreadlineError, throwIfAborted, toThreadlineError } from '../errors';
-import { complete, type Llm } from '../llm/llm';
+import { complete, type ChatMessage, type Llm } from '../llm/llm';
 import type { SearchHit } from '../retrieval/memory-index';
 import type { SessionInfo, SessionStore, StoredTurn } from '../storage/session-store';
 import type { SearchOptions } from '../worker/retrieval-engine';
@@ -38,6 +38,8 @@ type Event<T extends TurnEvent['type']> = Extract<TurnEvent, { type: T }>;
 export class ChatSession {
   private turns: StoredTurn[];
   private busy: Promise<void> = Promise.resolve();
+  /** The answer conversation exactly as last sent, reply included (kv-stable layout). */
+  private answerConversation: ChatMessage[] | null = null;
 
   private constructor(
     private info: SessionInfo,
@@ -171,10 +173,11 @@ export class ChatSession {
       return { type: 'done', answer: text, mode: 'abstained', citations: [], invalidCitations: [], timings: { ...timings, firstTokenMs: performance.now() - started } };
     }
     if (this.llm) {
-      const prompt = answerMessages(truncateToTokens(question, QUESTION_PROMPT_TOKENS, estimateTokens), hits, window, this.info.summary);
+      const prompt = this.answerPrompt(truncateToTokens(question, QUESTION_PROMPT_TOKENS, estimateTokens), hits, window);
+      this.answerConversation = null; // only a completed reply makes the conversation reusable
       let answer = '';
       try {
-        for await (const piece of this.llm.stream(prompt, { maxTokens: ANSWER_MAX_TOKENS, ...(signal ? { signal } : {}) })) {
+        for await (const piece of this.llm.stream(prompt, { purpose: 'answer', maxTokens: ANSWER_MAX_TOKENS, ...(signal ? { signal } : {}) })) {
           throwIfAborted(signal);
           if (!answer) timings.firstTokenMs = performance.now() - started;
           answer += piece;
@@ -186,12 +189,25 @@ export class ChatSession {
         if (answer) throw toThreadlineError(error, 'LLM_FAILED', 'The language model failed mid-answer');
         return { ...this.extractive(condensed, hits, started, timings), fallback: 'llm-error' };
       }
+      if ((this.options.promptLayout ?? 'kv-stable') === 'kv-stable') this.answerConversation = [...prompt, { role: 'assistant', content: answer }];
       const checked = checkCitations(answer, hits);
       return { type: 'done', answer: checked.answer, mode: 'generated', citations: checked.citations, invalidCitations: checked.invalid, timings };
     }
     const done = this.extractive(condensed, hits, started, timings);
     yield { type: 'token', text: done.answer };
     return done;
+  }
+
+  /** The compact prompt, or the previous conversation extended by this turn when that stays within budget. */
+  private answerPrompt(question: string, hits: SearchHit[], window: HistoryTurn[]): ChatMessage[] {
+    const compact = answerMessages(question, hits, window, this.info.summary);
+    const previous = this.answerConversation;
+    if ((this.options.promptLayout ?? 'kv-stable') !== 'kv-stable' || !previous) return compact;
+    const memory = { ...MEMORY_DEFAULTS, ...this.options.memory };
+    const extended = [...previous, compact.at(-1) as ChatMessage];
+    const count = (messages: ChatMessage[]) => messages.reduce((n, m) => n + (this.llm?.countTokens?.(m.content) ?? estimateTokens(m.content)), 0);
+    const turnsCarried = extended.filter((m) => m.role === 'assistant').length;
+    return turnsCarried <= memory.turns && count(extended) <= count(compact) + memory.maxTokens ? extended : compact;
   }
 
   private extractive(question: string, hits: SearchHit[], started: number, timings: Event<'done'>['timings']): Event<'done'> {
@@ -219,7 +235,7 @@ export class ChatSession {
     await this.exclusive(async () => {
       try {
         const older = this.turns.slice(from, upTo).map((t) => ({ user: t.user, assistant: t.assistant }));
-        const text = await complete(this.llm as Llm, summaryMessages(this.info.summary ?? '', older), { temperature: 0, maxTokens: SUMMARY_MAX_TOKENS });
+        const text = await complete(this.llm as Llm, summaryMessages(this.info.summary ?? '', older), { purpose: 'summary', temperature: 0, maxTokens: SUMMARY_MAX_TOKENS });
         this.info = { ...this.info, summary: truncateToTokens(text.trim(), SUMMARY_MAX_TOKENS, count), summarizedUpTo: upTo };
         await this.store.saveInfo(this.info);
       } catch {

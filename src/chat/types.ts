@@ -24,6 +24,16 @@ export interface ChatOptions {
   /** Passages per turn. @default 5 */
   k?: number;
   /**
+   * How answer prompts are laid out. `'kv-stable'` resends earlier turns
+   * exactly as they were sent (passages and raw replies included) while that
+   * stays within one history budget of the compact prompt, so an engine that
+   * reuses its KV cache for an extended conversation prefills only the new
+   * turn; past the budget it falls back to `'compact'` (system, bare history
+   * window, then passages and question), which is always bounded.
+   * @default 'kv-stable'
+   */
+  promptLayout?: 'kv-stable' | 'compact';
+  /**
    * Abstain (no answer, say so) when no passage shares a word with the
    * question and the best cosine similarity is below `minDense`.
    * @default { minDense: 0.3 }

@@ -14,6 +14,8 @@ export interface GenerateOptions {
   /** Upper bound on generated tokens. */
   maxTokens?: number;
   signal?: AbortSignal;
+  /** What the call is for; an adapter may route condensation to a smaller model. @default 'answer' */
+  purpose?: 'answer' | 'condense' | 'summary';
 }
 
 /** Token accounting of one generation, when the engine reports it. */

@@ -38,7 +38,7 @@ describe('chat session with the fake LLM (FakeLlm) and real retrieval', () => {
       condense: () => 'What is the refund window for damaged items?',
       answer: (last) => (last.includes('Question: what about damaged items?') ? 'Damaged orders can be reported within 60 days [1].' : 'Returns are accepted within 30 days [1].'),
     });
-    const { chat } = await session(llm);
+    const { chat } = await session(llm, { promptLayout: 'compact' });
     const first = await run(chat, "what's the refund window?");
     expect(find(first, 'condensed')).toMatchObject({ method: 'kept', gate: 'first-turn', question: "what's the refund window?" });
     const second = await run(chat, 'what about damaged items?');
@@ -64,6 +64,18 @@ describe('chat session with the fake LLM (FakeLlm) and real retrieval', () => {
     expect(last).not.toContain('What is the refund window for damaged items?');
     expect(chat.history().map((t) => t.user)).toEqual(["what's the refund window?", 'what about damaged items?']);
     expect(JSON.stringify(chat.history())).not.toContain('Damaged on arrival\nIf your order');
+  });
+
+  it('the kv-stable layout resends the previous turn exactly as sent, raw reply included', async () => {
+    const llm = new FakeLlm({ answer: () => 'Within 30 days [1][7].' });
+    const { chat } = await session(llm);
+    await run(chat, "what's the refund window?");
+    await run(chat, 'how long does a refund take to reach my card?');
+    const [first, second] = llm.prompts('answer');
+    expect(second?.slice(0, first!.length)).toEqual(first);
+    expect(second?.[first!.length]).toEqual({ role: 'assistant', content: 'Within 30 days [1][7].' }); // raw, invalid [7] kept for KV reuse
+    expect(chat.history()[0]?.assistant).toBe('Within 30 days [1].'); // the stored answer is the checked one
+    expect(second?.at(-1)?.content).toContain('Question: how long does a refund take to reach my card?');
   });
 
   it.each([
