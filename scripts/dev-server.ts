@@ -6,7 +6,8 @@
  */
 import { resolve } from 'node:path';
 import { createServer, type ViteDevServer } from 'vite';
-import { isolationHeaders } from '../vite.config.ts';
+import { isolationHeaders, ortConditions } from '../vite.config.ts';
+import { ortAssets } from './vite-ort-assets.ts';
 
 export async function startDevServer(entries: string[], options: { isolated?: boolean } = {}): Promise<{ server: ViteDevServer; origin: string }> {
   const root = resolve(import.meta.dirname, '..');
@@ -15,6 +16,8 @@ export async function startDevServer(entries: string[], options: { isolated?: bo
     root,
     publicDir: resolve(root, '.models'),
     logLevel: 'error',
+    plugins: [ortAssets()],
+    resolve: { conditions: ortConditions },
     server: { port: 0, strictPort: false, host: '127.0.0.1', headers: options.isolated === false ? {} : { ...isolationHeaders } },
     worker: { format: 'es' },
     optimizeDeps: { entries, include: ['@huggingface/transformers', 'comlink', 'idb'] },

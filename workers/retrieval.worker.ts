@@ -4,7 +4,7 @@
  * worker's message port with comlink. Thin on purpose; all logic lives in src/.
  */
 import * as Comlink from 'comlink';
-import { ORT_WASM_PATHS } from '../src/embedding/ort-assets';
+import { ortWasmPaths } from '../src/embedding/ort-assets';
 import { createRetrievalService } from '../src/worker/retrieval-service';
 
-Comlink.expose(createRetrievalService({ wasmPaths: ORT_WASM_PATHS, baseUrl: self.location.href }));
+Comlink.expose(createRetrievalService({ wasmPaths: ortWasmPaths(), baseUrl: self.location.href }));

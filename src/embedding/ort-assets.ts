@@ -1,10 +1,14 @@
 /**
- * onnxruntime-web's WASM runtime, served from this app's own origin (Vite
- * emits the files as assets). Without this transformers.js fetches them from
- * a CDN, which breaks offline use and the zero-egress promise.
- * Browser-only: import it from worker entries, never from Node code.
+ * Where onnxruntime-web's WASM runtime is loaded from: `./ort/` next to the
+ * module that runs this code, served by the app itself (the Vite plugin in
+ * scripts/vite-ort-assets.ts provides it in dev and emits it in builds).
+ * Without this, transformers.js fetches the runtime from a CDN, which breaks
+ * offline use and the zero-egress promise. The paths are built at run time so
+ * that bundlers do not inline 27 MB of WASM as base64. Browser-only.
  */
-import mjs from 'onnxruntime-web/ort-wasm-simd-threaded.asyncify.mjs?url';
-import wasm from 'onnxruntime-web/ort-wasm-simd-threaded.asyncify.wasm?url';
+const DIR = './ort/';
+const BASE = 'ort-wasm-simd-threaded.asyncify';
 
-export const ORT_WASM_PATHS: { mjs: string; wasm: string } = Object.freeze({ mjs, wasm });
+export function ortWasmPaths(base: string | URL = new URL(DIR, import.meta.url)): { mjs: string; wasm: string } {
+  return { mjs: new URL(`${BASE}.mjs`, base).href, wasm: new URL(`${BASE}.wasm`, base).href };
+}
