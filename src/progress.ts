@@ -5,6 +5,8 @@
 export type Progress =
   /** Embedding-model files: `loaded`/`total` in bytes when the server says. */
   | { phase: 'model-download'; model: string; file: string; loaded: number; total: number; fraction: number }
+  /** The configured embedding model could not be loaded; the offline model stands in. */
+  | { phase: 'model-fallback'; from: string; to: string; reason: string }
   /** The embedding model is loaded and answered a probe. */
   | { phase: 'model-ready'; model: string; device: string; dims: number; ms: number }
   /** Documents being chunked, embedded and stored. */

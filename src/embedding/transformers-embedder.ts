@@ -30,6 +30,13 @@ export interface EmbedderOptions {
   dtype?: EmbedderDtype;
   /** Texts per model call. @default 32 */
   batchSize?: number;
+  /**
+   * When the configured model cannot be loaded (offline, hub unreachable),
+   * use the offline model instead (only while the index holds no vectors of
+   * another model). `false` fails with MODEL_LOAD_FAILED instead.
+   * @default 'offline'
+   */
+  fallback?: 'offline' | false;
 }
 
 export interface EmbedderRuntime {
@@ -45,7 +52,24 @@ export const EMBEDDER_DEFAULTS = Object.freeze({
   device: 'auto',
   dtype: 'auto',
   batchSize: 32,
+  fallback: 'offline',
 } satisfies Required<EmbedderOptions>);
+
+/**
+ * Loads the configured model; if that fails and fallback is on, loads the
+ * offline model (at `offlineModel`) instead and reports it.
+ */
+export async function loadWithFallback(options: EmbedderOptions, runtime: EmbedderRuntime = {}, offlineModel: string = OFFLINE_MODEL_PATH): Promise<Embedder> {
+  try {
+    return await loadTransformersEmbedder(options, runtime);
+  } catch (error) {
+    const wanted = options.model ?? EMBEDDER_DEFAULTS.model;
+    if ((options.fallback ?? EMBEDDER_DEFAULTS.fallback) === false || resolveModelSource(wanted).name === OFFLINE_MODEL_ID) throw error;
+    const reason = error instanceof Error ? error.message : String(error);
+    runtime.onProgress?.({ phase: 'model-fallback', from: wanted, to: OFFLINE_MODEL_ID, reason });
+    return loadTransformersEmbedder({ model: offlineModel, batchSize: options.batchSize ?? EMBEDDER_DEFAULTS.batchSize }, runtime);
+  }
+}
 
 /** The manifest identity of a configuration, known without loading the model. */
 export function embedderIdentity(options: EmbedderOptions = {}): string {

@@ -273,7 +273,14 @@ export class RetrievalEngine {
       throw error;
     }));
     if (embedder.modelId !== this.config.modelId) {
-      throw new ThreadlineError('INTERNAL', `embedder reports "${embedder.modelId}", engine expects "${this.config.modelId}"`);
+      // A fallback model stood in for the configured one: acceptable only for an index without vectors.
+      if ((this.memory?.chunkCount ?? 0) > 0) {
+        this.embedderPromise = null;
+        throw new ThreadlineError('MODEL_LOAD_FAILED', `The embedding model "${this.config.modelId}" could not be loaded, and this index already holds its vectors, so the offline model cannot stand in.`, {
+          details: { configured: this.config.modelId, fallback: embedder.modelId },
+        });
+      }
+      this.config.modelId = embedder.modelId;
     }
     if (checkDims && this.memory && this.memory.dims !== embedder.dims) {
       throw new ThreadlineError('MODEL_MISMATCH', `The index has ${this.memory.dims}-dimensional vectors but the model produces ${embedder.dims}.`, {

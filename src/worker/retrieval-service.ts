@@ -3,7 +3,7 @@
  * envelope protocol, abort by operation id, and the alive lock.
  */
 import { transfer } from 'comlink';
-import { loadTransformersEmbedder, embedderIdentity, type EmbedderRuntime } from '../embedding/transformers-embedder';
+import { embedderIdentity, loadWithFallback, type EmbedderRuntime } from '../embedding/transformers-embedder';
 import { ThreadlineError } from '../errors';
 import { envelope, type RetrievalWorkerApi, type WorkerInit } from './protocol';
 import { RetrievalEngine } from './retrieval-engine';
@@ -18,7 +18,7 @@ export function createRetrievalService(runtime: EmbedderRuntime): RetrievalWorke
     if (!engine) throw new ThreadlineError('INTERNAL', 'the retrieval worker was used before init()');
     return engine;
   };
-  const embedder = () => loadTransformersEmbedder(config?.embedder ?? {}, runtime);
+  const embedder = () => loadWithFallback(config?.embedder ?? {}, runtime);
 
   return {
     init: (init, onProgress) => envelope(async () => {
@@ -30,7 +30,7 @@ export function createRetrievalService(runtime: EmbedderRuntime): RetrievalWorke
       engine = await RetrievalEngine.open({
         name: init.name, modelId: embedderIdentity(init.embedder), chunking: init.chunking, int8: init.int8,
         weights: init.weights, onModelMismatch: init.onModelMismatch,
-      }, () => loadTransformersEmbedder(init.embedder, progressRuntime));
+      }, () => loadWithFallback(init.embedder, progressRuntime));
       return ready().stats();
     }),
     add: (opId, docs, onProgress) => envelope(async () => {

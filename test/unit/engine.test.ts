@@ -148,3 +148,22 @@ describe('RetrievalEngine in Node (fake-indexeddb, real offline model)', () => {
     reopened.close();
   });
 });
+
+describe('embedder fallback (configured model unreachable)', () => {
+  it('loads the offline model instead and reports it; an index of another model is never mixed', async () => {
+    const { loadWithFallback } = await import('../../src/embedding/transformers-embedder');
+    const events: unknown[] = [];
+    const missing = { model: '/no/such/model-folder/' };
+    const e = await loadWithFallback(missing, { onProgress: (p) => events.push(p) }, MODEL);
+    expect(e.modelId).toBe('threadline-glove-30k#fp32');
+    expect(events[0]).toMatchObject({ phase: 'model-fallback', from: '/no/such/model-folder/', to: 'threadline-glove-30k' });
+    await expect(loadWithFallback({ ...missing, fallback: false }, {}, MODEL)).rejects.toMatchObject({ code: 'MODEL_LOAD_FAILED' });
+
+    // A fresh index adopts the fallback model; the manifest then records it.
+    const name = `fallback-${unique++}`;
+    const engine = await RetrievalEngine.open(config(name, { modelId: embedderIdentity(missing) }), () => loadWithFallback(missing, {}, MODEL));
+    await engine.add(docs.slice(0, 1));
+    expect((await engine.stats()).modelId).toBe('threadline-glove-30k#fp32');
+    engine.close();
+  });
+});
