@@ -11,6 +11,21 @@ async function loadVocab(): Promise<string[]> {
 }
 
 const bench = {
+  /** Offline model in the retrieval worker: load (worker start + model) and embedding throughput. */
+  async embedder(count: number) {
+    const vocab = await loadVocab();
+    const sentences = syntheticCorpus(vocab, count * 60, 60 * 50).flatMap((d) => d.text.split(/(?<=\.)\s+/)).filter((s) => !s.startsWith('#')).slice(0, count);
+    const started = performance.now();
+    const tl = await createThreadline({ name: `bench-embedder-${Date.now()}` });
+    await tl.embed(['warm up']);
+    const loadMs = performance.now() - started;
+    const t0 = performance.now();
+    await tl.embed(sentences);
+    const ms = performance.now() - t0;
+    await tl.dispose();
+    return { loadMs, sentences: sentences.length, sentencesPerS: sentences.length / (ms / 1000) };
+  },
+
   /** Ingest ≥ `chars` of Markdown; chunks/s end to end through add(). */
   async ingest(name: string, chars: number) {
     const docs = syntheticCorpus(await loadVocab(), chars);
