@@ -10,7 +10,7 @@ import type { Llm } from './llm';
 import { pickModels, type LlmModelOptions } from './models';
 import { checkWebGpu, type WebGpuCapability } from './webgpu';
 import { WebLlm, type EngineFactory } from './webllm';
-import { webWorkerEngineFactory, type WebLlmEngineOptions } from './webllm-engine';
+import { tokenizerFor, webWorkerEngineFactory, type WebLlmEngineOptions } from './webllm-engine';
 
 export interface WebLlmConfig extends LlmModelOptions, WebLlmEngineOptions {
   /** Engine factory (tests, custom engines). @default web-llm in its own worker */
@@ -44,6 +44,7 @@ export async function resolveLlm(option: LlmOption, onProgress?: ProgressListene
   const models = pickModels(option, capability.shaderF16);
   const llm = new WebLlm(option.engine ?? webWorkerEngineFactory(option), {
     answerModel: models.answer, condenserModel: models.condense, ...(onProgress ? { onProgress } : {}),
+    ...(option.engine ? {} : { tokenizer: () => tokenizerFor(models.answer, option) }),
   });
   if (option.preload ?? true) void llm.load().catch(() => undefined); // failures are reported as llm-status events
   return { llm, capability };

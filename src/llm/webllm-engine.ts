@@ -10,6 +10,7 @@ import type { AppConfig } from '@mlc-ai/web-llm';
 /** web-llm's cache backends (its CacheBackend type is not exported). */
 export type LlmCacheBackend = NonNullable<AppConfig['cacheBackend']>;
 import { watchWorker } from '../client/worker-watch';
+import { loadModelTokenizer, type CountTokens } from './llm-tokenizer';
 import type { EngineFactory } from './webllm';
 
 export interface WebLlmEngineOptions {
@@ -41,4 +42,12 @@ export function webWorkerEngineFactory(options: WebLlmEngineOptions = {}): Engin
       throw error;
     }
   };
+}
+
+/** The model's tokenizer, located through the app config's record for `modelId`. */
+export async function tokenizerFor(modelId: string, options: WebLlmEngineOptions = {}): Promise<CountTokens> {
+  const appConfig = options.appConfig ?? (await import('@mlc-ai/web-llm')).prebuiltAppConfig;
+  const record = appConfig.model_list.find((m) => m.model_id === modelId);
+  if (!record) throw new Error(`model ${modelId} is not in the app config`);
+  return loadModelTokenizer(record.model);
 }

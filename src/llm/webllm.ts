@@ -38,6 +38,8 @@ export interface WebLlmOptions {
   onProgress?: ProgressListener;
   /** Context window of the answer model, in tokens. @default 4096 */
   contextWindow?: number;
+  /** Loads the answer model's tokenizer once the engine is up; until then counts are estimated. */
+  tokenizer?: () => Promise<(text: string) => number>;
 }
 
 export class WebLlm implements Llm {
@@ -47,6 +49,7 @@ export class WebLlm implements Llm {
   private tail: Promise<void> = Promise.resolve();
   private usage: GenerationUsage | undefined;
   private disposed = false;
+  private exactCount: ((text: string) => number) | null = null;
 
   constructor(private readonly factory: EngineFactory, private readonly options: WebLlmOptions) {
     this.id = options.answerModel;
@@ -70,6 +73,16 @@ export class WebLlm implements Llm {
     this.disposed = true;
     void this.handle?.then((h) => h.dispose(), () => undefined);
     this.handle = null;
+  }
+
+  /** The model's own token count once its tokenizer is loaded; about 4 characters a token before. */
+  countTokens(text: string): number {
+    return this.exactCount ? this.exactCount(text) : Math.ceil(text.length / 4);
+  }
+
+  /** Whether `countTokens` uses the model's tokenizer yet. */
+  get tokenizerLoaded(): boolean {
+    return this.exactCount !== null;
   }
 
   lastUsage(): GenerationUsage | undefined {
@@ -161,6 +174,7 @@ export class WebLlm implements Llm {
       });
       loading.then((h) => {
         this.options.onProgress?.({ phase: 'llm-status', status: 'ready', reason: `${models.join(' + ')} loaded` });
+        if (!this.exactCount && this.options.tokenizer) void this.options.tokenizer().then((count) => { this.exactCount = count; }, () => undefined);
         h.dead.catch(() => { if (this.handle === loading) this.handle = null; });
       }, () => undefined);
       this.handle = loading;

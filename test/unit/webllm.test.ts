@@ -147,3 +147,30 @@ describe('KV-cache-friendly prompt layout (prefill tokens from the fake engine\'
     engine.close();
   });
 });
+
+describe('token counting with the loaded model\'s tokenizer', () => {
+  it('reads tokenizer.json from the model folder (web-llm\'s layout) and counts exactly once loaded', async () => {
+    const { readFileSync } = await import('node:fs');
+    const { loadModelTokenizer, modelFileUrl } = await import('../../src/llm/llm-tokenizer');
+    expect(modelFileUrl('https://huggingface.co/mlc-ai/Qwen2.5-0.5B-Instruct-q4f16_1-MLC', 'tokenizer.json')).toBe('https://huggingface.co/mlc-ai/Qwen2.5-0.5B-Instruct-q4f16_1-MLC/resolve/main/tokenizer.json');
+    // Any Hugging Face tokenizer.json works; the offline model's WordLevel one stands in for an LLM's here.
+    const folder = resolve(import.meta.dirname, '../../.models/threadline-glove-30k');
+    const served: string[] = [];
+    const fetcher = (url: string) => {
+      served.push(url);
+      const file = url.endsWith('tokenizer_config.json') ? 'tokenizer_config.json' : 'tokenizer.json';
+      return Promise.resolve(new Response(readFileSync(resolve(folder, file))));
+    };
+    const count = await loadModelTokenizer('https://models.example/llm', fetcher);
+    expect(count('Hello, world!')).toBe(4);
+    expect(served).toContain('https://models.example/llm/resolve/main/tokenizer.json');
+
+    const fake = fakeEngineFactory();
+    const llm = new WebLlm(fake.factory, { answerModel: 'm', condenserModel: null, tokenizer: () => Promise.resolve(count) });
+    expect(llm.countTokens('Hello, world!')).toBe(4); // estimate: 13 characters / 4, rounded up
+    await llm.load();
+    for (let i = 0; i < 20 && !llm.tokenizerLoaded; i++) await new Promise((r) => setTimeout(r, 5));
+    expect(llm.tokenizerLoaded).toBe(true);
+    expect(llm.countTokens('refund refund refund refund refund refund refund')).toBe(7);
+  });
+});
