@@ -2,8 +2,31 @@
  * Benchmark code that runs inside the page (main thread). The Node runner
  * (bench/run.ts) drives it through page.evaluate and prints the numbers.
  */
+import * as Comlink from 'comlink';
 import { createThreadline } from '../src/index';
+import type { BenchWorkerApi } from './bench.worker';
 import { median, percentile, syntheticCorpus, vocabulary } from './corpus';
+
+function benchWorker(): Comlink.Remote<BenchWorkerApi> {
+  return Comlink.wrap<BenchWorkerApi>(new Worker(new URL('./bench.worker.ts', import.meta.url), { type: 'module' }));
+}
+
+/** Sentences of the synthetic corpus (realistic word statistics). */
+async function sentences(count: number): Promise<string[]> {
+  return syntheticCorpus(await loadVocab(), count * 70, 70 * 60).flatMap((d) => d.text.split(/(?<=\.)\s+/)).filter((x) => !x.startsWith('#')).slice(0, count);
+}
+
+/** Longest main-thread task (Long Tasks API) while `work` runs. */
+async function longestTask<T>(work: () => Promise<T>): Promise<{ value: T; longestTaskMs: number }> {
+  let longest = 0;
+  const observer = new PerformanceObserver((list) => { for (const e of list.getEntries()) longest = Math.max(longest, e.duration); });
+  observer.observe({ type: 'longtask' });
+  const value = await work();
+  await new Promise((r) => setTimeout(r, 100));
+  for (const e of observer.takeRecords()) longest = Math.max(longest, e.duration);
+  observer.disconnect();
+  return { value, longestTaskMs: longest };
+}
 
 async function loadVocab(): Promise<string[]> {
   const res = await fetch('/threadline-glove-30k/tokenizer.json');
@@ -11,6 +34,36 @@ async function loadVocab(): Promise<string[]> {
 }
 
 const bench = {
+  async peers(sizes: number[], dims: number, runs: number, hnswN: number) {
+    return benchWorker().peers(await sentences(4_000), sizes, dims, runs, hnswN);
+  },
+  async scan(sizes: number[], dims: number, runs: number) {
+    return benchWorker().scan(await sentences(4_000), sizes, dims, runs);
+  },
+  async hydrate(n: number, dims: number, runs: number) {
+    return benchWorker().hydrate(await sentences(4_000), n, dims, runs);
+  },
+  async ingestVsBare(chunkCount: number) {
+    const texts = await sentences(chunkCount);
+    return benchWorker().ingest(texts.map((text, i) => ({ id: `s${i}`, text })));
+  },
+  /** search() p50/p95 from the main thread on an index of `chunks` chunks. */
+  async query10k(chunks: number, count: number) {
+    const name = `bench-query-${Date.now()}`;
+    await benchWorker().prepareIndex(name, await sentences(chunks));
+    return this.queries(name, count);
+  },
+  /** Longest main-thread task during an ingest of `chunks` chunks and during 100 queries. */
+  async mainThread(chunks: number) {
+    const texts = await sentences(chunks);
+    const tl = await createThreadline({ name: `bench-main-${Date.now()}` });
+    await tl.embed(['warm up']);
+    const ingest = await longestTask(() => tl.add(texts.map((text, i) => ({ id: `m${i}`, text }))));
+    const query = await longestTask(async () => { for (let i = 0; i < 100; i++) await tl.search(texts[i * 7] ?? 'refund', { k: 10 }); });
+    await tl.dispose();
+    return { longestTaskMsIngest: ingest.longestTaskMs, longestTaskMsQuery: query.longestTaskMs, chunks: ingest.value.chunks };
+  },
+
   /** Offline model in the retrieval worker: load (worker start + model) and embedding throughput. */
   async embedder(count: number) {
     const vocab = await loadVocab();

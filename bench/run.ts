@@ -1,17 +1,27 @@
 /**
  * npm run bench [-- --json FILE] [--quick]
- * Starts the dev server, drives headless Chromium through the in-page
- * benchmarks (bench/page.ts) and prints a table.
+ * Starts the dev server, drives headless Chromium through the in-page and
+ * in-worker benchmarks, prints a table and optionally writes JSON. Every
+ * figure is a median over repeated runs after a warm-up, and every ratio is
+ * against a baseline measured in the same run.
  */
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
+import { resolve } from 'node:path';
 import { chromium } from 'playwright-core';
 import { chromiumArgs, chromiumPath } from '../scripts/chromium.ts';
-import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
 import { startDevServer } from '../scripts/dev-server.ts';
 import { loadTransformersEmbedder } from '../src/embedding/transformers-embedder';
 import { syntheticCorpus, vocabulary } from './corpus';
+
+const args = process.argv.slice(2);
+const quick = args.includes('--quick');
+const jsonAt = args.indexOf('--json');
+const jsonFile = jsonAt >= 0 ? args[jsonAt + 1] : undefined;
+const SIZE = quick
+  ? { scan: [10_000, 100_000], scanRuns: 5, hydrate: 20_000, hydrateRuns: 1, ingest: 500, query: 10_000, queries: 50, main: 500, sentences: 1_000, chars: 300_000 }
+  : { scan: [10_000, 100_000], scanRuns: 15, hydrate: 100_000, hydrateRuns: 3, ingest: 2_000, query: 10_000, queries: 200, main: 2_000, sentences: 4_000, chars: 1_200_000 };
+const DIMS = 384;
 
 /** The offline model in Node (onnxruntime-node): load time and sentences/s. */
 async function nodeEmbedder(count: number) {
@@ -25,47 +35,71 @@ async function nodeEmbedder(count: number) {
   return { loadMs, sentences: sentences.length, sentencesPerS: sentences.length / ((performance.now() - t0) / 1000) };
 }
 
-const args = process.argv.slice(2);
-const quick = args.includes('--quick');
-const jsonAt = args.indexOf('--json');
-const jsonFile = jsonAt >= 0 ? args[jsonAt + 1] : undefined;
-
-const { server, origin } = await startDevServer(['bench/bench.html']);
+const { server, origin } = await startDevServer(['bench/bench.html'], {
+  include: ['@orama/orama', '@langchain/classic/vectorstores/memory', '@langchain/core/documents', 'hnswlib-wasm'],
+});
 const browser = await chromium.launch({ executablePath: chromiumPath(), args: chromiumArgs() });
 try {
   const page = await browser.newPage();
+  page.setDefaultTimeout(600_000);
   const open = async () => {
     await page.goto(`${origin}/bench/bench.html`);
     await page.waitForFunction(() => window.benchReady === true);
   };
+  const log = (what: string) => process.stderr.write(`bench: ${what}…\n`);
   await open();
-  const sentences = quick ? 1_000 : 4_000;
-  const embedderNode = await nodeEmbedder(sentences);
-  const embedderBrowser = await page.evaluate((n) => window.bench.embedder(n), sentences);
-  await open();
+  log('embedding model');
+  const embedder = { node: await nodeEmbedder(SIZE.sentences), chromium: await page.evaluate((n) => window.bench.embedder(n), SIZE.sentences) };
+  log('scan');
+  type ScanResult = Record<string, { f32: { ms: number; ratioToFloor: number; min: number; max: number }; int8: { ms: number; ratioToFloor: number; recallAt10: number }; floor: { ms: number; mbPerS: number } }>;
+  const scan: ScanResult = await page.evaluate(({ sizes, dims, runs }) => window.bench.scan(sizes, dims, runs), { sizes: SIZE.scan, dims: DIMS, runs: SIZE.scanRuns });
+  log('hydrate');
+  type HydrateResult = Record<string, { ms: number; ratioToRawRead: number; rawReadMs: number; mbPerS: number }>;
+  const hydrate: HydrateResult = await page.evaluate(({ n, dims, runs }) => window.bench.hydrate(n, dims, runs), { n: SIZE.hydrate, dims: DIMS, runs: SIZE.hydrateRuns });
+  log('ingest vs bare pipeline');
+  const ingest = await page.evaluate((n) => window.bench.ingestVsBare(n), SIZE.ingest);
+  log('Markdown corpus, reload');
   const name = `bench-${Date.now()}`;
-  const chars = quick ? 300_000 : 1_200_000;
-  const ingest = await page.evaluate(({ name, chars }) => window.bench.ingest(name, chars), { name, chars });
-  await open(); // a fresh page: new worker, nothing in memory
-  const reopen = await page.evaluate((n) => window.bench.reopen(n), name);
-  const queries = await page.evaluate(({ name, count }) => window.bench.queries(name, count), { name, count: quick ? 50 : 200 });
+  const corpus = await page.evaluate(({ name, chars }) => window.bench.ingest(name, chars), { name, chars: SIZE.chars });
+  await open();
+  const reload = await page.evaluate((n) => window.bench.reopen(n), name);
+  log('query path');
+  await open();
+  const query = await page.evaluate(({ chunks, count }) => window.bench.query10k(chunks, count), { chunks: SIZE.query, count: SIZE.queries });
+  log('main thread');
+  const mainThread = await page.evaluate((n) => window.bench.mainThread(n), SIZE.main);
+  log('peers');
+  const peers = await page.evaluate(({ sizes, dims, runs, hnswN }) => window.bench.peers(sizes, dims, runs, hnswN), { sizes: [SIZE.scan.at(-1) ?? 100_000], dims: DIMS, runs: SIZE.scanRuns, hnswN: 10_000 });
+
   const report = {
-    machine: `${cpus()[0]?.model ?? 'unknown CPU'} × ${cpus().length}, ${browser.version()}`,
-    embedder: { node: embedderNode, chromium: embedderBrowser },
-    ingest: { ...ingest, chunksPerS: ingest.chunksPerS },
-    reload: reopen,
-    query: queries,
+    machine: `${cpus()[0]?.model ?? 'unknown CPU'} × ${cpus().length}, Chromium ${browser.version()}`,
+    quick,
+    scan, hydrate,
+    ingest: { chunksPerS: ingest.chunksPerS, overhead: ingest.overhead, bareChunksPerS: ingest.bareChunksPerS, chunks: ingest.chunks },
+    query: { p50Ms: query.p50Ms, p95Ms: query.p95Ms, chunks: SIZE.query, queries: query.count },
+    mainThread: { longestTaskMsIngest: mainThread.longestTaskMsIngest, longestTaskMsQuery: mainThread.longestTaskMsQuery, ingestChunks: mainThread.chunks },
+    peers,
+    embedder,
+    corpus: { ...corpus, reload },
   };
-  const row = (k: string, v: string) => console.log(`${k.padEnd(34)} ${v}`);
+  const row = (k: string, v: string) => console.log(`${k.padEnd(38)} ${v}`);
+  const f = (x: number, d = 2) => x.toFixed(d);
   row('machine', report.machine);
-  row('offline model, Node', `load ${embedderNode.loadMs.toFixed(0)} ms, ${embedderNode.sentencesPerS.toFixed(0)} sentences/s (${embedderNode.sentences})`);
-  row('offline model, Chromium worker', `load ${embedderBrowser.loadMs.toFixed(0)} ms (worker + model), ${embedderBrowser.sentencesPerS.toFixed(0)} sentences/s (${embedderBrowser.sentences})`);
-  row('ingest corpus', `${ingest.docs} docs, ${(ingest.chars / 1e6).toFixed(2)} MB, ${ingest.chunks} chunks`);
-  row('ingest throughput', `${ingest.chunksPerS.toFixed(0)} chunks/s (${(ingest.ms / 1000).toFixed(1)} s)`);
-  row('reload to ready (fresh page)', `${reopen.readyMs.toFixed(0)} ms for ${reopen.chunks} chunks, ${reopen.embeddedChunks} re-embedded`);
-  row('first query after reload', `${reopen.firstQueryMs.toFixed(0)} ms (includes model load)`);
-  row('search() from main thread', `p50 ${queries.p50Ms.toFixed(2)} ms, p95 ${queries.p95Ms.toFixed(2)} ms (${queries.count} queries, k=10, hybrid)`);
-  if (jsonFile) writeFileSync(jsonFile, JSON.stringify(report, null, 2));
+  for (const [size, s] of Object.entries(scan)) {
+    row(`scan ${size} floor (sequential read)`, `${f(s.floor.ms)} ms (${f(s.floor.mbPerS, 0)} MB/s)`);
+    row(`scan ${size} f32 exact top-10`, `${f(s.f32.ms)} ms, ${f(s.f32.ratioToFloor)}× floor (min ${f(s.f32.min)}, max ${f(s.f32.max)})`);
+    row(`scan ${size} int8 + f32 rescoring`, `${f(s.int8.ms)} ms, ${f(s.int8.ratioToFloor)}× f32 floor, recall@10 ${f(s.int8.recallAt10, 3)}`);
+  }
+  for (const [size, h] of Object.entries(hydrate)) row(`hydrate ${size}`, `${f(h.ms, 0)} ms, ${f(h.ratioToRawRead)}× raw IndexedDB read (${f(h.rawReadMs, 0)} ms), ${f(h.mbPerS, 0)} MB/s`);
+  row('ingest add() vs bare pipeline', `${f(ingest.chunksPerS, 0)} vs ${f(ingest.bareChunksPerS, 0)} chunks/s, overhead ${f(ingest.overhead * 100, 0)}% (${ingest.chunks} chunks)`);
+  row(`search() main thread, ${SIZE.query} chunks`, `p50 ${f(query.p50Ms)} ms, p95 ${f(query.p95Ms)} ms (${query.count} queries)`);
+  row('longest main-thread task', `ingest of ${mainThread.chunks} chunks: ${f(mainThread.longestTaskMsIngest, 0)} ms; 100 queries: ${f(mainThread.longestTaskMsQuery, 0)} ms`);
+  for (const [peer, p] of Object.entries(peers)) row(`peer ${peer}`, p.note ?? `N=${p.n}: scan ${f(p.scanMs ?? NaN)} ms vs ours ${f(p.oursMs ?? NaN)} ms = ${f(p.scanRatioToOurs ?? NaN)}× ours${p.recallAt10 !== undefined ? `, recall@10 ${f(p.recallAt10, 3)}` : ''} (build ${f((p.buildMs ?? 0) / 1000, 1)} s)`);
+  row('offline model, Node', `load ${f(embedder.node.loadMs, 0)} ms, ${f(embedder.node.sentencesPerS, 0)} sentences/s`);
+  row('offline model, Chromium worker', `load ${f(embedder.chromium.loadMs, 0)} ms, ${f(embedder.chromium.sentencesPerS, 0)} sentences/s`);
+  row('Markdown corpus through add()', `${corpus.docs} docs, ${f(corpus.chars / 1e6)} MB, ${corpus.chunks} chunks, ${f(corpus.chunksPerS, 0)} chunks/s`);
+  row('reload to ready (fresh page)', `${f(reload.readyMs, 0)} ms for ${reload.chunks} chunks, ${reload.embeddedChunks} re-embedded; first query ${f(reload.firstQueryMs, 0)} ms`);
+  if (jsonFile) writeFileSync(jsonFile, `${JSON.stringify(report, null, 2)}\n`);
 } finally {
   await browser.close();
   await server.close();

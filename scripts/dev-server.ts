@@ -9,7 +9,7 @@ import { createServer, type ViteDevServer } from 'vite';
 import { isolationHeaders, ortConditions } from '../vite.config.ts';
 import { ortAssets } from './vite-ort-assets.ts';
 
-export async function startDevServer(entries: string[], options: { isolated?: boolean } = {}): Promise<{ server: ViteDevServer; origin: string }> {
+export async function startDevServer(entries: string[], options: { isolated?: boolean; include?: string[] } = {}): Promise<{ server: ViteDevServer; origin: string }> {
   const root = resolve(import.meta.dirname, '..');
   const server = await createServer({
     configFile: false,
@@ -20,7 +20,8 @@ export async function startDevServer(entries: string[], options: { isolated?: bo
     resolve: { conditions: ortConditions },
     server: { port: 0, strictPort: false, host: '127.0.0.1', headers: options.isolated === false ? {} : { ...isolationHeaders } },
     worker: { format: 'es' },
-    optimizeDeps: { entries, include: ['@huggingface/transformers', 'comlink', 'idb'] },
+    // Everything pre-bundled up front: a dependency discovered later makes Vite reload the page mid-run.
+    optimizeDeps: { entries, include: ['@huggingface/transformers', 'comlink', 'idb', ...(options.include ?? [])] },
   });
   await server.listen();
   const address = server.httpServer?.address();

@@ -9,6 +9,7 @@ import { defaultRetrievalWorker } from './client/default-worker';
 import type { ThreadlineDocument } from './document';
 import type { EmbedderOptions } from './embedding/transformers-embedder';
 import { ThreadlineError } from './errors';
+import { validateDocuments } from './ingest/validate';
 import type { ProgressListener } from './progress';
 import type { ChunkOptions } from './retrieval/chunker';
 import type { HybridWeights, SearchHit } from './retrieval/memory-index';
@@ -78,6 +79,14 @@ export interface Threadline {
   dispose(): Promise<void>;
 }
 
+/** A structured-clone failure means the input held something that is not data. */
+function asCloneError(error: unknown): unknown {
+  if (typeof error === 'object' && error !== null && (error as { name?: unknown }).name === 'DataCloneError') {
+    return new ThreadlineError('INVALID_INPUT', `The input cannot be sent to the worker: ${(error as Error).message}`, { cause: error });
+  }
+  return error;
+}
+
 export const THREADLINE_DEFAULTS = Object.freeze({
   name: 'default',
   onModelMismatch: 'error',
@@ -113,7 +122,10 @@ export async function createThreadline(options: ThreadlineOptions = {}): Promise
     gpu: capability,
     async add(docs, addOptions = {}) {
       const progress = addOptions.onProgress;
-      const result = await client.callAbortable(addOptions.signal, (remote, opId) => remote.add(opId, docs, progress ? proxy(progress) : undefined));
+      // Validate here too: a value the browser cannot clone would otherwise fail as an untyped DataCloneError.
+      validateDocuments(docs);
+      const result = await client.callAbortable(addOptions.signal, (remote, opId) => remote.add(opId, docs, progress ? proxy(progress) : undefined))
+        .catch((error: unknown) => { throw asCloneError(error); });
       if (!persistAsked && result.added > 0) {
         persistAsked = true;
         // Ask once, after the user has put something worth keeping; the browser may say no.
@@ -123,7 +135,7 @@ export async function createThreadline(options: ThreadlineOptions = {}): Promise
     },
     remove: (ids) => client.call((remote) => remote.remove(ids)),
     clear: () => client.call((remote) => remote.clear()).then(() => undefined),
-    search: retriever.search,
+    search: (query, searchOptions) => retriever.search(query, searchOptions).catch((error: unknown) => { throw asCloneError(error); }),
     stats: () => client.call((remote) => remote.stats()),
     embed: (texts) => client.call((remote) => remote.embed(texts)),
     chat: async (chatOptions = {}) => ChatSession.open(await sessions(), retriever, llm, chatOptions),

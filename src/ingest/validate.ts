@@ -29,6 +29,7 @@ function checkOne(doc: unknown, index: number): ThreadlineDocument {
   if (typeof d.id !== 'string' || d.id.trim() === '') fail(index, d.id, 'id must be a non-empty string');
   if (d.id.length > DOCUMENT_LIMITS.idLength) fail(index, d.id, `id is longer than ${DOCUMENT_LIMITS.idLength} characters`);
   if (typeof d.text !== 'string') {
+    // (objects with toString are refused too: only real strings cross to the worker)
     fail(index, d.id, ArrayBuffer.isView(d.text) || d.text instanceof ArrayBuffer
       ? 'text must be a string; decode bytes first (new TextDecoder().decode(bytes))' : 'text must be a string');
   }

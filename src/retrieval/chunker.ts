@@ -30,6 +30,15 @@ interface Unit { start: number; end: number; tokens: number }
 
 type CountTokens = (text: string) => number;
 
+const encoder = new TextEncoder();
+/**
+ * Every token covers at least one byte of UTF-8, whatever the tokenizer, so a
+ * text of at most `budget` bytes fits without asking the tokenizer.
+ */
+function fitsByBytes(text: string, budget: number): boolean {
+  return text.length <= budget && encoder.encode(text).length <= budget;
+}
+
 /** Characters allowed per token before a unit is cut by length anyway (guards token-poor giant "words"). */
 const MAX_CHARS_PER_TOKEN = 12;
 
@@ -51,7 +60,17 @@ export function chunkDocument(doc: ParsedDocument, title: string | undefined, co
 
 function chunkSection(text: string, section: Section, title: string | undefined, count: CountTokens, maxTokens: number, overlap: number): Chunk[] {
   const header = contextHeader(title, section.headingPath);
-  const budget = Math.max(4, maxTokens - (header ? count(header) + 1 : 0));
+  const headerTokens = !header ? 0 : fitsByBytes(header, maxTokens) ? encoder.encode(header).length : count(header);
+  const budget = Math.max(4, maxTokens - (header ? headerTokens + 1 : 0));
+  // Most sections fit whole: one tokenizer call instead of one per sentence.
+  if (section.end - section.start <= budget * MAX_CHARS_PER_TOKEN) {
+    let start = section.start;
+    let end = section.end;
+    while (start < end && /\s/.test(text[start] ?? '')) start++;
+    while (end > start && /\s/.test(text[end - 1] ?? '')) end--;
+    const body = text.slice(start, end);
+    if (body && (fitsByBytes(body, budget) || count(body) <= budget)) return [{ text: body, start, end, headingPath: section.headingPath, context: header ? `${header}\n${body}` : body }];
+  }
   const units = splitUnits(text, section.start, section.end, count, budget);
   const chunks: Chunk[] = [];
   let first = 0;

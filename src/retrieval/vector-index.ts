@@ -25,6 +25,13 @@ export interface VectorSearchOptions {
   rescoreFactor?: number;
 }
 
+/** Unit length within float rounding (cheaper than normalizing again, and exact rows stay bit-identical). */
+function isUnit(v: Float32Array, offset: number, length: number): boolean {
+  let sum = 0;
+  for (let i = offset; i < offset + length; i++) sum += (v[i] as number) * (v[i] as number);
+  return Math.abs(sum - 1) < 1e-5;
+}
+
 export class VectorIndex {
   private data: Float32Array;
   private q8: Int8Array | null;
@@ -74,7 +81,7 @@ export class VectorIndex {
       this.rowOf.set(key, row);
       this.rowKeys[row] = key;
       this.data.set(vectors.subarray(i * this.dims, (i + 1) * this.dims), row * this.dims);
-      normalizeInPlace(this.data, row * this.dims, this.dims);
+      if (!isUnit(this.data, row * this.dims, this.dims)) normalizeInPlace(this.data, row * this.dims, this.dims);
       this.quantizeRow(row);
     }
   }
@@ -124,9 +131,16 @@ export class VectorIndex {
       const key = this.rowKeys[row] as number;
       if (options.allow && !options.allow(key)) continue;
       const base = row * dims;
-      let s = 0;
-      for (let d = 0; d < dims; d++) s += (q[d] as number) * (q8[base + d] as number);
-      candidates.push(row, s * (scale[row] as number));
+      let s0 = 0, s1 = 0, s2 = 0, s3 = 0;
+      let d = 0;
+      for (; d + 3 < dims; d += 4) {
+        s0 += (q[d] as number) * (q8[base + d] as number);
+        s1 += (q[d + 1] as number) * (q8[base + d + 1] as number);
+        s2 += (q[d + 2] as number) * (q8[base + d + 2] as number);
+        s3 += (q[d + 3] as number) * (q8[base + d + 3] as number);
+      }
+      for (; d < dims; d++) s0 += (q[d] as number) * (q8[base + d] as number);
+      candidates.push(row, (s0 + s1 + s2 + s3) * (scale[row] as number));
     }
     const exact = new TopK(Math.min(k, this.rows));
     for (const { key: row } of candidates.result()) exact.push(this.rowKeys[row] as number, dotRow(q, this.data, row));

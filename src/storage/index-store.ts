@@ -108,6 +108,7 @@ export class IndexStore {
       const manifest = options.replaceIdentity && stored
         ? { ...stored, modelId: identity.modelId, dims: identity.dims }
         : checkIdentity(stored, identity);
+      manifest.shardSlots ??= {};
       const removedKeys: number[] = [];
       for (const doc of pending) removedKeys.push(...(await this.deleteDoc(tx, doc.record.id, manifest)));
       const total = pending.reduce((n, d) => n + d.chunks.length, 0);
@@ -140,6 +141,7 @@ export class IndexStore {
           id, dims: identity.dims, vectors: packed.slice(from * identity.dims, to * identity.dims), keys: keys.slice(from, to),
         });
         manifest.shardLive[id] = to - from;
+        manifest.shardSlots[id] = to - from;
       }
       manifest.generation++;
       manifest.updatedAt = Date.now();
@@ -188,9 +190,12 @@ export class IndexStore {
       const tx = this.db.transaction(['meta', 'chunks', 'shards'], 'readwrite', TX);
       const manifest = await tx.objectStore('meta').get('manifest');
       if (!manifest) { await tx.done; return 0; }
-      const shards = await tx.objectStore('shards').getAll();
-      const victims = shards.filter((s) => isCompactable(s, manifest.shardLive[s.id] ?? 0));
-      if (victims.length < COMPACT_TRIGGER) { await tx.done; return 0; }
+      // Decide from the manifest alone: reading every shard on each commit would make ingest quadratic.
+      manifest.shardSlots ??= {};
+      const victimIds = Object.keys(manifest.shardLive).map(Number)
+        .filter((id) => isCompactable(manifest.shardSlots[id] ?? 0, manifest.shardLive[id] ?? 0, manifest.dims));
+      if (victimIds.length < COMPACT_TRIGGER) { await tx.done; return 0; }
+      const victims = (await Promise.all(victimIds.map((id) => tx.objectStore('shards').get(id)))).filter((v): v is ShardRecord => v !== undefined);
       const live: { record: ChunkRecord; vector: Float32Array }[] = [];
       for (const shard of victims) {
         for (let slot = 0; slot < shard.keys.length; slot++) {
@@ -201,6 +206,7 @@ export class IndexStore {
         }
         void tx.objectStore('shards').delete(shard.id);
         delete manifest.shardLive[shard.id];
+        delete manifest.shardSlots[shard.id];
       }
       const perShard = Math.max(1, Math.floor(SHARD_MAX_BYTES / (4 * manifest.dims)));
       for (let from = 0; from < live.length; from += perShard) {
@@ -213,6 +219,7 @@ export class IndexStore {
         });
         void tx.objectStore('shards').put({ id, dims: manifest.dims, vectors, keys: Float64Array.from(part, (p) => p.record.key) });
         manifest.shardLive[id] = part.length;
+        manifest.shardSlots[id] = part.length;
       }
       await tx.objectStore('meta').put(manifest, 'manifest');
       await tx.done;
@@ -253,14 +260,14 @@ export class IndexStore {
 
 type WriteTx = IDBPTransaction<ThreadlineDB, ('meta' | 'docs' | 'chunks' | 'shards')[], 'readwrite'>;
 
-function isCompactable(shard: ShardRecord, live: number): boolean {
-  return shard.vectors.byteLength < SHARD_MIN_BYTES || live < shard.keys.length / 2;
+function isCompactable(slots: number, live: number, dims: number): boolean {
+  return slots * dims * 4 < SHARD_MIN_BYTES || live < slots / 2;
 }
 
 function emptyManifest(identity: ModelIdentity): Manifest {
   return {
     schemaVersion: SCHEMA_VERSION, modelId: identity.modelId, dims: identity.dims, nextChunkKey: 1, nextShardId: 1,
-    shardLive: {}, chunkCount: 0, docCount: 0, generation: 0, updatedAt: Date.now(),
+    shardLive: {}, shardSlots: {}, chunkCount: 0, docCount: 0, generation: 0, updatedAt: Date.now(),
   };
 }
 

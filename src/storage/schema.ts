@@ -17,6 +17,8 @@ export interface Manifest {
   nextShardId: number;
   /** Live (not removed) vectors per shard id; drives compaction. */
   shardLive: Record<number, number>;
+  /** Slots (live or dead) per shard id, so compaction decides without reading any shard. */
+  shardSlots: Record<number, number>;
   chunkCount: number;
   docCount: number;
   /** Bumped by every commit; other tabs compare it to know they are stale. */

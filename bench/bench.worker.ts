@@ -1,0 +1,254 @@
+/// <reference lib="webworker" />
+/**
+ * Benchmarks that must run where the retrieval code runs: inside a worker,
+ * with the same modules as workers/retrieval.worker.ts. Each figure comes with
+ * its baseline measured in the same worker and run (the memory-read floor,
+ * bare IndexedDB reads, the bare transformers.js pipeline).
+ */
+import * as Comlink from 'comlink';
+import { pipeline } from '@huggingface/transformers';
+import { ortWasmPaths } from '../src/embedding/ort-assets';
+import { loadTransformersEmbedder } from '../src/embedding/transformers-embedder';
+import { MemoryIndex } from '../src/retrieval/memory-index';
+import { normalizeInPlace } from '../src/retrieval/vector-math';
+import { VectorIndex } from '../src/retrieval/vector-index';
+import { IndexStore, type PendingDoc } from '../src/storage/index-store';
+import { databaseName } from '../src/storage/schema';
+import { RetrievalEngine } from '../src/worker/retrieval-engine';
+import * as peer from './peer-scans';
+import type { PeerScan } from './peer-scans';
+import { embedderIdentity } from '../src/embedding/transformers-embedder';
+
+const runtime = { wasmPaths: ortWasmPaths(), baseUrl: self.location.href };
+
+function stats(samples: number[]) {
+  const s = [...samples].sort((a, b) => a - b);
+  const median = s[Math.floor(s.length / 2)] ?? NaN;
+  return { ms: median, min: s[0] ?? NaN, max: s.at(-1) ?? NaN, runs: s.length };
+}
+
+function time(fn: () => void, runs: number, warmup = 2): number[] {
+  for (let i = 0; i < warmup; i++) fn();
+  const out: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const t = performance.now();
+    fn();
+    out.push(performance.now() - t);
+  }
+  return out;
+}
+
+let rng = 12345;
+const random = () => ((rng = (Math.imul(rng, 1664525) + 1013904223) >>> 0) / 2 ** 32);
+const gaussian = () => Math.sqrt(-2 * Math.log(random() + 1e-12)) * Math.cos(2 * Math.PI * random());
+
+/**
+ * Realistic vectors: offline-model embeddings of `sentences`, projected to
+ * `dims` by a random Gaussian matrix, then mixed pairwise with noise up to `n`
+ * rows; non-zero, incompressible, normalized.
+ */
+async function makeVectors(sentences: string[], n: number, dims: number): Promise<Float32Array> {
+  const embedder = await loadTransformersEmbedder({}, runtime);
+  const base = await embedder.embed(sentences);
+  const d0 = embedder.dims;
+  const projection = Float32Array.from({ length: d0 * dims }, gaussian);
+  const projected = new Float32Array(sentences.length * dims);
+  for (let r = 0; r < sentences.length; r++) {
+    for (let j = 0; j < dims; j++) {
+      let s = 0;
+      for (let k = 0; k < d0; k++) s += (base[r * d0 + k] ?? 0) * (projection[k * dims + j] ?? 0);
+      projected[r * dims + j] = s;
+    }
+  }
+  const out = new Float32Array(n * dims);
+  for (let i = 0; i < n; i++) {
+    const a = Math.floor(random() * sentences.length);
+    const b = Math.floor(random() * sentences.length);
+    const w = random();
+    for (let j = 0; j < dims; j++) out[i * dims + j] = w * (projected[a * dims + j] ?? 0) + (1 - w) * (projected[b * dims + j] ?? 0) + 0.05 * gaussian();
+    normalizeInPlace(out, i * dims, dims);
+  }
+  return out;
+}
+
+interface Timing { ms: number; min: number; max: number; runs: number }
+export interface ScanEntry {
+  floor: Timing & { mbPerS: number };
+  floorInt8: Timing;
+  f32: Timing & { ratioToFloor: number };
+  int8: Timing & { ratioToFloor: number; recallAt10: number };
+}
+
+const api = {
+  /** Exact top-10 scans vs the memory-read floor, same worker, same run. */
+  /** Peers on the same vectors and queries as scan(); ratios against our f32 scan at the same N. */
+  async peers(sentences: string[], sizes: number[], dims: number, runs: number, hnswN: number) {
+    const all = await makeVectors(sentences, Math.max(...sizes), dims);
+    const queryData = await makeVectors(sentences.slice(0, 200), 20, dims);
+    const queries = Array.from({ length: 20 }, (_, i) => queryData.subarray(i * dims, (i + 1) * dims));
+    const n = Math.max(...sizes);
+    const ours = (count: number) => {
+      const index = new VectorIndex(dims, { capacity: count });
+      index.add(Array.from({ length: count }, (_, i) => i), all.subarray(0, count * dims));
+      const times = time(() => index.search(queries[0] as Float32Array, 10), runs);
+      return { index, ms: stats(times).ms };
+    };
+    const big = ours(n);
+    const small = ours(hnswN);
+    const out: Record<string, PeerScan & { scanRatioToOurs?: number; oursMs?: number }> = {};
+    const attempt = async (name: string, count: number, oursMs: number, run: () => Promise<PeerScan>) => {
+      try {
+        const r = await run();
+        out[name] = { ...r, oursMs, scanRatioToOurs: (r.scanMs ?? NaN) / oursMs };
+      } catch (error) {
+        out[name] = { note: `failed: ${error instanceof Error ? error.message : String(error)}`.slice(0, 200) };
+      }
+    };
+    await attempt('orama', n, big.ms, () => peer.orama(all, n, dims, queries, runs));
+    await attempt('langchain', n, big.ms, () => peer.langchain(all, n, dims, queries, runs));
+    await attempt('hnswlib-wasm', hnswN, small.ms, () => peer.hnswlib(all, hnswN, dims, queries, runs, (q) => small.index.search(q, 10).map((h) => h.key)));
+    out['voy-search'] = { note: 'not measured: needs a bundler WASM plugin for wasm-bindgen output' };
+    out['client-vector-search'] = { note: 'not measured: bundles its own @xenova/transformers copy' };
+    return out;
+  },
+
+  async scan(sentences: string[], sizes: number[], dims: number, runs: number) {
+    const result: Record<string, ScanEntry> = {};
+    const all = await makeVectors(sentences, Math.max(...sizes), dims);
+    const queries = await makeVectors(sentences.slice(0, 200), 20, dims);
+    for (const n of sizes) {
+      const data = all.subarray(0, n * dims);
+      const index = new VectorIndex(dims, { int8: true, capacity: n });
+      index.add(Array.from({ length: n }, (_, i) => i), data);
+      const floorF32 = time(() => { let s = 0; for (let i = 0; i < data.length; i++) s += data[i] as number; if (s === 42.5) console.log(s); }, runs);
+      const int8View = new Int8Array(n * dims).map((_, i) => Math.round((data[i] ?? 0) * 127));
+      const floorInt8 = time(() => { let s = 0; for (let i = 0; i < int8View.length; i++) s += int8View[i] as number; if (s === 42.5) console.log(s); }, runs);
+      let q = 0;
+      const next = () => queries.subarray((q++ % 20) * dims, (q % 20 || 20) * dims);
+      const f32 = time(() => index.search(next(), 10), runs);
+      const i8 = time(() => index.search(next(), 10, { int8: true }), runs);
+      let found = 0;
+      for (let t = 0; t < 20; t++) {
+        const query = queries.subarray(t * dims, (t + 1) * dims);
+        const exact = new Set(index.search(query, 10).map((h) => h.key));
+        found += index.search(query, 10, { int8: true }).filter((h) => exact.has(h.key)).length;
+      }
+      const floor = stats(floorF32).ms;
+      result[`${n}x${dims}`] = {
+        floor: { ...stats(floorF32), mbPerS: (n * dims * 4) / 1e6 / (floor / 1000) },
+        floorInt8: stats(floorInt8),
+        f32: { ...stats(f32), ratioToFloor: stats(f32).ms / floor },
+        int8: { ...stats(i8), ratioToFloor: stats(i8).ms / floor, recallAt10: found / 200 },
+      };
+    }
+    return result;
+  },
+
+  /** Stores n × dims through IndexStore, then: hydrate (open → ready to query) vs bare IndexedDB reads of the same records. */
+  async hydrate(sentences: string[], n: number, dims: number, runs: number) {
+    const name = `bench-hydrate-${Date.now()}`;
+    const vectors = await makeVectors(sentences, n, dims);
+    const store = await IndexStore.open(name);
+    const perDoc = 100;
+    const pending: PendingDoc[] = [];
+    for (let d = 0; d * perDoc < n; d++) {
+      const count = Math.min(perDoc, n - d * perDoc);
+      pending.push({
+        record: { id: `d${d}`, hash: `h${d}`, chars: 0, addedAt: 0 },
+        chunks: Array.from({ length: count }, (_, i) => {
+          const text = sentences[(d * perDoc + i) % sentences.length] ?? '';
+          return { docId: `d${d}`, text, context: text, headingPath: [], start: 0, end: text.length };
+        }),
+        vectors: vectors.subarray(d * perDoc * dims, (d * perDoc + count) * dims),
+      });
+    }
+    await store.commit(pending, { modelId: 'bench#fp32', dims });
+    store.close();
+    const hydrate: number[] = [];
+    const raw: number[] = [];
+    const phases: { loadMs: number; buildMs: number }[] = [];
+    for (let r = 0; r < runs + 1; r++) {
+      let t = performance.now();
+      const s = await IndexStore.open(name);
+      const stored = await s.load();
+      const loaded = performance.now() - t;
+      const memory = new MemoryIndex(dims);
+      for (const doc of stored.docs) memory.setDoc(doc);
+      memory.addChunks(stored.chunks, stored.vectors);
+      s.close();
+      if (r > 0) hydrate.push(performance.now() - t);
+      if (r > 0) phases.push({ loadMs: loaded, buildMs: performance.now() - t - loaded });
+      t = performance.now();
+      await bareRead(databaseName(name));
+      if (r > 0) raw.push(performance.now() - t);
+    }
+    indexedDB.deleteDatabase(databaseName(name));
+    const h = stats(hydrate).ms;
+    return { [`${n}x${dims}`]: { ...stats(hydrate), phases, ratioToRawRead: h / stats(raw).ms, rawReadMs: stats(raw).ms, mbPerS: (n * dims * 4) / 1e6 / (h / 1000) } };
+  },
+
+  /** add() end to end vs the bare transformers.js pipeline on the same chunk texts, same model. */
+  async ingest(docs: { id: string; text: string }[]) {
+    const name = `bench-ingest-${Date.now()}`;
+    const engine = await RetrievalEngine.open({ name, modelId: embedderIdentity({}), chunking: {}, int8: false, weights: { dense: 1, lexical: 1 }, onModelMismatch: 'error' }, () => loadTransformersEmbedder({}, runtime));
+    await engine.search('warm up', { k: 1, mode: 'dense' }).catch(() => []);
+    await engine.add([{ id: 'warm', text: 'warm up the model' }]);
+    const t = performance.now();
+    const result = await engine.add(docs);
+    const ours = performance.now() - t;
+    const stored = await (await IndexStore.open(name)).load();
+    const texts = stored.chunks.filter((c) => c.docId !== 'warm').map((c) => c.context);
+    engine.close();
+    const extractor = await pipeline('feature-extraction', 'threadline-glove-30k', { device: 'wasm', dtype: 'fp32' });
+    await extractor(['warm up'], { pooling: 'mean', normalize: true });
+    const t2 = performance.now();
+    for (let i = 0; i < texts.length; i += 32) (await extractor(texts.slice(i, i + 32), { pooling: 'mean', normalize: true })).dispose();
+    const bare = performance.now() - t2;
+    indexedDB.deleteDatabase(databaseName(name));
+    return { chunks: result.chunks, ms: ours, bareMs: bare, chunksPerS: result.chunks / (ours / 1000), bareChunksPerS: texts.length / (bare / 1000), overhead: ours / bare - 1 };
+  },
+};
+
+/** Every record of the shards and chunks stores, with bare IndexedDB calls (no wrapper). */
+function bareRead(db: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const open = indexedDB.open(db);
+    open.onerror = () => reject(open.error ?? new Error('open failed'));
+    open.onsuccess = () => {
+      const conn = open.result;
+      const tx = conn.transaction(['shards', 'chunks', 'docs', 'meta'], 'readonly');
+      let bytes = 0;
+      const shards = tx.objectStore('shards').getAll();
+      tx.objectStore('chunks').getAll();
+      tx.objectStore('docs').getAll();
+      tx.objectStore('meta').get('manifest');
+      shards.onsuccess = () => { for (const s of shards.result as { vectors: Float32Array }[]) bytes += s.vectors.byteLength; };
+      tx.oncomplete = () => { conn.close(); resolve(bytes); };
+      tx.onerror = () => reject(tx.error ?? new Error('read failed'));
+    };
+  });
+}
+
+/** Stores `sentences` (one chunk each) under `name` with the offline model's vectors, so a page can hydrate a large index fast. */
+async function prepareIndex(name: string, sentences: string[]): Promise<number> {
+  const embedder = await loadTransformersEmbedder({}, runtime);
+  const vectors = await embedder.embed(sentences);
+  const store = await IndexStore.open(name);
+  const perDoc = 50;
+  const pending: PendingDoc[] = [];
+  for (let d = 0; d * perDoc < sentences.length; d++) {
+    const part = sentences.slice(d * perDoc, (d + 1) * perDoc);
+    pending.push({
+      record: { id: `q${d}`, hash: `q${d}`, chars: 0, addedAt: 0 },
+      chunks: part.map((text) => ({ docId: `q${d}`, text, context: text, headingPath: [], start: 0, end: text.length })),
+      vectors: vectors.subarray(d * perDoc * embedder.dims, (d * perDoc + part.length) * embedder.dims),
+    });
+  }
+  await store.commit(pending, { modelId: embedderIdentity({}), dims: embedder.dims });
+  store.close();
+  return sentences.length;
+}
+Object.assign(api, { prepareIndex });
+
+export type BenchWorkerApi = typeof api & { prepareIndex: typeof prepareIndex };
+Comlink.expose(api);

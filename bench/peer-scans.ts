@@ -1,0 +1,65 @@
+/**
+ * Peer vector searches on the same vectors, queries and k as ours, in the
+ * same worker. Each returns its median query time; hnswlib also its recall@10
+ * against exact search (it is approximate). Failures are reported, not hidden.
+ */
+export interface PeerScan { scanMs?: number; recallAt10?: number; buildMs?: number; n?: number; note?: string }
+
+function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.floor(s.length / 2)] ?? NaN;
+}
+
+async function timeQueries(queries: Float32Array[], runs: number, search: (q: Float32Array) => unknown): Promise<number> {
+  for (const q of queries.slice(0, 2)) await search(q);
+  const times: number[] = [];
+  for (let r = 0; r < runs; r++) {
+    const q = queries[r % queries.length] as Float32Array;
+    const t = performance.now();
+    await search(q);
+    times.push(performance.now() - t);
+  }
+  return median(times);
+}
+
+const rows = (data: Float32Array, n: number, dims: number) => Array.from({ length: n }, (_, i) => data.subarray(i * dims, (i + 1) * dims));
+
+export async function orama(data: Float32Array, n: number, dims: number, queries: Float32Array[], runs: number): Promise<PeerScan> {
+  const { create, insertMultiple, search } = await import('@orama/orama');
+  const t = performance.now();
+  const db = create({ schema: { e: `vector[${dims}]` } as const });
+  await insertMultiple(db, rows(data, n, dims).map((v) => ({ e: Array.from(v) })), 5_000);
+  const buildMs = performance.now() - t;
+  const scanMs = await timeQueries(queries, runs, (q) => search(db, { mode: 'vector', vector: { value: Array.from(q), property: 'e' }, similarity: -1, limit: 10 }));
+  return { scanMs, buildMs, n };
+}
+
+export async function langchain(data: Float32Array, n: number, dims: number, queries: Float32Array[], runs: number): Promise<PeerScan> {
+  const { MemoryVectorStore } = await import('@langchain/classic/vectorstores/memory');
+  const { Document } = await import('@langchain/core/documents');
+  const unused = () => Promise.reject(new Error('not used: vectors are given'));
+  const store = new MemoryVectorStore({ embedQuery: unused, embedDocuments: unused });
+  const t = performance.now();
+  await store.addVectors(rows(data, n, dims).map((v) => Array.from(v)), Array.from({ length: n }, (_, i) => new Document({ pageContent: String(i) })));
+  const buildMs = performance.now() - t;
+  const scanMs = await timeQueries(queries, runs, (q) => store.similaritySearchVectorWithScore(Array.from(q), 10));
+  return { scanMs, buildMs, n };
+}
+
+export async function hnswlib(data: Float32Array, n: number, dims: number, queries: Float32Array[], runs: number, exact: (q: Float32Array) => number[]): Promise<PeerScan> {
+  const { loadHnswlib } = await import('hnswlib-wasm');
+  const lib = await loadHnswlib();
+  const index = new lib.HierarchicalNSW('cosine', dims, '');
+  const t = performance.now();
+  index.initIndex(n, 16, 100, 42);
+  for (let i = 0; i < n; i++) index.addPoint(data.subarray(i * dims, (i + 1) * dims), i, false);
+  index.setEfSearch(64);
+  const buildMs = performance.now() - t;
+  const scanMs = await timeQueries(queries, runs, (q) => index.searchKnn(q, 10, undefined));
+  let found = 0;
+  for (const q of queries) {
+    const truth = new Set(exact(q));
+    found += index.searchKnn(q, 10, undefined).neighbors.filter((id: number) => truth.has(id)).length;
+  }
+  return { scanMs, buildMs, n, recallAt10: found / (queries.length * 10) };
+}
