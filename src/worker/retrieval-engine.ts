@@ -165,7 +165,7 @@ export class RetrievalEngine {
         this.generation = generation;
       }
       this.feed?.publish(this.generation);
-      await this.store.compact();
+      await this.compactQuietly();
       return removedKeys.length;
     }));
   }
@@ -220,8 +220,16 @@ export class RetrievalEngine {
         this.generation = result.generation;
       }
       this.feed?.publish(this.generation);
-      await this.store.compact();
+      await this.compactQuietly();
     }));
+  }
+
+  /**
+   * Compaction only reclaims space, after a commit that has already succeeded;
+   * its failure (a full quota, say) must not fail that call. The next commit retries.
+   */
+  private async compactQuietly(): Promise<void> {
+    await this.store.compact().catch(() => 0);
   }
 
   /** Rebuilds memory from the store; checks the model identity first. */

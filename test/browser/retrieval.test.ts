@@ -127,3 +127,27 @@ describe('retrieval in Chromium (real worker, real IndexedDB, real offline model
     await expect(tl.search('anything')).rejects.toMatchObject({ code: 'DISPOSED' });
   });
 });
+
+describe('worker crash during a chat turn', () => {
+  it('the ask iterator rejects with WORKER_CRASHED within 2 s; the next ask works after an automatic restart', async () => {
+    const workers = capturingWorkers();
+    const tl = await createThreadline({ name: freshName('turn-crash'), worker: workers.factory });
+    await tl.add(sampleDocs);
+    const chat = await tl.chat();
+    let killedAt = 0;
+    const turn = (async () => {
+      for await (const e of chat.ask('how long does a refund take to reach my card?')) {
+        if (e.type === 'condensed') { killedAt = performance.now(); workers.made[0]?.terminate(); }
+      }
+    })();
+    const error = await turn.then(() => null, (e: unknown) => e);
+    expect(isThreadlineError(error, 'WORKER_CRASHED')).toBe(true);
+    expect(performance.now() - killedAt).toBeLessThan(2_000);
+    expect(chat.history()).toHaveLength(0); // no half turn
+    let mode = '';
+    for await (const e of chat.ask('how long does a refund take to reach my card?')) if (e.type === 'done') mode = e.mode;
+    expect(mode).toBe('extractive');
+    expect(workers.made).toHaveLength(2);
+    await tl.dispose();
+  });
+});
