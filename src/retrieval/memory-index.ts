@@ -16,6 +16,7 @@ export interface IndexedChunk {
   key: number;
   docId: string;
   text: string;
+  /** Title and heading path plus text: what was embedded and indexed. */
   context: string;
   headingPath: string[];
   start: number;

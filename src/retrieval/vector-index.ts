@@ -130,6 +130,7 @@ export class VectorIndex {
     for (let row = 0; row < this.rows; row++) {
       const key = this.rowKeys[row] as number;
       if (options.allow && !options.allow(key)) continue;
+      // Same unrolled shape as dotRow, over Int8Array: kept separate so each hot loop stays monomorphic in V8.
       const base = row * dims;
       let s0 = 0, s1 = 0, s2 = 0, s3 = 0;
       let d = 0;

@@ -5,6 +5,7 @@
  */
 import type { DBSchema, IDBPDatabase, IDBPTransaction, StoreNames } from 'idb';
 import type { MetadataValue } from '../retrieval/filter';
+import type { IndexedChunk } from '../retrieval/memory-index';
 
 export const SCHEMA_VERSION = 1;
 
@@ -38,15 +39,8 @@ export interface DocRecord {
   addedAt: number;
 }
 
-export interface ChunkRecord {
-  key: number;
-  docId: string;
-  text: string;
-  /** Title and heading path plus text: what was embedded and indexed. */
-  context: string;
-  headingPath: string[];
-  start: number;
-  end: number;
+/** A chunk as indexed in memory, plus where its vector is stored. */
+export interface ChunkRecord extends IndexedChunk {
   shard: number;
   slot: number;
 }

@@ -42,6 +42,11 @@ export interface StoreAudit {
 
 /** Reads the stored index directly (bare IndexedDB) and checks its invariants. */
 export async function auditStore(name: string): Promise<StoreAudit> {
+  // Opening a database that does not exist would create an empty one; a page closed before its
+  // first commit legitimately leaves none.
+  if (!(await indexedDB.databases()).some((d) => d.name === `threadline:${name}`)) {
+    return { docs: [], chunks: [], partialDocs: [], duplicateChunks: 0, danglingVectors: 0 };
+  }
   const db = await openDB(`threadline:${name}`);
   const docs = (await db.getAll('docs')) as DocRecord[];
   const chunks = (await db.getAll('chunks')) as ChunkRecord[];
