@@ -42,3 +42,5 @@ export { DEFAULT_MODELS, pickModels } from './llm/models';
 export type { LlmModelOptions } from './llm/models';
 export { checkWebGpu } from './llm/webgpu';
 export type { WebGpuCapability } from './llm/webgpu';
+export { renderMarkdown, renderInto, safeHref } from './render/markdown-dom';
+export type { RenderOptions } from './render/markdown-dom';

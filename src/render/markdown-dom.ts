@@ -1,0 +1,172 @@
+/**
+ * Renders model and document text (untrusted) as Markdown into DOM nodes,
+ * safe by construction: elements come only from document.createElement and
+ * text only from text nodes, so there is no HTML parsing anywhere and nothing
+ * to sanitize: raw HTML in the input is shown as text. Links must be http(s)
+ * (or in-page #anchors) and open with rel="noopener noreferrer nofollow".
+ * Images never load: they render as their alt text (a poisoned document
+ * cannot exfiltrate a conversation through an image URL). Citation markers
+ * [n] become buttons carrying data-cite="n". Streaming re-renders the
+ * accumulated text, so a payload split across tokens is never re-parsed as HTML.
+ */
+export interface RenderOptions {
+  /** Citation numbers that may become buttons; others stay text. @default all */
+  citations?: ReadonlySet<number>;
+  /** Link hosts allowed; `undefined` allows any http(s) host. */
+  linkHosts?: readonly string[];
+}
+
+const SAFE_PROTOCOLS = new Set(['http:', 'https:']);
+
+/** The URL if it is a safe http(s) link (or #anchor), else null. Control and whitespace characters never pass. */
+export function safeHref(raw: string, options: RenderOptions = {}): string | null {
+  const href = raw.trim();
+  // eslint-disable-next-line no-control-regex
+  if (!href || /[\u0000-\u001f\u007f\s\\]/.test(href)) return null;
+  if (href.startsWith('#')) return /^#[\w-]*$/.test(href) ? href : null;
+  let url: URL;
+  try {
+    url = new URL(href);
+  } catch {
+    return null;
+  }
+  if (!SAFE_PROTOCOLS.has(url.protocol)) return null;
+  if (options.linkHosts && !options.linkHosts.includes(url.host)) return null;
+  return url.href;
+}
+
+type Inline = (parent: Node, text: string) => void;
+
+function inlineRenderer(doc: Document, options: RenderOptions): Inline {
+  const TOKEN = /(`+)([\s\S]*?)\1|!\[([^\]]*)\]\(([^)\s]*)[^)]*\)|\[([^\]]+)\]\(([^)\s]*)[^)]*\)|\*\*([\s\S]+?)\*\*|__([\s\S]+?)__|(?<![\w*])\*(?!\s)([\s\S]+?)(?<!\s)\*(?![\w*])|(?<!\w)_(?!\s)([\s\S]+?)(?<!\s)_(?!\w)|\[(\d{1,4})\]|(https?:\/\/[^\s<>"')\]]+)/g;
+  const render: Inline = (parent, text) => {
+    let last = 0;
+    for (const m of text.matchAll(TOKEN)) {
+      if (m.index > last) parent.appendChild(doc.createTextNode(text.slice(last, m.index)));
+      last = m.index + m[0].length;
+      const [whole, ticks, code, alt, , label, href, strong1, strong2, em1, em2, cite, bare] = m;
+      if (ticks) {
+        const el = doc.createElement('code');
+        el.textContent = code ?? '';
+        parent.appendChild(el);
+      } else if (alt !== undefined) {
+        // Images never load. Their alt text is shown, marked as an image.
+        const el = doc.createElement('span');
+        el.className = 'tl-image';
+        el.textContent = `[image: ${alt}]`;
+        parent.appendChild(el);
+      } else if (label !== undefined) {
+        const safe = safeHref(href ?? '', options);
+        if (safe) {
+          const a = doc.createElement('a');
+          a.href = safe;
+          a.rel = 'noopener noreferrer nofollow';
+          a.target = '_blank';
+          render(a, label);
+          parent.appendChild(a);
+        } else {
+          render(parent, label);
+        }
+      } else if (strong1 !== undefined || strong2 !== undefined) {
+        const el = doc.createElement('strong');
+        render(el, strong1 ?? strong2 ?? '');
+        parent.appendChild(el);
+      } else if (em1 !== undefined || em2 !== undefined) {
+        const el = doc.createElement('em');
+        render(el, em1 ?? em2 ?? '');
+        parent.appendChild(el);
+      } else if (cite !== undefined) {
+        const n = Number(cite);
+        if (!options.citations || options.citations.has(n)) {
+          const button = doc.createElement('button');
+          button.type = 'button';
+          button.className = 'tl-cite';
+          button.dataset.cite = String(n);
+          button.textContent = `[${n}]`;
+          parent.appendChild(button);
+        } else {
+          parent.appendChild(doc.createTextNode(whole));
+        }
+      } else if (bare !== undefined) {
+        const safe = safeHref(bare, options);
+        if (safe) {
+          const a = doc.createElement('a');
+          a.href = safe;
+          a.rel = 'noopener noreferrer nofollow';
+          a.target = '_blank';
+          a.textContent = bare;
+          parent.appendChild(a);
+        } else {
+          parent.appendChild(doc.createTextNode(bare));
+        }
+      }
+    }
+    if (last < text.length) parent.appendChild(doc.createTextNode(text.slice(last)));
+  };
+  return render;
+}
+
+/** Renders `markdown` into a fragment of safe nodes (block structure: headings, lists, code, quotes, paragraphs). */
+export function renderMarkdown(markdown: string, options: RenderOptions = {}, doc: Document = document): DocumentFragment {
+  const fragment = doc.createDocumentFragment();
+  const inline = inlineRenderer(doc, options);
+  const lines = markdown.replace(/\r\n?/g, '\n').split('\n');
+  let paragraph: string[] = [];
+  let list: HTMLElement | null = null;
+  const flush = () => {
+    if (paragraph.length) {
+      const p = doc.createElement('p');
+      inline(p, paragraph.join(' '));
+      fragment.appendChild(p);
+      paragraph = [];
+    }
+  };
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i] ?? '';
+    const fence = /^\s{0,3}(`{3,}|~{3,})/.exec(line);
+    if (fence) {
+      flush(); list = null;
+      const body: string[] = [];
+      for (i++; i < lines.length && !(lines[i] ?? '').trimStart().startsWith(fence[1] ?? '```'); i++) body.push(lines[i] ?? '');
+      const pre = doc.createElement('pre');
+      const code = doc.createElement('code');
+      code.textContent = body.join('\n');
+      pre.appendChild(code);
+      fragment.appendChild(pre);
+      continue;
+    }
+    const heading = /^\s{0,3}(#{1,6})\s+(.*?)\s*#*\s*$/.exec(line);
+    const item = /^\s*(?:([-*+])|(\d{1,9})[.)])\s+(.*)$/.exec(line);
+    const quote = /^\s{0,3}>\s?(.*)$/.exec(line);
+    if (heading) {
+      flush(); list = null;
+      const h = doc.createElement(`h${Math.min(6, (heading[1] ?? '#').length + 2)}`); // demoted: answers sit inside a page
+      inline(h, heading[2] ?? '');
+      fragment.appendChild(h);
+    } else if (item) {
+      flush();
+      const tag = item[1] ? 'ul' : 'ol';
+      if (!list || list.tagName.toLowerCase() !== tag) { list = doc.createElement(tag); fragment.appendChild(list); }
+      const li = doc.createElement('li');
+      inline(li, item[3] ?? '');
+      list.appendChild(li);
+    } else if (quote) {
+      flush(); list = null;
+      const q = doc.createElement('blockquote');
+      inline(q, quote[1] ?? '');
+      fragment.appendChild(q);
+    } else if (!line.trim()) {
+      flush(); list = null;
+    } else {
+      list = null;
+      paragraph.push(line.trim());
+    }
+  }
+  flush();
+  return fragment;
+}
+
+/** Replaces `target`'s content with the rendering of `markdown` (use it again for every streamed token). */
+export function renderInto(target: Element, markdown: string, options: RenderOptions = {}): void {
+  target.replaceChildren(renderMarkdown(markdown, options, target.ownerDocument));
+}
