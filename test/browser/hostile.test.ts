@@ -131,12 +131,20 @@ describe('hostile questions (typed error or sane behaviour; history intact)', ()
 const LONG = (import.meta as { env?: Record<string, string> }).env?.VITE_THREADLINE_LONG === '1';
 
 describe.skipIf(!LONG)('very large inputs (VITE_THREADLINE_LONG=1)', () => {
-  it('a 50 MB document and 100,000 tiny documents', async () => {
+  it('a 50 MB document and 100,000 tiny documents, with memory measured (page + workers)', async () => {
+    const measure = async () => {
+      const perf = performance as Performance & { measureUserAgentSpecificMemory?: () => Promise<{ bytes: number }> };
+      return perf.measureUserAgentSpecificMemory && crossOriginIsolated ? (await perf.measureUserAgentSpecificMemory()).bytes : NaN;
+    };
+    const before = await measure();
     const tl = await createThreadline({ name: freshName('huge') });
     const big = await tl.add([{ id: 'big', text: 'Refunds take five days to reach the card. '.repeat(1_200_000) }]);
     expect(big.chunks).toBeGreaterThan(1000);
     const tiny = await tl.add(Array.from({ length: 100_000 }, (_, i) => ({ id: `t${i}`, text: `note ${i}` })));
     expect(tiny.added).toBe(100_000);
+    const after = await measure();
+    console.log(`large inputs: ${big.chunks} chunks from 50 MB, 100,000 tiny documents; memory ${(before / 1e6).toFixed(0)} MB → ${(after / 1e6).toFixed(0)} MB`);
+    if (Number.isFinite(after)) expect(after).toBeLessThan(2e9);
     await tl.dispose();
   }, 600_000);
 });
