@@ -41,6 +41,6 @@ export default defineConfig(({ command }) => ({
       },
       formats: ['es'],
     },
-    rolldownOptions: { external: [/^@huggingface\/transformers/, /^@mlc-ai\/web-llm/, 'idb', 'comlink'] },
+    rolldownOptions: { external: [/^@huggingface\/(transformers|tokenizers)/, /^@mlc-ai\/web-llm/, 'idb', 'comlink'] },
   },
 }));

@@ -28,18 +28,12 @@ let nextOp = 1;
 export class RetrievalClient {
   private connection: Connection | null = null;
   private disposed = false;
-  private restarts = 0;
 
   constructor(
     private readonly makeWorker: () => Worker,
     private readonly init: Omit<WorkerInit, 'aliveLock'>,
     private readonly onProgress?: ProgressListener,
   ) {}
-
-  /** How many times a dead worker was replaced. */
-  get restartCount(): number {
-    return this.restarts;
-  }
 
   /** Starts the worker (if needed) and waits until its index is loaded. */
   async start(): Promise<void> {
@@ -88,7 +82,6 @@ export class RetrievalClient {
     const crashed = (why: string) => {
       if (this.connection !== connection) return;
       this.connection = null;
-      this.restarts++;
       worker.terminate();
       die(new ThreadlineError('WORKER_CRASHED', `The retrieval worker stopped (${why}); the next call restarts it.`));
     };

@@ -82,11 +82,13 @@ export class RetrievalEngine {
     private readonly config: EngineConfig,
     private readonly store: IndexStore,
     private readonly loadEmbedder: () => Promise<Embedder>,
+    private readonly onProgress?: ProgressListener,
   ) {}
 
-  static async open(config: EngineConfig, loadEmbedder: () => Promise<Embedder>): Promise<RetrievalEngine> {
+  /** Opens the store and restores the index (reported as a `hydrate` progress event). */
+  static async open(config: EngineConfig, loadEmbedder: () => Promise<Embedder>, onProgress?: ProgressListener): Promise<RetrievalEngine> {
     const store = await IndexStore.open(config.name);
-    const engine = new RetrievalEngine(config, store, loadEmbedder);
+    const engine = new RetrievalEngine(config, store, loadEmbedder, onProgress);
     try {
       await engine.hydrate();
     } catch (error) {
@@ -234,6 +236,7 @@ export class RetrievalEngine {
 
   /** Rebuilds memory from the store; checks the model identity first. */
   private async hydrate(): Promise<void> {
+    const started = performance.now();
     const stored = await this.store.load();
     const manifest = stored.manifest;
     if (manifest && manifest.chunkCount > 0 && manifest.modelId !== this.config.modelId) {
@@ -251,6 +254,7 @@ export class RetrievalEngine {
     }
     this.memory = memory;
     this.generation = manifest?.generation ?? 0;
+    this.onProgress?.({ phase: 'hydrate', chunks: stored.chunks.length, ms: performance.now() - started });
   }
 
   /** Re-embeds every stored chunk with the configured model, replacing the old vectors in one commit. */

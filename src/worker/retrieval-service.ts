@@ -30,7 +30,7 @@ export function createRetrievalService(runtime: EmbedderRuntime): RetrievalWorke
       engine = await RetrievalEngine.open({
         name: init.name, modelId: embedderIdentity(init.embedder), chunking: init.chunking, int8: init.int8,
         weights: init.weights, onModelMismatch: init.onModelMismatch,
-      }, () => loadWithFallback(init.embedder, progressRuntime));
+      }, () => loadWithFallback(init.embedder, progressRuntime), progressRuntime.onProgress);
       return ready().stats();
     }),
     add: (opId, docs, onProgress) => envelope(async () => {

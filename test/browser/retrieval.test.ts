@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createThreadline, isThreadlineError } from '../../src/index';
+import { createThreadline, isThreadlineError, type Progress } from '../../src/index';
 import { auditStore, bulkDocs, capturingWorkers, freshName, sampleDocs, within } from './helpers';
 
 const QUESTIONS = ['what is the refund window?', 'how do I track my order?', 'which plan has shared team notebooks?', 'reset password link'];
@@ -13,9 +13,11 @@ describe('retrieval in Chromium (real worker, real IndexedDB, real offline model
     expect(before[0]?.[0]?.headingPath).toEqual(['Refund policy', 'Refund window']);
     await a.dispose();
 
-    const b = await createThreadline({ name });
+    const progress: Progress[] = [];
+    const b = await createThreadline({ name, onProgress: (p) => progress.push(p) });
     const stats = await b.stats();
     expect(stats).toMatchObject({ docs: sampleDocs.length, embeddedChunks: 0, embeddedQueries: 0 });
+    expect(progress.find((p) => p.phase === 'hydrate')).toMatchObject({ phase: 'hydrate', chunks: stats.chunks });
     const lexical = await b.search('refund window', { mode: 'lexical' });
     expect(lexical.length).toBeGreaterThan(0);
     expect((await b.stats()).embeddedQueries).toBe(0); // lexical search needs no model
