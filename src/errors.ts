@@ -14,6 +14,8 @@ export type ThreadlineErrorCode =
   | 'EMBEDDING_FAILED'
   /** The stored index was built with another model or dimension; rebuild or open with that model. */
   | 'MODEL_MISMATCH'
+  /** A prebuilt index file is truncated, altered or of an unknown format; the stored index is unchanged. */
+  | 'CORRUPT_INDEX'
   /** The browser refused to store more data. */
   | 'STORAGE_QUOTA'
   /** IndexedDB failed for another reason (blocked upgrade, corrupt record, unavailable). */

@@ -44,3 +44,6 @@ export { checkWebGpu } from './llm/webgpu';
 export type { WebGpuCapability } from './llm/webgpu';
 export { renderMarkdown, renderInto, safeHref } from './render/markdown-dom';
 export type { RenderOptions } from './render/markdown-dom';
+export { buildPrebuiltIndex } from './prebuilt/build';
+export { decodePrebuilt, encodePrebuilt, readPrebuiltHeader, PREBUILT_FORMAT } from './prebuilt/format';
+export type { PrebuiltChunk, PrebuiltDoc, PrebuiltHeader, PrebuiltIndex } from './prebuilt/format';

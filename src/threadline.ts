@@ -63,6 +63,13 @@ export interface Threadline {
   readonly gpu: WebGpuCapability | undefined;
   /** Chunks, embeds and stores documents; unchanged ones are skipped, changed ones replaced atomically. */
   add(docs: readonly ThreadlineDocument[], options?: AddOptions): Promise<AddResult>;
+  /**
+   * Loads a prebuilt index file (`npm run threadline -- index …`): fetched once,
+   * verified (format, hash, model), then it replaces this index atomically; the
+   * same file again is a no-op. A corrupt or mismatched file fails with
+   * CORRUPT_INDEX or MODEL_MISMATCH and leaves the stored index unchanged.
+   */
+  load(url: string | URL, options?: { signal?: AbortSignal }): Promise<{ loaded: boolean; docs: number; chunks: number }>;
   /** Removes documents by id; returns the number of chunks removed. */
   remove(ids: readonly string[]): Promise<number>;
   /** Removes every document of this name. */
@@ -132,6 +139,10 @@ export async function createThreadline(options: ThreadlineOptions = {}): Promise
         void globalThis.navigator?.storage?.persist?.().catch(() => false);
       }
       return result;
+    },
+    load: (url, loadOptions = {}) => {
+      const absolute = new URL(url, globalThis.location?.href).href;
+      return client.callAbortable(loadOptions.signal, (remote, opId) => remote.loadPrebuilt(opId, absolute));
     },
     remove: (ids) => client.call((remote) => remote.remove(ids)),
     clear: () => client.call((remote) => remote.clear()).then(() => undefined),

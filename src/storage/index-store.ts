@@ -97,6 +97,22 @@ export class IndexStore {
 
   /** Writes documents (replacing any with the same id) and their vectors atomically. */
   /**
+   * Replaces the whole index with `pending` in one transaction (a prebuilt index file):
+   * either the new index is stored entirely, or the old one stays as it was.
+   */
+  async replaceAll(pending: readonly PendingDoc[], identity: ModelIdentity, sourceHash: string): Promise<CommitResult> {
+    return this.run(async () => {
+      const tx = this.db.transaction(['meta', 'docs', 'chunks', 'shards'], 'readwrite', TX);
+      const old = await tx.objectStore('meta').get('manifest');
+      await Promise.all([tx.objectStore('docs').clear(), tx.objectStore('chunks').clear(), tx.objectStore('shards').clear()]);
+      const manifest = { ...emptyManifest(identity), generation: old?.generation ?? 0, sourceHash };
+      const result = await this.write(tx, manifest, pending, identity);
+      await tx.done;
+      return { ...result, removedKeys: [] };
+    }, 'Could not store the prebuilt index');
+  }
+
+  /**
    * `replaceIdentity` adopts a new model for the whole index; only a rebuild
    * that re-embeds every stored document in this same commit may set it.
    */
@@ -111,44 +127,50 @@ export class IndexStore {
       manifest.shardSlots ??= {};
       const removedKeys: number[] = [];
       for (const doc of pending) removedKeys.push(...(await this.deleteDoc(tx, doc.record.id, manifest)));
-      const total = pending.reduce((n, d) => n + d.chunks.length, 0);
-      const packed = new Float32Array(total * identity.dims);
-      const keys = new Float64Array(total);
-      const added: CommitResult['added'] = [];
-      let row = 0;
-      const perShard = Math.max(1, Math.floor(SHARD_MAX_BYTES / (4 * identity.dims)));
-      const firstShard = manifest.nextShardId;
-      for (const doc of pending) {
-        const records: ChunkRecord[] = doc.chunks.map((c) => {
-          const key = manifest.nextChunkKey++;
-          keys[row] = key;
-          const record = { ...c, key, shard: firstShard + Math.floor(row / perShard), slot: row % perShard };
-          row++;
-          return record;
-        });
-        packed.set(doc.vectors, (row - records.length) * identity.dims);
-        for (const r of records) void tx.objectStore('chunks').put(r);
-        void tx.objectStore('docs').put({ ...doc.record, chunkKeys: records.map((r) => r.key) });
-        added.push({ chunks: records, vectors: doc.vectors });
-        manifest.docCount++;
-        manifest.chunkCount += records.length;
-      }
-      for (let s = 0; s * perShard < total; s++) {
-        const from = s * perShard;
-        const to = Math.min(total, from + perShard);
-        const id = manifest.nextShardId++;
-        void tx.objectStore('shards').put({
-          id, dims: identity.dims, vectors: packed.slice(from * identity.dims, to * identity.dims), keys: keys.slice(from, to),
-        });
-        manifest.shardLive[id] = to - from;
-        manifest.shardSlots[id] = to - from;
-      }
-      manifest.generation++;
-      manifest.updatedAt = Date.now();
-      await meta.put(manifest, 'manifest');
+      const { added, generation } = await this.write(tx, manifest, pending, identity);
       await tx.done;
-      return { added, removedKeys, generation: manifest.generation };
+      return { added, removedKeys, generation };
     }, 'Could not store documents');
+  }
+
+  /** Writes documents, chunk records and new shards into `tx`, and the manifest last. */
+  private async write(tx: WriteTx, manifest: Manifest, pending: readonly PendingDoc[], identity: ModelIdentity): Promise<Omit<CommitResult, 'removedKeys'>> {
+    const total = pending.reduce((n, d) => n + d.chunks.length, 0);
+    const packed = new Float32Array(total * identity.dims);
+    const keys = new Float64Array(total);
+    const added: CommitResult['added'] = [];
+    let row = 0;
+    const perShard = Math.max(1, Math.floor(SHARD_MAX_BYTES / (4 * identity.dims)));
+    const firstShard = manifest.nextShardId;
+    for (const doc of pending) {
+      const records: ChunkRecord[] = doc.chunks.map((c) => {
+        const key = manifest.nextChunkKey++;
+        keys[row] = key;
+        const record = { ...c, key, shard: firstShard + Math.floor(row / perShard), slot: row % perShard };
+        row++;
+        return record;
+      });
+      packed.set(doc.vectors, (row - records.length) * identity.dims);
+      for (const r of records) void tx.objectStore('chunks').put(r);
+      void tx.objectStore('docs').put({ ...doc.record, chunkKeys: records.map((r) => r.key) });
+      added.push({ chunks: records, vectors: doc.vectors });
+      manifest.docCount++;
+      manifest.chunkCount += records.length;
+    }
+    for (let s = 0; s * perShard < total; s++) {
+      const from = s * perShard;
+      const to = Math.min(total, from + perShard);
+      const id = manifest.nextShardId++;
+      void tx.objectStore('shards').put({
+        id, dims: identity.dims, vectors: packed.slice(from * identity.dims, to * identity.dims), keys: keys.slice(from, to),
+      });
+      manifest.shardLive[id] = to - from;
+      manifest.shardSlots[id] = to - from;
+    }
+    manifest.generation++;
+    manifest.updatedAt = Date.now();
+    await tx.objectStore('meta').put(manifest, 'manifest');
+    return { added, generation: manifest.generation };
   }
 
   async remove(ids: readonly string[]): Promise<{ removedKeys: number[]; generation: number }> {

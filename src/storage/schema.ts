@@ -22,6 +22,8 @@ export interface Manifest {
   shardSlots: Record<number, number>;
   chunkCount: number;
   docCount: number;
+  /** SHA-256 of the prebuilt index file this index was loaded from, if any. */
+  sourceHash?: string;
   /** Bumped by every commit; other tabs compare it to know they are stale. */
   generation: number;
   updatedAt: number;

@@ -33,6 +33,8 @@ export interface RetrievalWorkerApi {
   init(config: WorkerInit, onProgress?: ProgressListener): Promise<WireResult<IndexStats>>;
   add(opId: number, docs: unknown, onProgress?: ProgressListener): Promise<WireResult<AddResult>>;
   abort(opId: number): void;
+  /** Fetches a prebuilt index file and replaces the index with it (verified first). */
+  loadPrebuilt(opId: number, url: string): Promise<WireResult<{ loaded: boolean; docs: number; chunks: number }>>;
   remove(ids: unknown): Promise<WireResult<number>>;
   clear(): Promise<WireResult<null>>;
   search(query: unknown, options: SearchOptions): Promise<WireResult<SearchHit[]>>;

@@ -4,19 +4,18 @@
  * refresh. Hydrating from IndexedDB never loads or calls the embedding model;
  * the model loads on the first add or search.
  */
-import type { ThreadlineDocument } from '../document';
 import type { Embedder } from '../embedding/embedder';
 import { ThreadlineError, throwIfAborted } from '../errors';
-import { parseDocument } from '../ingest/parse';
+import { prepareDocument, documentFields } from '../ingest/prepare';
 import { contentHash, validateDocuments } from '../ingest/validate';
 import type { ProgressListener } from '../progress';
-import { CHUNK_DEFAULTS, chunkDocument, type ChunkOptions } from '../retrieval/chunker';
+import { CHUNK_DEFAULTS, type ChunkOptions } from '../retrieval/chunker';
 import type { SearchFilter } from '../retrieval/filter';
 import { MemoryIndex, type HybridWeights, type SearchHit, type SearchMode } from '../retrieval/memory-index';
 import { openChangeFeed, type ChangeFeed } from '../storage/change-feed';
 import { IndexStore, type PendingDoc } from '../storage/index-store';
-import type { DocRecord } from '../storage/schema';
 import { withWriteLock } from '../storage/write-lock';
+import { decodePrebuilt, readPrebuiltHeader } from '../prebuilt/format';
 import { SerialQueue } from '../util/serial';
 
 export interface EngineConfig {
@@ -129,7 +128,7 @@ export class RetrievalEngine {
     const hashes = await Promise.all(docs.map((d) => contentHash(d, recipe)));
     const stored = await this.store.docHashes(docs.map((d) => d.id));
     const todo = docs.map((doc, i) => ({ doc, hash: hashes[i] as string })).filter(({ doc, hash }) => stored.get(doc.id) !== hash);
-    const prepared = todo.map(({ doc, hash }) => this.prepare(doc, hash, embedder));
+    const prepared = todo.map(({ doc, hash }) => prepareDocument(doc, hash, embedder, this.config.chunking));
     const result: AddResult = { added: 0, unchanged: docs.length - todo.length, chunks: 0, empty: prepared.filter((p) => p.chunks.length === 0).map((p) => p.record.id) };
     const progress = { docsDone: 0, docsTotal: prepared.length, chunksDone: 0, chunksTotal: prepared.reduce((n, p) => n + p.chunks.length, 0) };
     const started = performance.now();
@@ -154,6 +153,37 @@ export class RetrievalEngine {
       options.onProgress?.({ phase: 'ingest', ...progress, chunksPerSecond: seconds > 0 ? progress.chunksDone / seconds : 0 });
     }
     return result;
+  }
+
+  /**
+   * Replaces the index with a prebuilt index file (see src/prebuilt/format.ts),
+   * verified first; the same file again is a no-op, and a corrupt or
+   * mismatched file leaves the stored index as it was.
+   */
+  async loadPrebuilt(bytes: Uint8Array): Promise<{ loaded: boolean; docs: number; chunks: number }> {
+    const { header } = readPrebuiltHeader(bytes);
+    if (header.modelId !== this.config.modelId) {
+      throw new ThreadlineError('MODEL_MISMATCH', `The prebuilt index was built with "${header.modelId}" but this index uses "${this.config.modelId}". Configure the same embedding model.`, {
+        details: { stored: { modelId: header.modelId, dims: header.dims }, requested: { modelId: this.config.modelId } },
+      });
+    }
+    // Verify before anything else, even a file that claims the hash already loaded: a damaged copy is an error.
+    const file = await decodePrebuilt(bytes);
+    if ((await this.store.manifest())?.sourceHash === header.hash) return { loaded: false, docs: header.docs, chunks: header.chunks };
+    let offset = 0;
+    const pending: PendingDoc[] = file.docs.map((doc) => {
+      const chunks = file.chunks.filter((c) => c.docId === doc.id);
+      const vectors = file.vectors.subarray(offset * header.dims, (offset + chunks.length) * header.dims);
+      offset += chunks.length;
+      return { record: { id: doc.id, hash: doc.hash, chars: doc.chars, addedAt: Date.now(), ...documentFields(doc) }, chunks, vectors };
+    });
+    if (offset !== file.chunks.length) throw new ThreadlineError('CORRUPT_INDEX', 'The prebuilt index file lists chunks out of document order.');
+    await this.queue.run(() => withWriteLock(this.config.name, async () => {
+      await this.store.replaceAll(pending, { modelId: header.modelId, dims: header.dims }, header.hash);
+      await this.hydrate();
+      this.feed?.publish(this.generation);
+    }));
+    return { loaded: true, docs: header.docs, chunks: header.chunks };
   }
 
   async remove(ids: unknown): Promise<number> {
@@ -197,16 +227,6 @@ export class RetrievalEngine {
     return this.memory.search(text, vector, { k, mode, filter: options.filter, weights: this.config.weights, int8: this.config.int8 });
   }
 
-  private prepare(doc: ThreadlineDocument, hash: string, embedder: Embedder): Omit<PendingDoc, 'vectors'> {
-    const parsed = parseDocument(doc.text, doc.format);
-    const title = doc.title ?? parsed.title;
-    const chunks = chunkDocument(parsed, title, (t) => embedder.countTokens(t), { ...CHUNK_DEFAULTS, ...this.config.chunking, maxTokens: Math.min(this.config.chunking.maxTokens ?? CHUNK_DEFAULTS.maxTokens, embedder.maxTokens) });
-    return {
-      record: { id: doc.id, hash, chars: parsed.text.length, addedAt: Date.now(), ...optional({ ...doc, title }) },
-      chunks: chunks.map((c) => ({ docId: doc.id, text: c.text, context: c.context, headingPath: c.headingPath, start: c.start, end: c.end })),
-    };
-  }
-
   private async commit(pending: PendingDoc[], dims: number): Promise<void> {
     await this.queue.run(() => withWriteLock(this.config.name, async () => {
       const result = await this.store.commit(pending, { modelId: this.config.modelId, dims });
@@ -216,7 +236,7 @@ export class RetrievalEngine {
         this.memory.removeChunks(result.removedKeys);
         for (const [i, { chunks, vectors }] of result.added.entries()) {
           const record = pending[i]?.record;
-          if (record) this.memory.setDoc({ id: record.id, ...optional(record) });
+          if (record) this.memory.setDoc({ id: record.id, ...documentFields(record) });
           this.memory.addChunks(chunks, vectors);
         }
         this.generation = result.generation;
@@ -268,7 +288,7 @@ export class RetrievalEngine {
       const vectors = await embedder.embed(own.map((c) => c.context));
       this.embedded.chunks += own.length;
       pending.push({
-        record: { id: doc.id, hash: doc.hash, chars: doc.chars, addedAt: doc.addedAt, ...optional(doc) },
+        record: { id: doc.id, hash: doc.hash, chars: doc.chars, addedAt: doc.addedAt, ...documentFields(doc) },
         chunks: own.map((c) => ({ docId: c.docId, text: c.text, context: c.context, headingPath: c.headingPath, start: c.start, end: c.end })),
         vectors,
       });
@@ -302,15 +322,6 @@ export class RetrievalEngine {
     if (!this.memory) this.memory = new MemoryIndex(embedder.dims, { int8: this.config.int8 });
     return embedder;
   }
-}
-
-/** The optional document fields that are set, without undefined keys (exactOptionalPropertyTypes-safe). */
-function optional(doc: { title?: string | undefined; url?: string | undefined; metadata?: DocRecord['metadata'] }): Pick<DocRecord, 'title' | 'url' | 'metadata'> {
-  return {
-    ...(doc.title !== undefined ? { title: doc.title } : {}),
-    ...(doc.url !== undefined ? { url: doc.url } : {}),
-    ...(doc.metadata !== undefined ? { metadata: doc.metadata } : {}),
-  };
 }
 
 /** Groups whole documents into batches of about GROUP_CHUNKS chunks. */

@@ -4,7 +4,7 @@
  */
 import { transfer } from 'comlink';
 import { embedderIdentity, loadWithFallback, type EmbedderRuntime } from '../embedding/transformers-embedder';
-import { ThreadlineError } from '../errors';
+import { ThreadlineError, toThreadlineError } from '../errors';
 import { envelope, type RetrievalWorkerApi, type WorkerInit } from './protocol';
 import { RetrievalEngine } from './retrieval-engine';
 
@@ -43,6 +43,24 @@ export function createRetrievalService(runtime: EmbedderRuntime): RetrievalWorke
       }
     }),
     abort: (opId) => aborts.get(opId)?.abort(),
+    loadPrebuilt: (opId, url) => envelope(async () => {
+      const controller = new AbortController();
+      aborts.set(opId, controller);
+      try {
+        let response: Response;
+        try {
+          response = await fetch(url, { signal: controller.signal });
+        } catch (error) {
+          throw toThreadlineError(error, 'MODEL_LOAD_FAILED', `Could not fetch the prebuilt index ${url}`);
+        }
+        if (!response.ok) throw new ThreadlineError('MODEL_LOAD_FAILED', `Could not fetch the prebuilt index ${url}: HTTP ${response.status}`);
+        const bytes = new Uint8Array(await response.arrayBuffer());
+        if (controller.signal.aborted) throw new ThreadlineError('ABORTED', 'The operation was aborted.');
+        return await ready().loadPrebuilt(bytes);
+      } finally {
+        aborts.delete(opId);
+      }
+    }),
     remove: (ids) => envelope(() => ready().remove(ids)),
     clear: () => envelope(async () => { await ready().clear(); return null; }),
     search: (query, options) => envelope(() => ready().search(query, options)),

@@ -1,0 +1,31 @@
+/**
+ * Parses, chunks and describes one document, ready to embed. Shared by the
+ * retrieval worker and the Node index builder, so a prebuilt index holds
+ * exactly the chunks the browser would have made.
+ */
+import type { ThreadlineDocument } from '../document';
+import type { Embedder } from '../embedding/embedder';
+import { CHUNK_DEFAULTS, chunkDocument, type ChunkOptions } from '../retrieval/chunker';
+import type { PendingDoc } from '../storage/index-store';
+import type { DocRecord } from '../storage/schema';
+import { parseDocument } from './parse';
+
+/** The optional document fields that are set, without undefined keys. */
+export function documentFields(doc: { title?: string | undefined; url?: string | undefined; metadata?: DocRecord['metadata'] }): Pick<DocRecord, 'title' | 'url' | 'metadata'> {
+  return {
+    ...(doc.title !== undefined ? { title: doc.title } : {}),
+    ...(doc.url !== undefined ? { url: doc.url } : {}),
+    ...(doc.metadata !== undefined ? { metadata: doc.metadata } : {}),
+  };
+}
+
+export function prepareDocument(doc: ThreadlineDocument, hash: string, embedder: Pick<Embedder, 'countTokens' | 'maxTokens'>, chunking: ChunkOptions): Omit<PendingDoc, 'vectors'> {
+  const parsed = parseDocument(doc.text, doc.format);
+  const title = doc.title ?? parsed.title;
+  const maxTokens = Math.min(chunking.maxTokens ?? CHUNK_DEFAULTS.maxTokens, embedder.maxTokens);
+  const chunks = chunkDocument(parsed, title, (t) => embedder.countTokens(t), { ...CHUNK_DEFAULTS, ...chunking, maxTokens });
+  return {
+    record: { id: doc.id, hash, chars: parsed.text.length, addedAt: Date.now(), ...documentFields({ ...doc, title }) },
+    chunks: chunks.map((c) => ({ docId: doc.id, text: c.text, context: c.context, headingPath: c.headingPath, start: c.start, end: c.end })),
+  };
+}

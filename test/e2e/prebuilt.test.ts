@@ -1,0 +1,44 @@
+import { execFile } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { promisify } from 'node:util';
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SAMPLE_KB } from '../../demo/sample-kb';
+import { launch, openHarness, origin } from './browser';
+
+const root = resolve(import.meta.dirname, '../..');
+let browser: Browser;
+beforeAll(async () => {
+  // Build a site folder and its index with the CLI, as a static-site author would.
+  const site = join(root, 'test-results/site');
+  mkdirSync(join(site, 'help'), { recursive: true });
+  for (const d of SAMPLE_KB) writeFileSync(join(site, 'help', `${d.id}.md`), d.markdown);
+  await promisify(execFile)('npx', ['tsx', 'scripts/threadline-cli.ts', 'index', site, '-o', join(root, 'test-results/site.tlix')], { cwd: root, timeout: 60_000 });
+  browser = await launch();
+});
+afterAll(async () => { await browser.close(); });
+
+describe('prebuilt index for static sites (CLI + tl.load in Chromium)', () => {
+  it('loads once with zero embedding calls, answers locally, and touches no other origin', async () => {
+    const context = await browser.newContext();
+    const foreign: string[] = [];
+    context.on('request', (r) => { if (!r.url().startsWith(`${origin()}/`) && !r.url().startsWith('blob:') && !r.url().startsWith('data:')) foreign.push(r.url()); });
+    const page = await openHarness(browser, context);
+    const result = await page.evaluate(async () => {
+      const tl = await window.threadline.createThreadline({ name: 'site' });
+      const first = await tl.load('/test-results/site.tlix');
+      const second = await tl.load('/test-results/site.tlix');
+      const hits = await tl.search('how long does a refund take to reach my card?', { k: 1 });
+      const stats = await tl.stats();
+      const broken = await tl.load('/test-results/does-not-exist.tlix').then(() => 'ok', (e: { code?: string }) => e.code);
+      const notIndex = await tl.load('/demo/index.html').then(() => 'ok', (e: { code?: string }) => e.code);
+      const after = await tl.stats();
+      await tl.dispose();
+      return { first, second, top: hits[0]?.docId, url: hits[0]?.url, embedded: stats.embeddedChunks, broken, notIndex, docsAfter: after.docs };
+    });
+    expect(result).toMatchObject({ first: { loaded: true, docs: SAMPLE_KB.length }, second: { loaded: false }, top: 'help/refunds.md', embedded: 0, broken: 'MODEL_LOAD_FAILED', notIndex: 'CORRUPT_INDEX', docsAfter: SAMPLE_KB.length });
+    expect(foreign).toEqual([]);
+    await context.close();
+  });
+});
