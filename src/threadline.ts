@@ -118,7 +118,7 @@ export async function createThreadline(options: ThreadlineOptions = {}): Promise
     client.dispose();
     throw error;
   }
-  const { llm, capability } = await resolveLlm(options.llm, options.onProgress);
+  const { llm, capability, dispose: disposeLlm } = await resolveLlm(options.llm, options.onProgress);
   let persistAsked = false;
   let sessionStore: Promise<SessionStore> | null = null;
   const sessions = () => (sessionStore ??= SessionStore.open(name).catch((error: unknown) => { sessionStore = null; throw error; }));
@@ -141,7 +141,12 @@ export async function createThreadline(options: ThreadlineOptions = {}): Promise
       return result;
     },
     load: (url, loadOptions = {}) => {
-      const absolute = new URL(url, globalThis.location?.href).href;
+      let absolute: string;
+      try {
+        absolute = new URL(url, globalThis.location?.href).href;
+      } catch (error) {
+        return Promise.reject(new ThreadlineError('INVALID_INPUT', `Not a URL: ${String(url)}`, { cause: error }));
+      }
       return client.callAbortable(loadOptions.signal, (remote, opId) => remote.loadPrebuilt(opId, absolute));
     },
     remove: (ids) => client.call((remote) => remote.remove(ids)),
@@ -153,7 +158,7 @@ export async function createThreadline(options: ThreadlineOptions = {}): Promise
     sessions: async () => (await sessions()).list(),
     dispose: async () => {
       client.dispose();
-      (llm as { dispose?: () => void } | undefined)?.dispose?.();
+      disposeLlm?.();
       if (sessionStore) (await sessionStore.catch(() => null))?.close();
     },
   };

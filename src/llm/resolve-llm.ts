@@ -28,6 +28,8 @@ export function isLlm(value: unknown): value is Llm {
 export interface ResolvedLlm {
   llm: Llm | undefined;
   capability: WebGpuCapability | undefined;
+  /** Set when threadline created the engine (and so must dispose of it); a caller's own Llm is theirs. */
+  dispose?: () => void;
 }
 
 export async function resolveLlm(option: LlmOption, onProgress?: ProgressListener): Promise<ResolvedLlm> {
@@ -47,5 +49,5 @@ export async function resolveLlm(option: LlmOption, onProgress?: ProgressListene
     ...(option.engine ? {} : { tokenizer: () => tokenizerFor(models.answer, option) }),
   });
   if (option.preload ?? true) void llm.load().catch(() => undefined); // failures are reported as llm-status events
-  return { llm, capability };
+  return { llm, capability, dispose: () => llm.dispose() };
 }
