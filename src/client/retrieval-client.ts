@@ -9,6 +9,7 @@
 import * as Comlink from 'comlink';
 import { ThreadlineError } from '../errors';
 import type { ProgressListener } from '../progress';
+import { watchWorker } from './worker-watch';
 import { fromWire, type RetrievalWorkerApi, type WireResult, type WorkerInit } from '../worker/protocol';
 
 interface Connection {
@@ -20,8 +21,6 @@ interface Connection {
   /** Rejects `dead`, failing every pending call with `error`. */
   fail(error: ThreadlineError): void;
 }
-
-interface LockManagerLike { request(name: string, callback: () => unknown): Promise<unknown> }
 
 let nextOp = 1;
 
@@ -79,14 +78,13 @@ export class RetrievalClient {
     const dead = new Promise<never>((_, reject) => { die = reject; });
     dead.catch(() => undefined); // observed through call(); never an unhandled rejection
     const connection: Connection = { worker, remote, dead, ready: Promise.resolve(), fail: die };
-    const crashed = (why: string) => {
+    // Death is noticed through the worker's alive lock (taken in init) or an uncaught error.
+    watchWorker(worker, aliveLock, 'retrieval').catch((error: ThreadlineError) => {
       if (this.connection !== connection) return;
       this.connection = null;
       worker.terminate();
-      die(new ThreadlineError('WORKER_CRASHED', `The retrieval worker stopped (${why}); the next call restarts it.`));
-    };
-    worker.addEventListener('error', (event) => crashed(event.message || 'uncaught error'));
-    worker.addEventListener('messageerror', () => crashed('unreadable message'));
+      die(error);
+    });
     connection.ready = (async () => {
       const progress = this.onProgress ? Comlink.proxy(this.onProgress) : undefined;
       const result = await Promise.race([remote.init({ ...this.init, aliveLock }, progress), dead]);
@@ -94,9 +92,6 @@ export class RetrievalClient {
         if (this.connection === connection) { this.connection = null; worker.terminate(); }
         throw fromWire(result.error);
       }
-      const locks = (globalThis as { navigator?: { locks?: LockManagerLike } }).navigator?.locks;
-      // Granted only once the worker's own hold on the lock ends, i.e. when it dies.
-      void locks?.request(aliveLock, () => crashed('terminated'));
     })();
     connection.ready.catch(() => undefined);
     this.connection = connection;

@@ -2,7 +2,8 @@
  * Notices a dead worker. The worker takes a Web Lock named after itself for
  * its whole life; once it holds it, we queue for the same lock, which the
  * browser grants only when the worker's hold ends, that is, when it dies.
- * Works for terminate(), crashes and out-of-memory kills alike.
+ * Works for terminate(), crashes and out-of-memory kills alike; an uncaught
+ * error or an unreadable message counts as death too.
  */
 import { ThreadlineError } from '../errors';
 
@@ -20,6 +21,7 @@ export function watchWorker(worker: Worker, lockName: string, what: string): Pro
   const dead = new Promise<never>((_, reject) => {
     const die = (why: string) => reject(new ThreadlineError('WORKER_CRASHED', `The ${what} worker stopped (${why}); the next call restarts it.`));
     worker.addEventListener('error', (e) => die(e.message || 'uncaught error'));
+    worker.addEventListener('messageerror', () => die('unreadable message'));
     const locks = lockManager();
     if (!locks) return;
     void (async () => {
