@@ -94,11 +94,8 @@ export class ChatSession {
   }
 
   private async *turn(text: string, signal: AbortSignal | undefined): AsyncGenerator<TurnEvent> {
-    let release!: () => void;
-    const previous = this.busy;
-    this.busy = new Promise((r) => { release = r; });
+    const release = await this.acquire();
     try {
-      await previous;
       yield* this.runTurn(text, signal);
     } finally {
       release();
@@ -245,15 +242,21 @@ export class ChatSession {
   }
 
   private async exclusive<T>(work: () => Promise<T>): Promise<T> {
-    let release!: () => void;
-    const previous = this.busy;
-    this.busy = new Promise((r) => { release = r; });
+    const release = await this.acquire();
     try {
-      await previous;
       return await work();
     } finally {
       release();
     }
+  }
+
+  /** Waits for this session's earlier turns and maintenance; call the result to let the next one run. */
+  private async acquire(): Promise<() => void> {
+    let release!: () => void;
+    const previous = this.busy;
+    this.busy = new Promise((r) => { release = r; });
+    await previous;
+    return release;
   }
 }
 
