@@ -3,12 +3,10 @@
  * same worker. Each returns its median query time; hnswlib also its recall@10
  * against exact search (it is approximate). Failures are reported, not hidden.
  */
+import { median } from './corpus';
+
 export interface PeerScan { scanMs?: number; recallAt10?: number; buildMs?: number; n?: number; note?: string }
 
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.floor(s.length / 2)] ?? NaN;
-}
 
 async function timeQueries(queries: Float32Array[], runs: number, search: (q: Float32Array) => unknown): Promise<number> {
   for (const q of queries.slice(0, 2)) await search(q);
