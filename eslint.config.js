@@ -4,7 +4,7 @@ import tseslint from 'typescript-eslint';
 import globals from 'globals';
 
 export default tseslint.config(
-  { ignores: ['dist/', 'node_modules/', '.models/', 'test-results/', 'coverage/'] },
+  { ignores: ['dist/', 'build/', 'node_modules/', '.models/', 'test-results/', 'coverage/'] },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {

@@ -18,7 +18,8 @@ function ortDist(): string {
   return dirname(require.resolve('onnxruntime-web/ort-wasm-simd-threaded.asyncify.wasm'));
 }
 
-export function ortAssets(): Plugin {
+/** `dirs`: output folders that get a copy, i.e. `ort/` next to every place a worker chunk may land. */
+export function ortAssets(dirs: readonly string[] = ['ort', 'assets/ort']): Plugin {
   return {
     name: 'threadline-ort-assets',
     configureServer(server) {
@@ -31,8 +32,7 @@ export function ortAssets(): Plugin {
       });
     },
     generateBundle() {
-      // Next to every place a worker chunk may land: the output root and assets/.
-      for (const dir of ['ort', 'assets/ort']) {
+      for (const dir of dirs) {
         for (const f of ORT_FILES) this.emitFile({ type: 'asset', fileName: `${dir}/${f}`, source: readFileSync(join(ortDist(), f)) });
       }
     },

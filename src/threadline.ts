@@ -12,7 +12,7 @@ import { ThreadlineError } from './errors';
 import { validateDocuments } from './ingest/validate';
 import type { ProgressListener } from './progress';
 import type { ChunkOptions } from './retrieval/chunker';
-import type { HybridWeights, SearchHit } from './retrieval/memory-index';
+import type { DocumentInfo, HybridWeights, SearchHit } from './retrieval/memory-index';
 import type { AddResult, IndexStats, SearchOptions } from './worker/retrieval-engine';
 import { ChatSession } from './chat/session';
 import type { ChatOptions } from './chat/types';
@@ -76,6 +76,8 @@ export interface Threadline {
   clear(): Promise<void>;
   search(query: string, options?: SearchOptions): Promise<SearchHit[]>;
   stats(): Promise<IndexStats>;
+  /** The stored documents (id, title, url, chunk count), sorted by id. */
+  documents(): Promise<DocumentInfo[]>;
   /** Embeds texts with the index's model (packed rows, normalized). */
   embed(texts: readonly string[]): Promise<Float32Array>;
   /** Opens a chat session; an existing `sessionId` resumes its stored history. */
@@ -94,6 +96,18 @@ function asCloneError(error: unknown): unknown {
   return error;
 }
 
+/**
+ * Relative model folders (`./models/x/`) mean "relative to this page"; the
+ * worker would otherwise resolve them against its own script URL.
+ */
+function pageRelative(embedder: EmbedderOptions): EmbedderOptions {
+  const base = globalThis.location?.href;
+  const resolve = (ref: string | undefined) => (base && ref && /^\.\.?\//.test(ref.trim()) ? new URL(ref.trim(), base).href : ref);
+  const model = resolve(embedder.model);
+  const offlineModel = resolve(embedder.offlineModel);
+  return { ...embedder, ...(model ? { model } : {}), ...(offlineModel ? { offlineModel } : {}) };
+}
+
 export const THREADLINE_DEFAULTS = Object.freeze({
   name: 'default',
   onModelMismatch: 'error',
@@ -106,7 +120,7 @@ export async function createThreadline(options: ThreadlineOptions = {}): Promise
   if (typeof name !== 'string' || name.trim() === '' || name.length > 200) throw new ThreadlineError('INVALID_INPUT', 'name must be a non-empty string of at most 200 characters');
   const client = new RetrievalClient(options.worker ?? defaultRetrievalWorker, {
     name,
-    embedder: options.embedder ?? {},
+    embedder: pageRelative(options.embedder ?? {}),
     chunking: options.chunking ?? {},
     int8: options.search?.int8 ?? THREADLINE_DEFAULTS.search.int8,
     weights: { ...THREADLINE_DEFAULTS.search.weights, ...options.search?.weights },
@@ -153,6 +167,7 @@ export async function createThreadline(options: ThreadlineOptions = {}): Promise
     clear: () => client.call((remote) => remote.clear()).then(() => undefined),
     search: (query, searchOptions) => retriever.search(query, searchOptions).catch((error: unknown) => { throw asCloneError(error); }),
     stats: () => client.call((remote) => remote.stats()),
+    documents: () => client.call((remote) => remote.documents()),
     embed: (texts) => client.call((remote) => remote.embed(texts)),
     chat: async (chatOptions = {}) => ChatSession.open(await sessions(), retriever, llm, chatOptions),
     sessions: async () => (await sessions()).list(),

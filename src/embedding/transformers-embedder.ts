@@ -37,6 +37,12 @@ export interface EmbedderOptions {
    * @default 'offline'
    */
   fallback?: 'offline' | false;
+  /**
+   * Where the offline model is served, for the fallback (pages hosted under a
+   * sub-path put it next to themselves, e.g. `'./threadline-glove-30k/'`).
+   * @default '/threadline-glove-30k/'
+   */
+  offlineModel?: string;
 }
 
 export interface EmbedderRuntime {
@@ -53,13 +59,14 @@ export const EMBEDDER_DEFAULTS = Object.freeze({
   dtype: 'auto',
   batchSize: 32,
   fallback: 'offline',
+  offlineModel: OFFLINE_MODEL_PATH,
 } satisfies Required<EmbedderOptions>);
 
 /**
  * Loads the configured model; if that fails and fallback is on, loads the
  * offline model (at `offlineModel`) instead and reports it.
  */
-export async function loadWithFallback(options: EmbedderOptions, runtime: EmbedderRuntime = {}, offlineModel: string = OFFLINE_MODEL_PATH): Promise<Embedder> {
+export async function loadWithFallback(options: EmbedderOptions, runtime: EmbedderRuntime = {}): Promise<Embedder> {
   try {
     return await loadTransformersEmbedder(options, runtime);
   } catch (error) {
@@ -67,7 +74,7 @@ export async function loadWithFallback(options: EmbedderOptions, runtime: Embedd
     if ((options.fallback ?? EMBEDDER_DEFAULTS.fallback) === false || resolveModelSource(wanted).name === OFFLINE_MODEL_ID) throw error;
     const reason = error instanceof Error ? error.message : String(error);
     runtime.onProgress?.({ phase: 'model-fallback', from: wanted, to: OFFLINE_MODEL_ID, reason });
-    return loadTransformersEmbedder({ model: offlineModel, batchSize: options.batchSize ?? EMBEDDER_DEFAULTS.batchSize }, runtime);
+    return loadTransformersEmbedder({ model: options.offlineModel ?? EMBEDDER_DEFAULTS.offlineModel, batchSize: options.batchSize ?? EMBEDDER_DEFAULTS.batchSize }, runtime);
   }
 }
 

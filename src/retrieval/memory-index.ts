@@ -30,6 +30,15 @@ export interface IndexedDoc {
   metadata?: Record<string, MetadataValue>;
 }
 
+/** A stored document as listed by `documents()`. */
+export interface DocumentInfo {
+  id: string;
+  title?: string;
+  url?: string;
+  /** Chunks indexed for it (0 for a document with no text). */
+  chunks: number;
+}
+
 export interface SearchHit {
   chunkKey: number;
   docId: string;
@@ -91,6 +100,16 @@ export class MemoryIndex {
 
   doc(id: string): IndexedDoc | undefined {
     return this.docs.get(id);
+  }
+
+  /** Every document with its chunk count, sorted by id (the same order before and after a reload). */
+  documents(): DocumentInfo[] {
+    const counts = new Map<string, number>();
+    for (const chunk of this.chunks.values()) counts.set(chunk.docId, (counts.get(chunk.docId) ?? 0) + 1);
+    return [...this.docs.values()].map((d) => ({
+      id: d.id, chunks: counts.get(d.id) ?? 0,
+      ...(d.title !== undefined ? { title: d.title } : {}), ...(d.url !== undefined ? { url: d.url } : {}),
+    })).sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   }
 
   setDoc(doc: IndexedDoc): void {

@@ -7,7 +7,7 @@ import type { EmbedderOptions } from '../embedding/transformers-embedder';
 import { ThreadlineError, toThreadlineError, type ThreadlineErrorCode } from '../errors';
 import type { ProgressListener } from '../progress';
 import type { ChunkOptions } from '../retrieval/chunker';
-import type { HybridWeights, SearchHit } from '../retrieval/memory-index';
+import type { DocumentInfo, HybridWeights, SearchHit } from '../retrieval/memory-index';
 import type { AddResult, IndexStats, SearchOptions } from './retrieval-engine';
 
 export interface WireError {
@@ -39,6 +39,7 @@ export interface RetrievalWorkerApi {
   clear(): Promise<WireResult<null>>;
   search(query: unknown, options: SearchOptions): Promise<WireResult<SearchHit[]>>;
   stats(): Promise<WireResult<IndexStats>>;
+  documents(): Promise<WireResult<DocumentInfo[]>>;
   /** Sorted chunk keys held in memory (consistency checks). */
   chunkKeys(): Promise<WireResult<number[]>>;
   /** Embeds texts with the index's model; the buffer is transferred. */

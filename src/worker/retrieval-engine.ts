@@ -11,7 +11,7 @@ import { contentHash, validateDocuments } from '../ingest/validate';
 import type { ProgressListener } from '../progress';
 import { CHUNK_DEFAULTS, type ChunkOptions } from '../retrieval/chunker';
 import type { SearchFilter } from '../retrieval/filter';
-import { MemoryIndex, type HybridWeights, type SearchHit, type SearchMode } from '../retrieval/memory-index';
+import { MemoryIndex, type DocumentInfo, type HybridWeights, type SearchHit, type SearchMode } from '../retrieval/memory-index';
 import { openChangeFeed, type ChangeFeed } from '../storage/change-feed';
 import { IndexStore, type PendingDoc } from '../storage/index-store';
 import { withWriteLock } from '../storage/write-lock';
@@ -113,6 +113,10 @@ export class RetrievalEngine {
       shards: shards.shards, vectorBytes: shards.bytes,
       embeddedChunks: this.embedded.chunks, embeddedQueries: this.embedded.queries,
     };
+  }
+
+  documents(): DocumentInfo[] {
+    return this.memory?.documents() ?? [];
   }
 
   /** Sorted chunk keys in memory, for consistency checks. */

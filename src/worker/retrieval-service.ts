@@ -65,6 +65,7 @@ export function createRetrievalService(runtime: EmbedderRuntime): RetrievalWorke
     clear: () => envelope(async () => { await ready().clear(); return null; }),
     search: (query, options) => envelope(() => ready().search(query, options)),
     stats: () => envelope(() => ready().stats()),
+    documents: () => envelope(() => Promise.resolve(ready().documents())),
     chunkKeys: () => envelope(() => Promise.resolve(ready().chunkKeys())),
     embed: async (texts) => {
       const result = await envelope(async () => {

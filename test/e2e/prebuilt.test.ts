@@ -14,7 +14,7 @@ beforeAll(async () => {
   const site = join(root, 'test-results/site');
   mkdirSync(join(site, 'help'), { recursive: true });
   for (const d of SAMPLE_KB) writeFileSync(join(site, 'help', `${d.id}.md`), d.markdown);
-  await promisify(execFile)('npx', ['tsx', 'scripts/threadline-cli.ts', 'index', site, '-o', join(root, 'test-results/site.tlix')], { cwd: root, timeout: 60_000 });
+  await promisify(execFile)(process.execPath, ['dist/cli/threadline.js', 'index', site, '-o', join(root, 'test-results/site.tlix')], { cwd: root, timeout: 60_000 });
   browser = await launch();
 });
 afterAll(async () => { await browser.close(); });

@@ -68,14 +68,19 @@ describe('RetrievalEngine in Node (fake-indexeddb, real offline model)', () => {
     engine.close();
   });
 
-  it('removes and clears, and both survive a reopen', async () => {
+  it('lists documents with chunk counts, removes and clears, and all survive a reopen', async () => {
     const name = `engine-${unique++}`;
     const e = countingEmbedder();
     const a = await RetrievalEngine.open(config(name), e.load);
     await a.add(docs);
+    const listed = a.documents();
+    expect(listed.map((d) => d.id)).toEqual(docs.map((d) => d.id).sort());
+    expect(listed.find((d) => d.id === 'refunds')).toEqual({ id: 'refunds', title: 'Refund policy', url: '/help/refunds', chunks: 3 });
+    expect(listed.reduce((n, d) => n + d.chunks, 0)).toBe((await a.stats()).chunks);
     expect(await a.remove(['refunds', 'nope'])).toBe(3);
     a.close();
     const b = await RetrievalEngine.open(config(name), e.load);
+    expect(b.documents().map((d) => d.id)).toEqual(docs.map((d) => d.id).filter((id) => id !== 'refunds').sort());
     expect((await b.search('refund window', { k: 20 })).some((h) => h.docId === 'refunds')).toBe(false);
     await b.clear();
     b.close();
@@ -154,14 +159,14 @@ describe('embedder fallback (configured model unreachable)', () => {
     const { loadWithFallback } = await import('../../src/embedding/transformers-embedder');
     const events: unknown[] = [];
     const missing = { model: '/no/such/model-folder/' };
-    const e = await loadWithFallback(missing, { onProgress: (p) => events.push(p) }, MODEL);
+    const e = await loadWithFallback({ ...missing, offlineModel: MODEL }, { onProgress: (p) => events.push(p) });
     expect(e.modelId).toBe('threadline-glove-30k#fp32');
     expect(events[0]).toMatchObject({ phase: 'model-fallback', from: '/no/such/model-folder/', to: 'threadline-glove-30k' });
-    await expect(loadWithFallback({ ...missing, fallback: false }, {}, MODEL)).rejects.toMatchObject({ code: 'MODEL_LOAD_FAILED' });
+    await expect(loadWithFallback({ ...missing, fallback: false, offlineModel: MODEL }, {})).rejects.toMatchObject({ code: 'MODEL_LOAD_FAILED' });
 
     // A fresh index adopts the fallback model; the manifest then records it.
     const name = `fallback-${unique++}`;
-    const engine = await RetrievalEngine.open(config(name, { modelId: embedderIdentity(missing) }), () => loadWithFallback(missing, {}, MODEL));
+    const engine = await RetrievalEngine.open(config(name, { modelId: embedderIdentity(missing) }), () => loadWithFallback({ ...missing, offlineModel: MODEL }, {}));
     await engine.add(docs.slice(0, 1));
     expect((await engine.stats()).modelId).toBe('threadline-glove-30k#fp32');
     engine.close();

@@ -1,0 +1,28 @@
+/**
+ * Files dropped or picked in the playground → threadline documents. The format
+ * comes from the extension; anything else is skipped with a reason. PDF is not
+ * read: no small, well-kept parser fits the page (see README).
+ */
+import type { DocumentFormat, ThreadlineDocument } from '../../src/index';
+
+const FORMATS: Record<string, DocumentFormat> = { md: 'markdown', markdown: 'markdown', txt: 'text', text: 'text', html: 'html', htm: 'html' };
+
+export interface ReadFiles {
+  docs: ThreadlineDocument[];
+  skipped: { name: string; reason: string }[];
+}
+
+export async function readDocuments(files: Iterable<File>): Promise<ReadFiles> {
+  const result: ReadFiles = { docs: [], skipped: [] };
+  for (const file of files) {
+    const name = (file as File & { webkitRelativePath?: string }).webkitRelativePath || file.name;
+    const ext = /\.([a-z0-9]+)$/i.exec(file.name)?.[1]?.toLowerCase() ?? '';
+    const format = FORMATS[ext];
+    if (!format) {
+      result.skipped.push({ name, reason: ext === 'pdf' ? 'PDF is not supported (export it as text or Markdown)' : 'not Markdown, text or HTML' });
+      continue;
+    }
+    result.docs.push({ id: name, title: file.name.replace(/\.[^.]+$/, ''), text: await file.text(), format });
+  }
+  return result;
+}

@@ -1,0 +1,47 @@
+/**
+ * A plain static file server for the built playground and the example page,
+ * as a static host would serve them: correct MIME types, no SPA fallback,
+ * and COOP/COEP headers only when asked (to test both kinds of hosting).
+ */
+import { createReadStream, statSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import { extname, join, normalize, resolve, sep } from 'node:path';
+import { isolationHeaders } from '../vite.config.ts';
+
+const TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8', '.js': 'text/javascript', '.mjs': 'text/javascript', '.css': 'text/css',
+  '.json': 'application/json', '.wasm': 'application/wasm', '.onnx': 'application/octet-stream', '.tlix': 'application/octet-stream',
+  '.md': 'text/markdown; charset=utf-8', '.png': 'image/png', '.svg': 'image/svg+xml',
+};
+
+export interface StaticServer { origin: string; requests: string[]; close(): Promise<void> }
+
+export async function serveStatic(dir: string, options: { isolated?: boolean } = {}): Promise<StaticServer> {
+  const rootDir = resolve(dir);
+  const requests: string[] = [];
+  const server: Server = createServer((req, res) => {
+    const path = decodeURIComponent((req.url ?? '/').split('?')[0] ?? '/');
+    requests.push(path);
+    let file = normalize(join(rootDir, path));
+    if (file !== rootDir && !file.startsWith(rootDir + sep)) { res.writeHead(403).end(); return; }
+    try {
+      if (statSync(file).isDirectory()) file = join(file, 'index.html');
+      const size = statSync(file).size;
+      res.writeHead(200, {
+        'Content-Type': TYPES[extname(file)] ?? 'application/octet-stream', 'Content-Length': size,
+        ...(options.isolated ? { ...isolationHeaders, 'Cross-Origin-Resource-Policy': 'same-origin' } : {}),
+      });
+      createReadStream(file).pipe(res);
+    } catch {
+      res.writeHead(404, { 'Content-Type': 'text/plain' }).end('not found');
+    }
+  });
+  await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
+  const address = server.address();
+  if (!address || typeof address === 'string') throw new Error('static server has no TCP address');
+  return {
+    origin: `http://127.0.0.1:${address.port}`,
+    requests,
+    close: () => new Promise<void>((ok) => { server.closeAllConnections(); server.close(() => ok()); }),
+  };
+}

@@ -1,0 +1,274 @@
+/**
+ * <threadline-chat>: a framework-free chat box over a threadline index, in a
+ * shadow root themed through --threadline-* custom properties.
+ *
+ *   <threadline-chat index="/site.tlix" llm="auto"></threadline-chat>
+ *
+ * Attributes (a change restarts the element):
+ *   index     URL of a prebuilt index (`threadline index … -o site.tlix`), loaded once and kept in IndexedDB
+ *   embedder  embedding model (hub id or folder URL); must be the model the index was built with
+ *   llm       "none" (default: rules + extractive answers), "auto" (WebLLM's default pair where WebGPU
+ *             works) or a web-llm model id; the model downloads on the first question, not on page load
+ *   name      IndexedDB namespace @default "threadline-chat"
+ *   placeholder  the input's placeholder
+ * The `llm` property takes any `Llm` object instead (set it before the
+ * element is connected, or it restarts). Events: `threadline-ready`,
+ * `threadline-turn` (every TurnEvent), `threadline-error` ({ code, message }).
+ */
+import type { ChatSession } from '../chat/session';
+import { isThreadlineError } from '../errors';
+import type { Llm } from '../llm/llm';
+import type { LlmOption } from '../llm/resolve-llm';
+import type { Progress } from '../progress';
+import { TurnView } from '../render/turn-view';
+import { createThreadline, type Threadline } from '../threadline';
+import { ELEMENT_CSS } from './style';
+
+const ATTRIBUTES = ['index', 'embedder', 'llm', 'name', 'placeholder'] as const;
+
+function llmOption(value: string | null): LlmOption {
+  const v = value?.trim() ?? '';
+  if (v === '' || v === 'none' || v === 'off') return undefined;
+  return v === 'auto' ? { preload: false } : { model: v, condenserModel: false, preload: false };
+}
+
+function message(error: unknown): { code: string; message: string } {
+  if (isThreadlineError(error)) return { code: error.code, message: error.message };
+  return { code: 'INTERNAL', message: error instanceof Error ? error.message : String(error) };
+}
+
+export class ThreadlineChat extends HTMLElement {
+  static readonly observedAttributes = ATTRIBUTES;
+  /** The embedding model used when no `embedder` attribute is given (the standalone bundle points it next to itself). */
+  static defaultEmbedder: string | undefined;
+
+  private instance: Threadline | null = null;
+  private session: ChatSession | null = null;
+  private llmObject: Llm | undefined;
+  private generation = 0;
+  private turnAbort: AbortController | null = null;
+  private started: Promise<void> | null = null;
+  private readyStatus = '';
+  /** Why the configured language model is not in use, when it is not. */
+  private llmNote = '';
+  private readonly ui;
+
+  constructor() {
+    super();
+    const root = this.attachShadow({ mode: 'open' });
+    if ('adoptedStyleSheets' in root && typeof CSSStyleSheet === 'function' && 'replaceSync' in CSSStyleSheet.prototype) {
+      const sheet = new CSSStyleSheet();
+      sheet.replaceSync(ELEMENT_CSS);
+      root.adoptedStyleSheets = [sheet];
+    } else {
+      const style = document.createElement('style');
+      style.textContent = ELEMENT_CSS;
+      root.append(style);
+    }
+    const panel = document.createElement('div');
+    panel.className = 'panel';
+    panel.setAttribute('part', 'panel');
+    const status = Object.assign(document.createElement('p'), { className: 'status' });
+    status.setAttribute('role', 'status');
+    status.setAttribute('part', 'status');
+    const progress = document.createElement('progress');
+    progress.hidden = true;
+    const log = Object.assign(document.createElement('ol'), { className: 'log' });
+    log.setAttribute('role', 'log');
+    log.setAttribute('aria-live', 'polite');
+    log.setAttribute('part', 'log');
+    const form = document.createElement('form');
+    form.setAttribute('part', 'form');
+    const inputId = 'threadline-question';
+    const label = Object.assign(document.createElement('label'), { className: 'sr-only', htmlFor: inputId, textContent: 'Ask a question about these documents' });
+    const input = Object.assign(document.createElement('input'), { id: inputId, type: 'text', autocomplete: 'off', disabled: true, maxLength: 2000 });
+    const ask = Object.assign(document.createElement('button'), { type: 'submit', className: 'primary', textContent: 'Ask', disabled: true });
+    const stop = Object.assign(document.createElement('button'), { type: 'button', className: 'secondary', textContent: 'Stop', hidden: true });
+    const fresh = Object.assign(document.createElement('button'), { type: 'button', className: 'secondary', textContent: 'New', title: 'Start a new conversation', disabled: true });
+    form.append(label, input, ask, stop, fresh);
+    panel.append(status, progress, log, form);
+    root.append(panel);
+    this.ui = { status, progress, log, form, input, ask, stop, fresh };
+
+    form.addEventListener('submit', (event) => {
+      event.preventDefault();
+      const question = input.value.trim();
+      if (question && !this.turnAbort) void this.ask(question);
+    });
+    stop.addEventListener('click', () => this.turnAbort?.abort());
+    form.addEventListener('keydown', (event) => { if (event.key === 'Escape') this.turnAbort?.abort(); });
+    fresh.addEventListener('click', () => void this.newConversation());
+  }
+
+  /** A language model object to use instead of the `llm` attribute. */
+  get llm(): Llm | undefined {
+    return this.llmObject;
+  }
+
+  set llm(value: Llm | undefined) {
+    this.llmObject = value;
+    if (this.started) this.restart();
+  }
+
+  /** The running threadline instance (to add documents from the host page), once ready. */
+  get threadline(): Threadline | null {
+    return this.instance;
+  }
+
+  /** Resolves when the element is ready to answer (or has shown why it cannot). */
+  get ready(): Promise<void> {
+    return this.started ?? Promise.resolve();
+  }
+
+  connectedCallback(): void {
+    // A value set on the element before it was upgraded is an own property shadowing the setter; re-apply it.
+    if (Object.prototype.hasOwnProperty.call(this, 'llm')) {
+      const value = (this as { llm?: Llm }).llm;
+      delete (this as { llm?: Llm }).llm;
+      this.llmObject = value;
+    }
+    // A microtask later, so attributes and properties set right after creation are seen.
+    queueMicrotask(() => { if (this.isConnected && !this.started) this.restart(); });
+  }
+
+  disconnectedCallback(): void {
+    queueMicrotask(() => { if (!this.isConnected) void this.stop(); });
+  }
+
+  attributeChangedCallback(name: string, previous: string | null, next: string | null): void {
+    if (name === 'placeholder') this.ui.input.placeholder = next ?? '';
+    else if (previous !== next && this.started) this.restart();
+  }
+
+  private restart(): void {
+    const generation = ++this.generation;
+    this.started = this.stop().then(() => this.start(generation));
+  }
+
+  private async stop(): Promise<void> {
+    this.turnAbort?.abort();
+    const instance = this.instance;
+    this.instance = null;
+    this.session = null;
+    this.started = null;
+    await instance?.dispose().catch(() => undefined);
+  }
+
+  private async start(generation: number): Promise<void> {
+    const current = () => generation === this.generation;
+    this.setBusy(true);
+    this.ui.fresh.disabled = true;
+    this.ui.log.replaceChildren();
+    this.llmNote = '';
+    this.setStatus('Loading the search model…');
+    try {
+      const embedder = this.getAttribute('embedder') ?? ThreadlineChat.defaultEmbedder;
+      const tl = await createThreadline({
+        name: this.getAttribute('name') || 'threadline-chat',
+        ...(embedder ? { embedder: { model: embedder, offlineModel: ThreadlineChat.defaultEmbedder ?? embedder } } : {}),
+        llm: this.llmObject ?? llmOption(this.getAttribute('llm')),
+        onProgress: (p) => { if (current()) this.onProgress(p); },
+      });
+      if (!current()) return void (await tl.dispose());
+      this.instance = tl;
+      const index = this.getAttribute('index');
+      if (index) {
+        this.setStatus('Loading the index…');
+        await tl.load(index);
+      }
+      const [stats, sessions] = await Promise.all([tl.stats(), tl.sessions()]);
+      if (!current()) return;
+      this.session = await tl.chat(sessions[0] ? { sessionId: sessions[0].id } : {});
+      for (const turn of this.session.history()) this.ui.log.append(TurnView.restored(turn, this.viewOptions()).element);
+      this.ui.progress.hidden = true;
+      const answers = tl.llm ? `answers by ${tl.llm.id}` : `extractive answers (no language model${this.llmNote ? `: ${this.llmNote}` : ''})`;
+      this.readyStatus = `${stats.docs} documents · ${answers}`;
+      this.setStatus(this.readyStatus);
+      this.setBusy(false);
+      this.ui.fresh.disabled = false;
+      this.emit('threadline-ready', { docs: stats.docs, chunks: stats.chunks, llm: tl.llm?.id ?? null });
+    } catch (error) {
+      if (!current()) return;
+      this.ui.progress.hidden = true;
+      const m = message(error);
+      this.setStatus(`Cannot answer here: ${m.message}`, true);
+      this.emit('threadline-error', m);
+    }
+  }
+
+  private async ask(question: string): Promise<void> {
+    const session = this.session;
+    if (!session) return;
+    this.turnAbort = new AbortController();
+    this.ui.input.value = '';
+    this.setBusy(true, true);
+    const view = new TurnView(question, this.viewOptions());
+    this.ui.log.append(view.element);
+    view.element.scrollIntoView?.({ block: 'end' });
+    try {
+      for await (const event of session.ask(question, { signal: this.turnAbort.signal })) {
+        view.update(event);
+        this.emit('threadline-turn', event);
+      }
+    } catch (error) {
+      const m = message(error);
+      view.fail(m.code === 'ABORTED' ? 'Stopped. This turn was not saved.' : `Failed: ${m.message}`);
+      this.emit('threadline-error', m);
+    } finally {
+      this.turnAbort = null;
+      this.setBusy(false);
+      this.ui.input.focus();
+    }
+  }
+
+  private async newConversation(): Promise<void> {
+    if (!this.instance || this.turnAbort) return;
+    this.session = await this.instance.chat();
+    this.ui.log.replaceChildren();
+    this.ui.input.focus();
+  }
+
+  private viewOptions(): { llmId?: string } {
+    const id = this.instance?.llm?.id;
+    return id ? { llmId: id } : {};
+  }
+
+  private onProgress(p: Progress): void {
+    const bar = this.ui.progress;
+    if (p.phase === 'model-ready' && this.readyStatus) {
+      bar.hidden = true;
+      this.setStatus(this.readyStatus);
+    } else if (p.phase === 'model-download' || p.phase === 'llm-load') {
+      bar.hidden = p.phase === 'llm-load' && p.stage === 'ready';
+      bar.value = p.fraction;
+      this.setStatus(p.phase === 'llm-load' ? p.text : `Downloading the search model: ${Math.round(p.fraction * 100)}%`);
+    } else if (p.phase === 'llm-status' && p.status === 'unavailable') {
+      this.llmNote = p.reason;
+    } else if (p.phase === 'llm-status') {
+      bar.hidden = true;
+      this.setStatus(p.status === 'ready' ? this.readyStatus : p.reason, p.status !== 'ready');
+    }
+  }
+
+  private setStatus(text: string, error = false): void {
+    this.ui.status.textContent = text;
+    this.ui.status.dataset.state = error ? 'error' : 'ok';
+  }
+
+  private setBusy(busy: boolean, answering = false): void {
+    this.ui.input.disabled = busy;
+    this.ui.ask.disabled = busy;
+    this.ui.stop.hidden = !answering;
+    this.ui.fresh.disabled = busy || !this.session;
+    if (answering) this.ui.stop.focus();
+  }
+
+  private emit(type: string, detail: unknown): void {
+    this.dispatchEvent(new CustomEvent(type, { detail, bubbles: true, composed: true }));
+  }
+}
+
+/** Registers the element (once) under `tag`. */
+export function defineThreadlineChat(tag = 'threadline-chat'): void {
+  if (!customElements.get(tag)) customElements.define(tag, ThreadlineChat);
+}

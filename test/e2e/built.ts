@@ -1,0 +1,73 @@
+/**
+ * Helpers for the tests that run against built artifacts (`npm run build`):
+ * the playground in build/playground and the example static page assembled
+ * with the compiled CLI, each served by a plain static server.
+ */
+import { execFile } from 'node:child_process';
+import { copyFileSync, existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { promisify } from 'node:util';
+import type { BrowserContext, Page } from 'playwright-core';
+
+export const root = resolve(import.meta.dirname, '../..');
+export const CLI = join(root, 'dist/cli/threadline.js');
+export const PLAYGROUND = join(root, 'build/playground');
+
+export function requireBuild(): void {
+  for (const path of [CLI, join(root, 'dist/standalone/threadline-chat.js'), join(PLAYGROUND, 'index.html')]) {
+    if (!existsSync(path)) throw new Error(`${path} is missing: run \`npm run build\` first (npm test does)`);
+  }
+}
+
+export async function cli(...args: string[]): Promise<string> {
+  const { stdout } = await promisify(execFile)(process.execPath, [CLI, ...args], { cwd: root, timeout: 120_000 });
+  return stdout;
+}
+
+/** The example page plus the element (copied by the CLI) and an index of `docs` (built by the CLI), in a fresh folder. */
+export async function buildExampleSite(name: string, docs: Record<string, string>): Promise<string> {
+  const site = join(root, 'test-results', name);
+  const sources = join(root, 'test-results', `${name}-docs`);
+  rmSync(site, { recursive: true, force: true });
+  rmSync(sources, { recursive: true, force: true });
+  mkdirSync(sources, { recursive: true });
+  for (const [file, text] of Object.entries(docs)) writeFileSync(join(sources, file), text);
+  await cli('element', join(site, 'threadline'));
+  await cli('index', sources, '-o', join(site, 'site.tlix'));
+  copyFileSync(join(root, 'docs/examples/static-site/index.html'), join(site, 'index.html'));
+  return site;
+}
+
+/** Lets only `origin` through; everything else is aborted and recorded. */
+export async function confineTo(context: BrowserContext, origin: string): Promise<string[]> {
+  const foreign: string[] = [];
+  await context.route('**/*', (route) => {
+    const url = route.request().url();
+    if (url.startsWith(`${origin}/`) || url.startsWith('blob:') || url.startsWith('data:')) return route.continue();
+    foreign.push(url);
+    return route.abort();
+  });
+  context.on('request', (r) => { const u = r.url(); if (!u.startsWith(`${origin}/`) && !u.startsWith('blob:') && !u.startsWith('data:') && !foreign.includes(u)) foreign.push(u); });
+  return foreign;
+}
+
+/** Fails the test on any dialog (alert/confirm/prompt): a sign of executed script. */
+export function recordDialogs(page: Page): string[] {
+  const dialogs: string[] = [];
+  page.on('dialog', (d) => { dialogs.push(d.message()); void d.dismiss(); });
+  return dialogs;
+}
+
+/** Records the element's ready/error events from the first script on; `waitForElement` resolves with the first one. */
+export async function watchElementEvents(page: Page): Promise<void> {
+  await page.addInitScript(() => {
+    const w = window as unknown as { tlEvents: { type: string; detail: unknown }[] };
+    w.tlEvents = [];
+    for (const type of ['threadline-ready', 'threadline-error']) document.addEventListener(type, (e) => w.tlEvents.push({ type, detail: (e as CustomEvent).detail }));
+  });
+}
+
+export async function waitForElement(page: Page): Promise<{ type: string; detail: unknown }> {
+  const handle = await page.waitForFunction(() => (window as unknown as { tlEvents: unknown[] }).tlEvents[0], undefined, { timeout: 60_000 });
+  return (await handle.jsonValue()) as { type: string; detail: unknown };
+}

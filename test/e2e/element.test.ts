@@ -1,0 +1,68 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser } from 'playwright-core';
+import { SAMPLE_KB } from '../../demo/sample-kb';
+import { serveStatic, type StaticServer } from '../../scripts/static-server.ts';
+import { launch } from './browser';
+import { buildExampleSite, confineTo, recordDialogs, requireBuild, waitForElement, watchElementEvents } from './built';
+
+let browser: Browser;
+let server: StaticServer;
+
+beforeAll(async () => {
+  requireBuild();
+  const site = await buildExampleSite('element-site', Object.fromEntries(SAMPLE_KB.map((d) => [`${d.id}.md`, d.markdown])));
+  server = await serveStatic(site); // no COOP/COEP: a plain static host
+  browser = await launch();
+});
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+describe('<threadline-chat> on the example static page (built element, prebuilt index, plain static host)', () => {
+  it('answers from the prebuilt index with the network limited to the page origin, keyboard only', async () => {
+    const context = await browser.newContext({ viewport: { width: 900, height: 900 } });
+    const foreign = await confineTo(context, server.origin);
+    const page = await context.newPage();
+    const dialogs = recordDialogs(page);
+    await watchElementEvents(page);
+    await page.goto(`${server.origin}/index.html`);
+    expect(await waitForElement(page)).toEqual({ type: 'threadline-ready', detail: { docs: SAMPLE_KB.length, chunks: expect.any(Number) as number, llm: null } });
+
+    const chat = page.locator('threadline-chat');
+    const input = chat.locator('input');
+    await input.focus();
+    await page.keyboard.type("what's the refund window?");
+    await page.keyboard.press('Enter');
+    const first = chat.locator('.tl-turn').nth(0);
+    await first.locator('.tl-mode').waitFor();
+    expect(await first.locator('.tl-mode').textContent()).toMatch(/Extractive answer/);
+    expect(await first.locator('.tl-answer').textContent()).toMatch(/30 days/);
+
+    await input.focus();
+    await page.keyboard.type('what about damaged items?');
+    await page.keyboard.press('Enter');
+    const second = chat.locator('.tl-turn').nth(1);
+    await second.locator('.tl-mode').waitFor();
+    expect(await second.locator('.tl-rewrite').textContent()).toMatch(/Searched for: .*damaged/);
+    expect(await second.locator('.tl-answer').textContent()).toMatch(/60 days/);
+
+    // A citation in the answer opens its passage, by keyboard.
+    await second.locator('.tl-answer button[data-cite="1"]').first().focus();
+    await page.keyboard.press('Enter');
+    const passage = second.locator('.tl-source[data-n="1"] .tl-passage');
+    expect(await passage.isVisible()).toBe(true);
+    expect(await second.locator('.tl-source[data-n="1"] button').getAttribute('aria-expanded')).toBe('true');
+
+    await page.screenshot({ path: 'test-results/element.png' });
+    expect(await page.evaluate(() => window.crossOriginIsolated)).toBe(false);
+    expect(foreign).toEqual([]);
+    expect(dialogs).toEqual([]);
+
+    // Reload: the index and the conversation come back, nothing is re-embedded or re-fetched from elsewhere.
+    await page.reload();
+    await chat.locator('.tl-turn').nth(1).waitFor();
+    expect(await chat.locator('.tl-turn').count()).toBe(2);
+    await context.close();
+  });
+});

@@ -1,0 +1,151 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { SAMPLE_KB } from '../../demo/sample-kb';
+import { serveStatic, type StaticServer } from '../../scripts/static-server.ts';
+import { launch } from './browser';
+import { PLAYGROUND, confineTo, recordDialogs, requireBuild } from './built';
+import { REWRITES, installScriptedLlm } from './scripted-llm';
+
+let browser: Browser;
+let plain: StaticServer;
+let isolated: StaticServer;
+
+beforeAll(async () => {
+  requireBuild();
+  plain = await serveStatic(PLAYGROUND);
+  isolated = await serveStatic(PLAYGROUND, { isolated: true });
+  browser = await launch();
+});
+afterAll(async () => {
+  await browser?.close();
+  await plain?.close();
+  await isolated?.close();
+});
+
+const QUESTIONS = ["what's the refund window?", 'what about damaged items?', 'and how long does that refund take?'];
+
+async function ready(page: Page): Promise<void> {
+  await page.waitForFunction(() => /^Ready\./.test(document.querySelector('#status')?.textContent ?? '') || document.querySelector('#status')?.getAttribute('data-state') === 'error', undefined, { timeout: 60_000 });
+  const status = await page.locator('#status').textContent();
+  if (!status?.startsWith('Ready.')) throw new Error(`playground did not start: ${status}`);
+}
+
+async function ask(page: Page, question: string): Promise<void> {
+  const before = await page.locator('.tl-turn').count();
+  await page.fill('#question', question);
+  await page.press('#question', 'Enter');
+  await page.locator('.tl-turn').nth(before).locator('.tl-mode:not([hidden])').waitFor({ timeout: 30_000 });
+}
+
+const turn = (page: Page, i: number) => page.locator('.tl-turn').nth(i);
+
+describe('playground (built, served by a plain static host)', () => {
+  it('holds a three-turn conversation with a scripted fake LLM, shows traces and compare, and restores everything after a reload with zero embedding calls', async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 1000 } });
+    const foreign = await confineTo(context, plain.origin);
+    const page = await context.newPage();
+    const dialogs = recordDialogs(page);
+    await installScriptedLlm(page);
+    await page.goto(`${plain.origin}/`);
+    await ready(page);
+    expect(await page.inputValue('#llm')).toBe('injected');
+    expect(await page.evaluate(() => window.crossOriginIsolated)).toBe(false);
+
+    await page.click('#sample');
+    await page.waitForFunction((n) => document.querySelector('#index-info')?.getAttribute('data-docs') === String(n), SAMPLE_KB.length);
+    expect(await page.locator('[data-name="Ingest"] .progress-text').textContent()).toMatch(/chunks\/s/);
+    expect(await page.locator('#doc-list li').count()).toBe(SAMPLE_KB.length);
+
+    for (const q of QUESTIONS) await ask(page, q);
+    // Turn 1 stood alone; turns 2 and 3 were rewritten by the (fake) LLM, and the trace says so.
+    expect(await turn(page, 0).locator('.trace').getAttribute('data-method')).toBe('kept');
+    for (const i of [1, 2]) {
+      expect(await turn(page, i).locator('.trace').getAttribute('data-method')).toBe('llm');
+      expect(await turn(page, i).locator('.trace q.condensed').textContent()).toBe(REWRITES[QUESTIONS[i] ?? '']);
+      expect(await turn(page, i).locator('.tl-mode').textContent()).toMatch(/Answer by scripted-fake-llm/);
+    }
+    expect(await turn(page, 1).locator('.trace tbody tr').first().getAttribute('data-doc')).toBe('refunds');
+    expect(await turn(page, 1).locator('.trace tbody tr').first().textContent()).toMatch(/Damaged on arrival/);
+    expect(await turn(page, 2).locator('.trace tbody tr').first().textContent()).toMatch(/Refund processing time/);
+
+    // A citation opens the cited passage.
+    await turn(page, 1).locator('.tl-answer button[data-cite="1"]').click();
+    expect(await turn(page, 1).locator('.tl-source[data-n="1"] .tl-passage-text').textContent()).toMatch(/damaged or broken in transit/);
+
+    // Compare: for the follow-up, the question as typed retrieves a different top passage.
+    await page.check('#compare');
+    const verdict = turn(page, 1).locator('.compare-verdict');
+    await verdict.waitFor();
+    expect(await verdict.getAttribute('data-same-top')).toBe('false');
+    const rawTop = await turn(page, 1).locator('.side-by-side table').first().locator('tbody tr').first().textContent();
+    const condensedTop = await turn(page, 1).locator('.side-by-side table').nth(1).locator('tbody tr').first().textContent();
+    expect(rawTop).not.toBe(condensedTop);
+    await page.screenshot({ path: 'test-results/playground.png', fullPage: true });
+
+    expect(await page.locator('#session-list li').count()).toBe(1);
+    expect(await page.locator('#session-list li .session-meta').textContent()).toMatch(/^3 turns/);
+    expect(await page.locator('#storage').textContent()).toMatch(/B/);
+
+    // Reload: the index and the conversation come back; nothing is embedded again.
+    await page.reload();
+    await ready(page);
+    expect(await page.locator('#index-info').getAttribute('data-docs')).toBe(String(SAMPLE_KB.length));
+    expect(await page.locator('#index-info').getAttribute('data-embedded-chunks')).toBe('0');
+    expect(await page.locator('.tl-turn').count()).toBe(3);
+    expect(await turn(page, 1).locator('.tl-user').textContent()).toBe(QUESTIONS[1]); // the user's words, not the rewrite
+    expect(await page.locator('#session-list li').count()).toBe(1);
+
+    // A new conversation starts empty; the stored one resumes from the list.
+    await page.click('#new-session');
+    await page.waitForFunction(() => document.querySelectorAll('.tl-turn').length === 0);
+    await page.click('#session-list li button.resume');
+    await page.waitForFunction(() => document.querySelectorAll('.tl-turn').length === 3);
+
+    // Forget one document; delete the conversation.
+    await page.click('#doc-list li[data-doc="warranty"] button');
+    await page.waitForFunction((n) => document.querySelector('#index-info')?.getAttribute('data-docs') === String(n), SAMPLE_KB.length - 1);
+    await page.click('#session-list li button.delete');
+    await page.waitForFunction(() => document.querySelector('#session-list li')?.classList.contains('empty') ?? false);
+    expect(await page.locator('.tl-turn').count()).toBe(0);
+
+    // Clear everything (two clicks).
+    await page.click('#clear-all');
+    await page.click('#clear-all');
+    await page.waitForFunction(() => document.querySelector('#index-info')?.getAttribute('data-docs') === '0');
+
+    expect(foreign).toEqual([]);
+    expect(dialogs).toEqual([]);
+    await context.close();
+  });
+
+  it('works with the network off after the first visit (service worker)', async () => {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    await page.goto(`${plain.origin}/`);
+    await ready(page);
+    await page.evaluate(async () => { await navigator.serviceWorker.ready; });
+    await page.click('#sample');
+    await page.waitForFunction(() => Number(document.querySelector('#index-info')?.getAttribute('data-docs')) > 0);
+    await context.setOffline(true);
+    await page.reload();
+    await ready(page);
+    expect(await page.evaluate(() => navigator.serviceWorker.controller?.scriptURL)).toMatch(/\/sw\.js$/);
+    await ask(page, "what's the refund window?");
+    expect(await turn(page, 0).locator('.tl-answer').textContent()).toMatch(/30 days/);
+    expect(await turn(page, 0).locator('.tl-mode').textContent()).toMatch(/Extractive answer/);
+    await context.close();
+  });
+
+  it('is cross-origin isolated (threaded WASM) where the host sends COOP/COEP, and works the same', async () => {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    await page.goto(`${isolated.origin}/`);
+    await ready(page);
+    expect(await page.evaluate(() => window.crossOriginIsolated)).toBe(true);
+    await page.click('#sample');
+    await page.waitForFunction(() => Number(document.querySelector('#index-info')?.getAttribute('data-docs')) > 0);
+    await ask(page, 'how long does the refund take?');
+    expect(await turn(page, 0).locator('.tl-answer').textContent()).toMatch(/5 business days/);
+    await context.close();
+  });
+});
