@@ -13,6 +13,7 @@ import { chromiumArgs, chromiumPath } from '../scripts/chromium.ts';
 import { startDevServer } from '../scripts/dev-server.ts';
 import { loadTransformersEmbedder } from '../src/embedding/transformers-embedder';
 import { syntheticCorpus, vocabulary } from './corpus';
+import type { ScanEntry } from './bench.worker';
 
 const args = process.argv.slice(2);
 const quick = args.includes('--quick');
@@ -36,7 +37,7 @@ async function nodeEmbedder(count: number) {
 }
 
 const { server, origin } = await startDevServer(['bench/bench.html'], {
-  include: ['@orama/orama', '@langchain/classic/vectorstores/memory', '@langchain/core/documents', 'hnswlib-wasm'],
+  include: ['@orama/orama', '@langchain/classic/vectorstores/memory', '@langchain/core/documents', 'hnswlib-wasm', 'client-vector-search'],
 });
 const browser = await chromium.launch({ executablePath: chromiumPath(), args: chromiumArgs() });
 try {
@@ -51,8 +52,7 @@ try {
   log('embedding model');
   const embedder = { node: await nodeEmbedder(SIZE.sentences), chromium: await page.evaluate((n) => window.bench.embedder(n), SIZE.sentences) };
   log('scan');
-  type ScanResult = Record<string, { f32: { ms: number; ratioToFloor: number; min: number; max: number }; int8: { ms: number; ratioToFloor: number; recallAt10: number }; floor: { ms: number; mbPerS: number } }>;
-  const scan: ScanResult = await page.evaluate(({ sizes, dims, runs }) => window.bench.scan(sizes, dims, runs), { sizes: SIZE.scan, dims: DIMS, runs: SIZE.scanRuns });
+  const scan: Record<string, ScanEntry> = await page.evaluate(({ sizes, dims, runs }) => window.bench.scan(sizes, dims, runs), { sizes: SIZE.scan, dims: DIMS, runs: SIZE.scanRuns });
   log('hydrate');
   type HydrateResult = Record<string, { ms: number; ratioToRawRead: number; rawReadMs: number; mbPerS: number }>;
   const hydrate: HydrateResult = await page.evaluate(({ n, dims, runs }) => window.bench.hydrate(n, dims, runs), { n: SIZE.hydrate, dims: DIMS, runs: SIZE.hydrateRuns });
@@ -87,14 +87,19 @@ try {
   row('machine', report.machine);
   for (const [size, s] of Object.entries(scan)) {
     row(`scan ${size} floor (sequential read)`, `${f(s.floor.ms)} ms (${f(s.floor.mbPerS, 0)} MB/s)`);
-    row(`scan ${size} f32 exact top-10`, `${f(s.f32.ms)} ms, ${f(s.f32.ratioToFloor)}× floor (min ${f(s.f32.min)}, max ${f(s.f32.max)})`);
-    row(`scan ${size} int8 + f32 rescoring`, `${f(s.int8.ms)} ms, ${f(s.int8.ratioToFloor)}× f32 floor, recall@10 ${f(s.int8.recallAt10, 3)}`);
+    row(`scan ${size} SIMD floor (WASM read)`, `${f(s.floorSimd.ms)} ms (${f(s.floorSimd.mbPerS, 0)} MB/s)`);
+    for (const [label, t] of [['f32 exact top-10, JS', s.f32Js], ['f32 exact top-10, WASM SIMD', s.f32Simd]] as const) {
+      row(`scan ${size} ${label}`, `${f(t.ms)} ms, ${f(t.ratioToFloor)}× floor, ${f(t.ratioToSimdFloor)}× SIMD floor (min ${f(t.min)}, max ${f(t.max)})`);
+    }
+    for (const [label, t] of [['int8 + f32 rescoring, JS', s.int8Js], ['int8 + f32 rescoring, WASM SIMD', s.int8Simd]] as const) {
+      row(`scan ${size} ${label}`, `${f(t.ms)} ms, ${f(t.ratioToFloor)}× f32 floor, ${f(t.ratioToSimdFloor)}× SIMD floor, recall@10 ${f(t.recallAt10, 3)}`);
+    }
   }
   for (const [size, h] of Object.entries(hydrate)) row(`hydrate ${size}`, `${f(h.ms, 0)} ms, ${f(h.ratioToRawRead)}× raw IndexedDB read (${f(h.rawReadMs, 0)} ms), ${f(h.mbPerS, 0)} MB/s`);
   row('ingest add() vs bare pipeline', `${f(ingest.chunksPerS, 0)} vs ${f(ingest.bareChunksPerS, 0)} chunks/s, overhead ${f(ingest.overhead * 100, 0)}% (${ingest.chunks} chunks)`);
   row(`search() main thread, ${SIZE.query} chunks`, `p50 ${f(query.p50Ms)} ms, p95 ${f(query.p95Ms)} ms (${query.count} queries)`);
   row('longest main-thread task', `ingest of ${mainThread.chunks} chunks: ${f(mainThread.longestTaskMsIngest, 0)} ms; 100 queries: ${f(mainThread.longestTaskMsQuery, 0)} ms`);
-  for (const [peer, p] of Object.entries(peers)) row(`peer ${peer}`, p.note ?? `N=${p.n}: scan ${f(p.scanMs ?? NaN)} ms vs ours ${f(p.oursMs ?? NaN)} ms = ${f(p.scanRatioToOurs ?? NaN)}× ours${p.recallAt10 !== undefined ? `, recall@10 ${f(p.recallAt10, 3)}` : ''} (build ${f((p.buildMs ?? 0) / 1000, 1)} s)`);
+  for (const [peer, p] of Object.entries(peers)) row(`peer ${peer}`, p.scanMs === undefined ? (p.note ?? 'no result') : `${p.note ? `(${p.note}) ` : ''}N=${p.n}: scan ${f(p.scanMs ?? NaN)} ms vs ours ${f(p.oursMs ?? NaN)} ms = ${f(p.scanRatioToOurs ?? NaN)}× ours${p.recallAt10 !== undefined ? `, recall@10 ${f(p.recallAt10, 3)}` : ''} (build ${f((p.buildMs ?? 0) / 1000, 1)} s)`);
   row('offline model, Node', `load ${f(embedder.node.loadMs, 0)} ms, ${f(embedder.node.sentencesPerS, 0)} sentences/s`);
   row('offline model, Chromium worker', `load ${f(embedder.chromium.loadMs, 0)} ms, ${f(embedder.chromium.sentencesPerS, 0)} sentences/s`);
   row('Markdown corpus through add()', `${corpus.docs} docs, ${f(corpus.chars / 1e6)} MB, ${corpus.chunks} chunks, ${f(corpus.chunksPerS, 0)} chunks/s`);

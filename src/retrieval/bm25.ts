@@ -13,7 +13,12 @@ export interface Bm25Options {
 }
 
 export class Bm25Index {
-  private readonly postings = new Map<string, Map<number, number>>();
+  /**
+   * term → [key, tf, key, tf, …]. Flat arrays, not a Map per term: hydrating
+   * 100k chunks appends a few million pairs, and Map entries cost several times
+   * more to create. Order within a list does not matter (removal swaps the last pair in).
+   */
+  private readonly postings = new Map<string, number[]>();
   private readonly docTerms = new Map<number, string[]>();
   private readonly docLength = new Map<number, number>();
   private totalLength = 0;
@@ -32,14 +37,20 @@ export class Bm25Index {
   add(key: number, text: string): void {
     if (this.docLength.has(key)) this.remove(key);
     const terms = lexicalTerms(text);
-    const counts = new Map<string, number>();
-    for (const t of terms) counts.set(t, (counts.get(t) ?? 0) + 1);
-    for (const [term, tf] of counts) {
+    // Sorted, equal terms are adjacent: counts without a Map per chunk.
+    const sorted = [...terms].sort();
+    const distinct: string[] = [];
+    for (let i = 0; i < sorted.length;) {
+      const term = sorted[i] as string;
+      let j = i + 1;
+      while (j < sorted.length && sorted[j] === term) j++;
       let list = this.postings.get(term);
-      if (!list) this.postings.set(term, (list = new Map<number, number>()));
-      list.set(key, tf);
+      if (!list) this.postings.set(term, (list = []));
+      list.push(key, j - i);
+      distinct.push(term);
+      i = j;
     }
-    this.docTerms.set(key, [...counts.keys()]);
+    this.docTerms.set(key, distinct);
     this.docLength.set(key, terms.length);
     this.totalLength += terms.length;
   }
@@ -49,8 +60,15 @@ export class Bm25Index {
     if (!terms) return false;
     for (const term of terms) {
       const list = this.postings.get(term);
-      list?.delete(key);
-      if (list?.size === 0) this.postings.delete(term);
+      if (!list) continue;
+      for (let i = 0; i < list.length; i += 2) {
+        if (list[i] !== key) continue;
+        list[i] = list[list.length - 2] as number;
+        list[i + 1] = list[list.length - 1] as number;
+        list.length -= 2;
+        break;
+      }
+      if (list.length === 0) this.postings.delete(term);
     }
     this.totalLength -= this.docLength.get(key) ?? 0;
     this.docTerms.delete(key);
@@ -74,8 +92,11 @@ export class Bm25Index {
     for (const term of new Set(lexicalTerms(query))) {
       const list = this.postings.get(term);
       if (!list) continue;
-      const idf = Math.log(1 + (n - list.size + 0.5) / (list.size + 0.5));
-      for (const [key, tf] of list) {
+      const df = list.length / 2;
+      const idf = Math.log(1 + (n - df + 0.5) / (df + 0.5));
+      for (let i = 0; i < list.length; i += 2) {
+        const key = list[i] as number;
+        const tf = list[i + 1] as number;
         if (allow && !allow(key)) continue;
         const len = this.docLength.get(key) ?? 0;
         const s = (idf * tf * (this.k1 + 1)) / (tf + this.k1 * (1 - this.b + (this.b * len) / avgdl));

@@ -1,11 +1,13 @@
 /**
- * Exact cosine index over one contiguous Float32Array (rows normalized on
- * insert). Removal swaps the last row into the hole, so the matrix stays dense
- * and a scan reads memory strictly sequentially. Optionally keeps an int8 copy
+ * Exact cosine index over one contiguous matrix (rows normalized on insert).
+ * Removal swaps the last row into the hole, so the matrix stays dense and a
+ * scan reads memory strictly sequentially. Optionally keeps an int8 copy
  * (per-row scale) for a 4× smaller scan whose candidates are rescored in f32.
+ * Scans run as WebAssembly SIMD where available (row-matrix.ts), else as JS.
  * Pure: no IO, no workers; runs in Node and in the browser.
  */
 import { ThreadlineError } from '../errors';
+import { f32Matrix, i8Matrix, type RowMatrix } from './row-matrix';
 import { TopK, type Hit } from './top-k';
 import { dotRow, normalizeInPlace } from './vector-math';
 
@@ -14,6 +16,8 @@ export interface VectorIndexOptions {
   int8?: boolean;
   /** Initial capacity in rows. @default 1024 */
   capacity?: number;
+  /** Scan with WebAssembly SIMD when the runtime has it; `false` forces the JS scan. @default true */
+  simd?: boolean;
 }
 
 export interface VectorSearchOptions {
@@ -33,20 +37,29 @@ function isUnit(v: Float32Array, offset: number, length: number): boolean {
 }
 
 export class VectorIndex {
-  private data: Float32Array;
-  private q8: Int8Array | null;
+  private readonly f32: RowMatrix<Float32Array>;
+  private readonly q8: RowMatrix<Int8Array> | null;
   private q8Scale: Float32Array | null;
   private rowKeys: Float64Array;
   private readonly rowOf = new Map<number, number>();
   private rows = 0;
+  /** Row width of the f32 matrix (dims plus zero padding). */
+  private readonly stride: number;
 
   constructor(readonly dims: number, options: VectorIndexOptions = {}) {
     if (!Number.isInteger(dims) || dims <= 0) throw new ThreadlineError('INVALID_INPUT', `dims must be a positive integer, got ${dims}`);
     const capacity = Math.max(1, options.capacity ?? 1024);
-    this.data = new Float32Array(capacity * dims);
+    const simd = options.simd ?? true;
+    this.f32 = f32Matrix(dims, capacity, simd);
+    this.stride = this.f32.stride;
     this.rowKeys = new Float64Array(capacity);
-    this.q8 = options.int8 ? new Int8Array(capacity * dims) : null;
+    this.q8 = options.int8 ? i8Matrix(dims, capacity, simd) : null;
     this.q8Scale = options.int8 ? new Float32Array(capacity) : null;
+  }
+
+  /** Whether scans run as WebAssembly SIMD. */
+  get simd(): boolean {
+    return this.f32.simd;
   }
 
   get size(): number {
@@ -64,7 +77,7 @@ export class VectorIndex {
   /** Copy of the stored (normalized) vector for `key`, or undefined. */
   vector(key: number): Float32Array | undefined {
     const row = this.rowOf.get(key);
-    return row === undefined ? undefined : this.data.slice(row * this.dims, (row + 1) * this.dims);
+    return row === undefined ? undefined : this.f32.data.slice(row * this.stride, row * this.stride + this.dims);
   }
 
   /** Adds rows from a packed `keys.length × dims` matrix; an existing key is replaced. */
@@ -80,8 +93,9 @@ export class VectorIndex {
       const row = this.rowOf.get(key) ?? this.rows++;
       this.rowOf.set(key, row);
       this.rowKeys[row] = key;
-      this.data.set(vectors.subarray(i * this.dims, (i + 1) * this.dims), row * this.dims);
-      if (!isUnit(this.data, row * this.dims, this.dims)) normalizeInPlace(this.data, row * this.dims, this.dims);
+      const data = this.f32.data;
+      data.set(vectors.subarray(i * this.dims, (i + 1) * this.dims), row * this.stride);
+      if (!isUnit(data, row * this.stride, this.dims)) normalizeInPlace(data, row * this.stride, this.dims);
       this.quantizeRow(row);
     }
   }
@@ -110,59 +124,54 @@ export class VectorIndex {
     if (query.length !== this.dims) {
       throw new ThreadlineError('INVALID_INPUT', `query has ${query.length} dims, index has ${this.dims}`);
     }
-    const q = normalizeInPlace(Float32Array.from(query));
+    // Normalized, and zero-padded to the row stride (dotRow and the kernels read whole rows).
+    const q = new Float32Array(this.stride);
+    q.set(query);
+    normalizeInPlace(q, 0, this.dims);
     if (options.int8 && this.q8) return this.searchInt8(q, k, options);
     const top = new TopK(Math.min(k, this.rows));
     const allow = options.allow;
+    const scores = this.f32.dots(q, this.rows);
     for (let row = 0; row < this.rows; row++) {
       const key = this.rowKeys[row] as number;
       if (allow && !allow(key)) continue;
-      top.push(key, dotRow(q, this.data, row));
+      top.push(key, scores[row] as number);
     }
     return top.result();
   }
 
   private searchInt8(q: Float32Array, k: number, options: VectorSearchOptions): Hit[] {
-    const q8 = this.q8 as Int8Array;
     const scale = this.q8Scale as Float32Array;
-    const dims = this.dims;
     const candidates = new TopK(Math.min(this.rows, Math.max(k, k * (options.rescoreFactor ?? 4))));
+    const scores = (this.q8 as RowMatrix<Int8Array>).dots(q, this.rows);
     for (let row = 0; row < this.rows; row++) {
-      const key = this.rowKeys[row] as number;
-      if (options.allow && !options.allow(key)) continue;
-      // Same unrolled shape as dotRow, over Int8Array: kept separate so each hot loop stays monomorphic in V8.
-      const base = row * dims;
-      let s0 = 0, s1 = 0, s2 = 0, s3 = 0;
-      let d = 0;
-      for (; d + 3 < dims; d += 4) {
-        s0 += (q[d] as number) * (q8[base + d] as number);
-        s1 += (q[d + 1] as number) * (q8[base + d + 1] as number);
-        s2 += (q[d + 2] as number) * (q8[base + d + 2] as number);
-        s3 += (q[d + 3] as number) * (q8[base + d + 3] as number);
-      }
-      for (; d < dims; d++) s0 += (q[d] as number) * (q8[base + d] as number);
-      candidates.push(row, (s0 + s1 + s2 + s3) * (scale[row] as number));
+      if (options.allow && !options.allow(this.rowKeys[row] as number)) continue;
+      candidates.push(row, (scores[row] as number) * (scale[row] as number));
     }
     const exact = new TopK(Math.min(k, this.rows));
-    for (const { key: row } of candidates.result()) exact.push(this.rowKeys[row] as number, dotRow(q, this.data, row));
+    for (const { key: row } of candidates.result()) exact.push(this.rowKeys[row] as number, dotRow(q, this.f32.data, row));
     return exact.result();
   }
 
   private quantizeRow(row: number): void {
     if (!this.q8 || !this.q8Scale) return;
-    const base = row * this.dims;
+    const base = row * this.stride;
+    const data = this.f32.data;
     let max = 0;
-    for (let d = 0; d < this.dims; d++) max = Math.max(max, Math.abs(this.data[base + d] as number));
+    for (let d = 0; d < this.dims; d++) max = Math.max(max, Math.abs(data[base + d] as number));
     const scale = max > 0 ? max / 127 : 1;
     this.q8Scale[row] = scale;
-    for (let d = 0; d < this.dims; d++) this.q8[base + d] = Math.round((this.data[base + d] as number) / scale);
+    const q8 = this.q8.data;
+    const q8Base = row * this.q8.stride;
+    for (let d = 0; d < this.dims; d++) q8[q8Base + d] = Math.round((data[base + d] as number) / scale);
   }
 
   private moveRow(from: number, to: number): void {
     const key = this.rowKeys[from] as number;
-    this.data.copyWithin(to * this.dims, from * this.dims, (from + 1) * this.dims);
+    this.f32.data.copyWithin(to * this.stride, from * this.stride, (from + 1) * this.stride);
     if (this.q8 && this.q8Scale) {
-      this.q8.copyWithin(to * this.dims, from * this.dims, (from + 1) * this.dims);
+      const width = this.q8.stride;
+      this.q8.data.copyWithin(to * width, from * width, (from + 1) * width);
       this.q8Scale[to] = this.q8Scale[from] as number;
     }
     this.rowKeys[to] = key;
@@ -173,15 +182,10 @@ export class VectorIndex {
     const capacity = this.rowKeys.length;
     if (rows <= capacity) return;
     const next = Math.max(rows, Math.ceil(capacity * 1.5));
-    const grow = <T extends Float32Array | Int8Array | Float64Array>(old: T, make: (n: number) => T, width: number): T => {
-      const fresh = make(next * width);
-      // Same element type on both sides; TypeScript cannot relate the generic subarray to set's parameter.
-      (fresh as { set(a: ArrayLike<number>): void }).set(old.subarray(0, this.rows * width));
-      return fresh;
-    };
-    this.data = grow(this.data, (n) => new Float32Array(n), this.dims);
-    this.rowKeys = grow(this.rowKeys, (n) => new Float64Array(n), 1);
-    if (this.q8) this.q8 = grow(this.q8, (n) => new Int8Array(n), this.dims);
-    if (this.q8Scale) this.q8Scale = grow(this.q8Scale, (n) => new Float32Array(n), 1);
+    this.f32.reserve(next);
+    this.q8?.reserve(next);
+    const grow = (old: Float32Array | Float64Array, fresh: Float32Array | Float64Array) => { fresh.set(old.subarray(0, this.rows)); return fresh; };
+    this.rowKeys = grow(this.rowKeys, new Float64Array(next)) as Float64Array;
+    if (this.q8Scale) this.q8Scale = grow(this.q8Scale, new Float32Array(next)) as Float32Array;
   }
 }

@@ -13,7 +13,7 @@ export function normalizeInPlace(v: Float32Array, offset = 0, length = v.length 
   return v;
 }
 
-/** Dot product of `q` with row `row` of a packed matrix of width q.length. */
+/** Dot product of `q` with row `row` of a packed matrix of width q.length (the row stride; padding is zero). */
 export function dotRow(q: Float32Array, data: Float32Array, row: number): number {
   const dims = q.length;
   const base = row * dims;

@@ -19,7 +19,8 @@ describe('npm run bench -- --quick (runs and emits every key; how fast is not as
     expect(typeof report.machine).toBe('string');
     for (const size of ['10000x384', '100000x384']) {
       expect(report.scan?.[size]).toMatchObject({
-        f32: { ms: num, ratioToFloor: num },
+        f32: { ms: num, ratioToFloor: num, impl: expect.any(String) as string },
+        f32Js: { ms: num }, f32Simd: { ms: num }, floorSimd: { ms: num },
         int8: { ms: num, ratioToFloor: num, recallAt10: num },
       });
     }

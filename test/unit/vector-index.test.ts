@@ -104,3 +104,52 @@ describe('VectorIndex (pure, against brute force)', () => {
     expect(hits.map((h) => [h.key, h.score])).toEqual([[2, 1], [1, 0]]);
   });
 });
+
+describe('VectorIndex scans: WebAssembly SIMD and JS agree with brute force', () => {
+  it('runs SIMD here (Node has WebAssembly SIMD), and JS when asked', () => {
+    expect(new VectorIndex(8).simd).toBe(true);
+    expect(new VectorIndex(8, { simd: false }).simd).toBe(false);
+  });
+
+  for (const dims of [1, 3, 17, 100, 384]) {
+    it(`dims ${dims}: same top-k (f32 and int8) through growth, replacement and removal`, () => {
+      const n = 300;
+      const keys = Array.from({ length: n }, (_, i) => i);
+      const vectors = randomVectors(n, dims, dims);
+      const simd = new VectorIndex(dims, { int8: true, capacity: 4 });
+      const js = new VectorIndex(dims, { int8: true, capacity: 4, simd: false });
+      for (const index of [simd, js]) {
+        index.add(keys.slice(0, 200), vectors.subarray(0, 200 * dims));
+        index.add(keys.slice(150), vectors.subarray(150 * dims)); // 150..199 replaced, 200..299 appended (grows)
+        index.remove([3, 77, 299, 1000]);
+      }
+      const live = keys.filter((k) => ![3, 77, 299].includes(k));
+      const liveVectors = new Float32Array(live.flatMap((k) => Array.from(vectors.subarray(k * dims, (k + 1) * dims))));
+      for (let t = 0; t < 10; t++) {
+        const q = randomVectors(1, dims, 500 + t);
+        const want = bruteForce(live, liveVectors, dims, q, 10);
+        for (const index of [simd, js]) {
+          const got = index.search(q, 10);
+          expect(got.map((h) => h.key)).toEqual(want.map((h) => h.key));
+          got.forEach((h, i) => expect(h.score).toBeCloseTo(want[i]?.score ?? NaN, 4));
+          // int8 candidates, rescored in f32: same keys at this size.
+          expect(index.search(q, 10, { int8: true }).map((h) => h.key)).toEqual(want.map((h) => h.key));
+        }
+        expect(simd.search(q, 5, { allow: (key) => key % 2 === 0 }).map((h) => h.key)).toEqual(bruteForce(live, liveVectors, dims, q, 5, (key) => key % 2 === 0).map((h) => h.key));
+      }
+      expect(simd.vector(5)).toEqual(js.vector(5));
+      expect(simd.vector(5)?.length).toBe(dims);
+    });
+  }
+
+  it('int8 query scaling never overflows the i32 sums at 4096 dims', () => {
+    const dims = 4096;
+    const index = new VectorIndex(dims, { int8: true });
+    const row = new Float32Array(dims).fill(1); // every product at its maximum
+    index.add([1, 2, 3], Float32Array.from([...row, ...row.map((_, i) => (i % 2 ? 1 : -1)), ...row.map((_, i) => (i < dims / 2 ? 1 : 0))]));
+    // One candidate only: the int8 scores alone decide, so a wrapped sum would pick the wrong row.
+    const hits = index.search(row, 1, { int8: true, rescoreFactor: 1 });
+    expect(hits.map((h) => h.key)).toEqual([1]);
+    expect(hits[0]?.score).toBeCloseTo(1, 5);
+  });
+});
