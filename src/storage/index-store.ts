@@ -125,8 +125,7 @@ export class IndexStore {
         ? { ...stored, modelId: identity.modelId, dims: identity.dims }
         : checkIdentity(stored, identity);
       manifest.shardSlots ??= {};
-      const removedKeys: number[] = [];
-      for (const doc of pending) removedKeys.push(...(await this.deleteDoc(tx, doc.record.id, manifest)));
+      const removedKeys = await this.deleteDocs(tx, pending.map((d) => d.record.id), manifest);
       const { added, generation } = await this.write(tx, manifest, pending, identity);
       await tx.done;
       return { added, removedKeys, generation };
@@ -178,8 +177,7 @@ export class IndexStore {
       const tx = this.db.transaction(['meta', 'docs', 'chunks', 'shards'], 'readwrite', TX);
       const manifest = await tx.objectStore('meta').get('manifest');
       if (!manifest) { await tx.done; return { removedKeys: [], generation: 0 }; }
-      const removedKeys: number[] = [];
-      for (const id of ids) removedKeys.push(...(await this.deleteDoc(tx, id, manifest)));
+      const removedKeys = await this.deleteDocs(tx, ids, manifest);
       if (removedKeys.length || ids.length) {
         manifest.generation++;
         manifest.updatedAt = Date.now();
@@ -220,12 +218,13 @@ export class IndexStore {
       const victims = (await Promise.all(victimIds.map((id) => tx.objectStore('shards').get(id)))).filter((v): v is ShardRecord => v !== undefined);
       const live: { record: ChunkRecord; vector: Float32Array }[] = [];
       for (const shard of victims) {
-        for (let slot = 0; slot < shard.keys.length; slot++) {
-          const record = await tx.objectStore('chunks').get(shard.keys[slot] as number);
+        // All of a shard's chunk reads in flight at once (see deleteDocs).
+        const records = await Promise.all(Array.from(shard.keys, (key) => tx.objectStore('chunks').get(key)));
+        records.forEach((record, slot) => {
           if (record && record.shard === shard.id && record.slot === slot) {
             live.push({ record, vector: shard.vectors.subarray(slot * shard.dims, (slot + 1) * shard.dims) });
           }
-        }
+        });
         void tx.objectStore('shards').delete(shard.id);
         delete manifest.shardLive[shard.id];
         delete manifest.shardSlots[shard.id];
@@ -256,19 +255,22 @@ export class IndexStore {
     return { shards: slots.length, bytes: slots.reduce((n, s) => n + s * (manifest?.dims ?? 0) * 4, 0) };
   }
 
-  private async deleteDoc(tx: WriteTx, id: string, manifest: Manifest): Promise<number[]> {
-    const doc = await tx.objectStore('docs').get(id);
-    if (!doc) return [];
-    for (const key of doc.chunkKeys) {
-      const chunk = await tx.objectStore('chunks').get(key);
-      if (chunk) manifest.shardLive[chunk.shard] = Math.max(0, (manifest.shardLive[chunk.shard] ?? 1) - 1);
-      void tx.objectStore('chunks').delete(key);
-    }
-    void tx.objectStore('docs').delete(id);
-    manifest.docCount = Math.max(0, manifest.docCount - 1);
-    manifest.chunkCount = Math.max(0, manifest.chunkCount - doc.chunkKeys.length);
-    return doc.chunkKeys;
+  /**
+   * Deletes documents and their chunks. Requests are issued together, not
+   * awaited one by one: IndexedDB pipelines them within the transaction.
+   */
+  private async deleteDocs(tx: WriteTx, ids: readonly string[], manifest: Manifest): Promise<number[]> {
+    const docs = (await Promise.all([...new Set(ids)].map((id) => tx.objectStore('docs').get(id)))).filter((d) => d !== undefined);
+    const keys = docs.flatMap((d) => d.chunkKeys);
+    const chunks = await Promise.all(keys.map((key) => tx.objectStore('chunks').get(key)));
+    for (const chunk of chunks) if (chunk) manifest.shardLive[chunk.shard] = Math.max(0, (manifest.shardLive[chunk.shard] ?? 1) - 1);
+    for (const key of keys) void tx.objectStore('chunks').delete(key);
+    for (const doc of docs) void tx.objectStore('docs').delete(doc.id);
+    manifest.docCount = Math.max(0, manifest.docCount - docs.length);
+    manifest.chunkCount = Math.max(0, manifest.chunkCount - keys.length);
+    return keys;
   }
+
 
   private async run<T>(work: () => Promise<T>, message: string): Promise<T> {
     try {

@@ -136,25 +136,31 @@ export class RetrievalEngine {
     const result: AddResult = { added: 0, unchanged: docs.length - todo.length, chunks: 0, empty: prepared.filter((p) => p.chunks.length === 0).map((p) => p.record.id) };
     const progress = { docsDone: 0, docsTotal: prepared.length, chunksDone: 0, chunksTotal: prepared.reduce((n, p) => n + p.chunks.length, 0) };
     const started = performance.now();
-    for (const group of groups(prepared)) {
-      throwIfAborted(options.signal);
-      const texts = group.flatMap((p) => p.chunks.map((c) => c.context));
-      const vectors = await embedder.embed(texts, options.signal ? { signal: options.signal } : {});
-      this.embedded.chunks += texts.length;
-      throwIfAborted(options.signal);
-      let offset = 0;
-      const pending: PendingDoc[] = group.map((p) => {
-        const slice = vectors.subarray(offset * embedder.dims, (offset + p.chunks.length) * embedder.dims);
-        offset += p.chunks.length;
-        return { ...p, vectors: slice };
-      });
-      await this.commit(pending, embedder.dims);
-      result.added += group.length;
-      result.chunks += texts.length;
-      progress.docsDone += group.length;
-      progress.chunksDone += texts.length;
-      const seconds = (performance.now() - started) / 1000;
-      options.onProgress?.({ phase: 'ingest', ...progress, chunksPerSecond: seconds > 0 ? progress.chunksDone / seconds : 0 });
+    try {
+      for (const group of groups(prepared)) {
+        throwIfAborted(options.signal);
+        const texts = group.flatMap((p) => p.chunks.map((c) => c.context));
+        const vectors = await embedder.embed(texts, options.signal ? { signal: options.signal } : {});
+        this.embedded.chunks += texts.length;
+        throwIfAborted(options.signal);
+        let offset = 0;
+        const pending: PendingDoc[] = group.map((p) => {
+          const slice = vectors.subarray(offset * embedder.dims, (offset + p.chunks.length) * embedder.dims);
+          offset += p.chunks.length;
+          return { ...p, vectors: slice };
+        });
+        await this.commit(pending, embedder.dims);
+        result.added += group.length;
+        result.chunks += texts.length;
+        progress.docsDone += group.length;
+        progress.chunksDone += texts.length;
+        const seconds = (performance.now() - started) / 1000;
+        options.onProgress?.({ phase: 'ingest', ...progress, chunksPerSecond: seconds > 0 ? progress.chunksDone / seconds : 0 });
+      }
+    } finally {
+      // Once per add(), not after every group: merging small shards group by group rewrote them again and again.
+      // Never masks the error of the add itself.
+      if (result.added > 0) await this.queue.run(() => withWriteLock(this.config.name, () => this.compactQuietly())).catch(() => undefined);
     }
     return result;
   }
@@ -246,7 +252,6 @@ export class RetrievalEngine {
         this.generation = result.generation;
       }
       this.feed?.publish(this.generation);
-      await this.compactQuietly();
     }));
   }
 
