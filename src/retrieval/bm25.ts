@@ -1,9 +1,19 @@
 /**
  * BM25 (Okapi, k1 = 1.2, b = 0.75) over an inverted index of chunk keys.
- * Pure and incremental: add and remove one chunk at a time.
+ * Pure and incremental: add and remove one chunk at a time, or add a stored
+ * segment (lexical-segment.ts) of prebuilt postings in one step.
  */
+import type { LexicalSegment } from './lexical-segment';
 import { lexicalTerms } from './lexical-tokens';
 import { TopK, type Hit } from './top-k';
+
+interface LoadedSegment {
+  segment: LexicalSegment;
+  /** Chunk key by slot. */
+  keys: ArrayLike<number>;
+  /** Term → its index in the segment. */
+  dict: Map<string, number>;
+}
 
 export interface Bm25Options {
   /** @default 1.2 */
@@ -21,6 +31,9 @@ export class Bm25Index {
   private readonly postings = new Map<string, number[]>();
   private readonly docTerms = new Map<number, string[]>();
   private readonly docLength = new Map<number, number>();
+  private segments: LoadedSegment[] = [];
+  /** Live keys whose postings are in a segment (and in which one). */
+  private readonly segmentOf = new Map<number, LoadedSegment>();
   private totalLength = 0;
   private readonly k1: number;
   private readonly b: number;
@@ -55,7 +68,37 @@ export class Bm25Index {
     this.totalLength += terms.length;
   }
 
+  /**
+   * Adds the chunks at `liveSlots` of a stored segment (`keys[slot]` is a
+   * slot's chunk key); other slots are dead (removed since it was written).
+   */
+  addSegment(segment: LexicalSegment, keys: ArrayLike<number>, liveSlots: Iterable<number>): void {
+    const dict = new Map<string, number>();
+    let from = 0;
+    for (let i = 0; from <= segment.terms.length && segment.terms.length > 0; i++) {
+      const end = segment.terms.indexOf('\n', from);
+      dict.set(segment.terms.slice(from, end < 0 ? undefined : end), i);
+      if (end < 0) break;
+      from = end + 1;
+    }
+    const loaded: LoadedSegment = { segment, keys, dict };
+    this.segments.push(loaded);
+    for (const slot of liveSlots) {
+      const key = keys[slot] as number;
+      if (this.docLength.has(key)) this.remove(key);
+      const length = segment.lengths[slot] as number;
+      this.segmentOf.set(key, loaded);
+      this.docLength.set(key, length);
+      this.totalLength += length;
+    }
+  }
+
   remove(key: number): boolean {
+    if (this.segmentOf.delete(key)) {
+      this.totalLength -= this.docLength.get(key) ?? 0;
+      this.docLength.delete(key);
+      return true;
+    }
     const terms = this.docTerms.get(key);
     if (!terms) return false;
     for (const term of terms) {
@@ -77,6 +120,8 @@ export class Bm25Index {
   }
 
   clear(): void {
+    this.segments = [];
+    this.segmentOf.clear();
     this.postings.clear();
     this.docTerms.clear();
     this.docLength.clear();
@@ -89,14 +134,27 @@ export class Bm25Index {
     if (n === 0 || k <= 0) return [];
     const avgdl = this.totalLength / n || 1;
     const scores = new Map<number, number>();
+    const pairs: number[] = [];
     for (const term of new Set(lexicalTerms(query))) {
+      // Live (key, tf) pairs of the term: the in-memory postings, then every segment's.
+      pairs.length = 0;
       const list = this.postings.get(term);
-      if (!list) continue;
-      const df = list.length / 2;
+      if (list) for (let i = 0; i < list.length; i++) pairs.push(list[i] as number);
+      for (const s of this.segments) {
+        const t = s.dict.get(term);
+        if (t === undefined) continue;
+        const { offsets, slots, tfs } = s.segment;
+        for (let p = offsets[t] as number; p < (offsets[t + 1] as number); p++) {
+          const key = s.keys[slots[p] as number] as number;
+          if (this.segmentOf.get(key) === s) pairs.push(key, tfs[p] as number);
+        }
+      }
+      if (!pairs.length) continue;
+      const df = pairs.length / 2;
       const idf = Math.log(1 + (n - df + 0.5) / (df + 0.5));
-      for (let i = 0; i < list.length; i += 2) {
-        const key = list[i] as number;
-        const tf = list[i + 1] as number;
+      for (let i = 0; i < pairs.length; i += 2) {
+        const key = pairs[i] as number;
+        const tf = pairs[i + 1] as number;
         if (allow && !allow(key)) continue;
         const len = this.docLength.get(key) ?? 0;
         const s = (idf * tf * (this.k1 + 1)) / (tf + this.k1 * (1 - this.b + (this.b * len) / avgdl));

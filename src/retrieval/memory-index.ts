@@ -5,6 +5,7 @@
  */
 import { ThreadlineError } from '../errors';
 import { Bm25Index } from './bm25';
+import type { LexicalSegment } from './lexical-segment';
 import { matchesFilter, type MetadataValue, type SearchFilter } from './filter';
 import { reciprocalRankFusion } from './fusion';
 import type { Hit } from './top-k';
@@ -122,6 +123,34 @@ export class MemoryIndex {
     for (const c of chunks) {
       this.chunks.set(c.key, c);
       this.lexical.add(c.key, c.context);
+    }
+  }
+
+  /**
+   * Adds stored chunks (each with the shard and slot of its vector): BM25
+   * postings come from `segments` for chunks of a shard that has one, and
+   * from tokenizing the text for the others.
+   */
+  addStored(
+    chunks: readonly (IndexedChunk & { shard: number; slot: number })[],
+    vectors: Float32Array,
+    segments: ReadonlyMap<number, { keys: ArrayLike<number>; lexical: LexicalSegment }>,
+  ): void {
+    this.vectors.add(chunks.map((c) => c.key), vectors);
+    const liveSlots = new Map<number, number[]>();
+    for (const c of chunks) {
+      this.chunks.set(c.key, c);
+      if (!segments.has(c.shard)) {
+        this.lexical.add(c.key, c.context);
+        continue;
+      }
+      let slots = liveSlots.get(c.shard);
+      if (!slots) liveSlots.set(c.shard, (slots = []));
+      slots.push(c.slot);
+    }
+    for (const [shard, slots] of liveSlots) {
+      const segment = segments.get(shard);
+      if (segment) this.lexical.addSegment(segment.lexical, segment.keys, slots);
     }
   }
 

@@ -7,6 +7,7 @@
  */
 import { openDB, type IDBPDatabase, type IDBPTransaction } from 'idb';
 import { ThreadlineError } from '../errors';
+import { buildSegment, isCurrentSegment, type LexicalSegment } from '../retrieval/lexical-segment';
 import { storageError } from './storage-errors';
 import { MIGRATIONS, SCHEMA_VERSION, databaseName, type ChunkRecord, type DocRecord, type Manifest, type ShardRecord, type ThreadlineDB } from './schema';
 
@@ -37,6 +38,8 @@ export interface StoredIndex {
   chunks: ChunkRecord[];
   /** Packed vectors in `chunks` order. */
   vectors: Float32Array;
+  /** Usable BM25 segments by shard id; chunks of other shards must be tokenized. */
+  segments: Map<number, { keys: Float64Array; lexical: LexicalSegment }>;
 }
 
 const TX = { durability: 'strict' } as const;
@@ -91,7 +94,9 @@ export class IndexStore {
         if (!shard || shard.keys[c.slot] !== c.key) throw new ThreadlineError('STORAGE_FAILED', `chunk ${c.key} points at a missing vector`);
         vectors.set(shard.vectors.subarray(c.slot * dims, (c.slot + 1) * dims), i * dims);
       });
-      return { manifest, docs, chunks, vectors };
+      const segments = new Map<number, { keys: Float64Array; lexical: LexicalSegment }>();
+      for (const shard of shards) if (isCurrentSegment(shard.lexical, shard.keys.length)) segments.set(shard.id, { keys: shard.keys, lexical: shard.lexical });
+      return { manifest, docs, chunks, vectors, segments };
     }, 'Could not load the index');
   }
 
@@ -137,6 +142,7 @@ export class IndexStore {
     const total = pending.reduce((n, d) => n + d.chunks.length, 0);
     const packed = new Float32Array(total * identity.dims);
     const keys = new Float64Array(total);
+    const contexts: string[] = [];
     const added: CommitResult['added'] = [];
     let row = 0;
     const perShard = Math.max(1, Math.floor(SHARD_MAX_BYTES / (4 * identity.dims)));
@@ -146,6 +152,7 @@ export class IndexStore {
         const key = manifest.nextChunkKey++;
         keys[row] = key;
         const record = { ...c, key, shard: firstShard + Math.floor(row / perShard), slot: row % perShard };
+        contexts.push(c.context);
         row++;
         return record;
       });
@@ -162,6 +169,7 @@ export class IndexStore {
       const id = manifest.nextShardId++;
       void tx.objectStore('shards').put({
         id, dims: identity.dims, vectors: packed.slice(from * identity.dims, to * identity.dims), keys: keys.slice(from, to),
+        lexical: buildSegment(contexts.slice(from, to)),
       });
       manifest.shardLive[id] = to - from;
       manifest.shardSlots[id] = to - from;
@@ -238,7 +246,9 @@ export class IndexStore {
           vectors.set(vector, slot * manifest.dims);
           void tx.objectStore('chunks').put({ ...record, shard: id, slot });
         });
-        void tx.objectStore('shards').put({ id, dims: manifest.dims, vectors, keys: Float64Array.from(part, (p) => p.record.key) });
+        void tx.objectStore('shards').put({
+          id, dims: manifest.dims, vectors, keys: Float64Array.from(part, (p) => p.record.key), lexical: buildSegment(part.map((p) => p.record.context)),
+        });
         manifest.shardLive[id] = part.length;
         manifest.shardSlots[id] = part.length;
       }

@@ -3,6 +3,7 @@
  * idb, with one migration per version. Vectors live in shards (Float32Array,
  * 1–16 MB once compacted), never one record per vector and never JSON arrays.
  */
+import type { LexicalSegment } from '../retrieval/lexical-segment';
 import type { DBSchema, IDBPDatabase, IDBPTransaction, StoreNames } from 'idb';
 import type { MetadataValue } from '../retrieval/filter';
 import type { IndexedChunk } from '../retrieval/memory-index';
@@ -54,6 +55,8 @@ export interface ShardRecord {
   vectors: Float32Array;
   /** Chunk key by slot (for consistency checks and compaction). */
   keys: Float64Array;
+  /** BM25 postings of the slots' chunks (absent in shards written before they existed: those chunks are re-tokenized on load). */
+  lexical?: LexicalSegment;
 }
 
 export interface ThreadlineDB extends DBSchema {

@@ -279,7 +279,7 @@ export class RetrievalEngine {
     const memory = dims ? new MemoryIndex(dims, { int8: this.config.int8 }) : null;
     if (memory) {
       for (const d of stored.docs) memory.setDoc(d);
-      memory.addChunks(stored.chunks, stored.vectors);
+      memory.addStored(stored.chunks, stored.vectors, stored.segments);
     }
     this.memory = memory;
     this.generation = manifest?.generation ?? 0;

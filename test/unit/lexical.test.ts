@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Bm25Index } from '../../src/retrieval/bm25';
+import { buildSegment, isCurrentSegment, LEXICAL_VERSION } from '../../src/retrieval/lexical-segment';
 import { reciprocalRankFusion } from '../../src/retrieval/fusion';
 import { matchesFilter } from '../../src/retrieval/filter';
 import { lexicalTerms, stem } from '../../src/retrieval/lexical-tokens';
@@ -60,6 +61,54 @@ describe('Bm25Index (against a naive scorer)', () => {
     }
     for (const key of [1, 3, 5, 99]) { index.remove(key); docs.delete(key); }
     expect(index.search('refund item', 10).map((h) => h.key)).toEqual(naiveBm25(docs, 'refund item').slice(0, 10).map((h) => h.key));
+  });
+
+  it('gives the same scores from stored segments, mixed with chunks added one by one, through removals and re-adds', () => {
+    const all = new Map(docs);
+    const entries = [...all];
+    // Two "shards": slots index their keys; slot 2 of the first is dead (removed before it was reopened).
+    const shardA = entries.slice(0, 50);
+    const shardB = entries.slice(50, 90);
+    const index = new Bm25Index();
+    index.addSegment(buildSegment(shardA.map(([, t]) => t)), shardA.map(([k]) => k), shardA.map((_, slot) => slot).filter((slot) => slot !== 2));
+    index.addSegment(buildSegment(shardB.map(([, t]) => t)), Float64Array.from(shardB, ([k]) => k), shardB.map((_, slot) => slot));
+    for (const [key, text] of entries.slice(90)) index.add(key, text);
+    all.delete(shardA[2]?.[0] ?? -1);
+    const check = () => {
+      for (const q of ['refund damaged', 'offline sync plan', 'password', 'team export note']) {
+        const got = index.search(q, 10);
+        const want = naiveBm25(all, q).slice(0, 10);
+        expect(got.map((h) => h.key)).toEqual(want.map((h) => h.key));
+        got.forEach((h, i) => expect(h.score).toBeCloseTo(want[i]?.score ?? NaN, 9));
+      }
+    };
+    check();
+    // Removing a segment chunk, and re-adding a segment chunk with new text, behave like the one-by-one index.
+    const [removed] = shardB[0] ?? [];
+    const [changed] = shardA[5] ?? [];
+    index.remove(removed ?? -1);
+    all.delete(removed ?? -1);
+    index.add(changed ?? -1, 'password password export');
+    all.set(changed ?? -1, 'password password export');
+    check();
+    expect(index.size).toBe(all.size);
+  });
+
+  it('builds segments whose terms, offsets and lengths describe the texts', () => {
+    const segment = buildSegment(['refund refunds window', '', 'window']);
+    expect(segment.version).toBe(LEXICAL_VERSION);
+    expect(segment.terms.split('\n').sort()).toEqual(['refund', 'window']);
+    expect(Array.from(segment.lengths)).toEqual([3, 0, 1]);
+    const refund = segment.terms.split('\n').indexOf('refund');
+    expect(Array.from(segment.slots.subarray(segment.offsets[refund], segment.offsets[refund + 1]))).toEqual([0]);
+    expect(Array.from(segment.tfs.subarray(segment.offsets[refund], segment.offsets[refund + 1]))).toEqual([2]);
+    expect(isCurrentSegment(segment, 3)).toBe(true);
+    expect(isCurrentSegment({ ...segment, version: LEXICAL_VERSION + 1 }, 3)).toBe(false);
+    expect(isCurrentSegment(segment, 4)).toBe(false);
+    expect(isCurrentSegment(undefined, 0)).toBe(false);
+    const empty = new Bm25Index();
+    empty.addSegment(buildSegment(['', '']), [7, 8], [0, 1]);
+    expect(empty.search('refund', 3)).toEqual([]);
   });
 
   it('is empty-safe', () => {
