@@ -83,7 +83,7 @@ export class MemoryIndex {
   private readonly chunks = new Map<number, IndexedChunk>();
   private readonly docs = new Map<string, IndexedDoc>();
 
-  constructor(readonly dims: number, options: { int8?: boolean } = {}) {
+  constructor(readonly dims: number, options: { int8?: boolean; capacity?: number } = {}) {
     this.vectors = new VectorIndex(dims, options);
   }
 
@@ -127,16 +127,17 @@ export class MemoryIndex {
   }
 
   /**
-   * Adds stored chunks (each with the shard and slot of its vector): BM25
+   * Adds stored chunks (each with the shard and slot of its vector), their
+   * vectors as runs of rows in chunk order (see IndexStore.load): BM25
    * postings come from `segments` for chunks of a shard that has one, and
    * from tokenizing the text for the others.
    */
   addStored(
     chunks: readonly (IndexedChunk & { shard: number; slot: number })[],
-    vectors: Float32Array,
+    vectors: readonly { from: number; count: number; rows: Float32Array }[],
     segments: ReadonlyMap<number, { keys: ArrayLike<number>; lexical: LexicalSegment }>,
   ): void {
-    this.vectors.add(chunks.map((c) => c.key), vectors);
+    for (const run of vectors) this.vectors.add(chunks.slice(run.from, run.from + run.count).map((c) => c.key), run.rows);
     const liveSlots = new Map<number, number[]>();
     for (const c of chunks) {
       this.chunks.set(c.key, c);

@@ -32,12 +32,17 @@ export interface CommitResult {
   generation: number;
 }
 
+export interface VectorRun { from: number; count: number; rows: Float32Array }
+
 export interface StoredIndex {
   manifest: Manifest | undefined;
   docs: DocRecord[];
   chunks: ChunkRecord[];
-  /** Packed vectors in `chunks` order. */
-  vectors: Float32Array;
+  /**
+   * The vectors, in `chunks` order, as runs read straight from the shards:
+   * run r holds the rows of chunks [r.from, r.from + r.count).
+   */
+  vectors: VectorRun[];
   /** Usable BM25 segments by shard id; chunks of other shards must be tokenized. */
   segments: Map<number, { keys: Float64Array; lexical: LexicalSegment }>;
 }
@@ -88,12 +93,20 @@ export class IndexStore {
       ]);
       const dims = manifest?.dims ?? 0;
       const byId = new Map(shards.map((s) => [s.id, s]));
-      const vectors = new Float32Array(chunks.length * dims);
-      chunks.forEach((c, i) => {
-        const shard = byId.get(c.shard);
-        if (!shard || shard.keys[c.slot] !== c.key) throw new ThreadlineError('STORAGE_FAILED', `chunk ${c.key} points at a missing vector`);
-        vectors.set(shard.vectors.subarray(c.slot * dims, (c.slot + 1) * dims), i * dims);
-      });
+      // Chunks come in key order and keys fill shards slot after slot, so runs are long; no copy is made here.
+      const vectors: VectorRun[] = [];
+      for (let i = 0; i < chunks.length;) {
+        const first = chunks[i] as ChunkRecord;
+        const shard = byId.get(first.shard);
+        let end = i;
+        for (; end < chunks.length; end++) {
+          const c = chunks[end] as ChunkRecord;
+          if (c.shard !== first.shard || c.slot !== first.slot + (end - i)) break;
+          if (!shard || shard.keys[c.slot] !== c.key) throw new ThreadlineError('STORAGE_FAILED', `chunk ${c.key} points at a missing vector`);
+        }
+        vectors.push({ from: i, count: end - i, rows: (shard as ShardRecord).vectors.subarray(first.slot * dims, (first.slot + end - i) * dims) });
+        i = end;
+      }
       const segments = new Map<number, { keys: Float64Array; lexical: LexicalSegment }>();
       for (const shard of shards) if (isCurrentSegment(shard.lexical, shard.keys.length)) segments.set(shard.id, { keys: shard.keys, lexical: shard.lexical });
       return { manifest, docs, chunks, vectors, segments };

@@ -276,7 +276,7 @@ export class RetrievalEngine {
         { details: { stored: { modelId: manifest.modelId, dims: manifest.dims }, requested: { modelId: this.config.modelId } } });
     }
     const dims = manifest && manifest.dims > 0 ? manifest.dims : this.memory?.dims;
-    const memory = dims ? new MemoryIndex(dims, { int8: this.config.int8 }) : null;
+    const memory = dims ? new MemoryIndex(dims, { int8: this.config.int8, capacity: stored.chunks.length }) : null;
     if (memory) {
       for (const d of stored.docs) memory.setDoc(d);
       memory.addStored(stored.chunks, stored.vectors, stored.segments);
