@@ -42,11 +42,13 @@ function browserBuild(ortDirs: readonly string[]): UserConfig {
 
 function library(): UserConfig {
   return {
-    ...browserBuild(['ort', 'assets/ort']),
+    ...browserBuild(['ort']),
     root,
     publicDir: false,
     build: {
       outDir: resolve(root, 'dist'),
+      // Worker chunks next to the entries, so one ort/ folder serves them all (27 MB, once).
+      assetsDir: '',
       assetsInlineLimit: 0,
       target: 'es2022',
       lib: {
@@ -65,11 +67,12 @@ function library(): UserConfig {
 
 function standaloneElement(): UserConfig {
   return {
-    ...browserBuild(['assets/ort']),
+    ...browserBuild(['ort']),
     root,
     publicDir: models, // the offline model, copied to dist/standalone/threadline-glove-30k/
     build: {
       outDir: resolve(root, 'dist/standalone'),
+      assetsDir: '',
       emptyOutDir: true,
       assetsInlineLimit: 0,
       target: 'es2022',

@@ -20,8 +20,8 @@ const quick = args.includes('--quick');
 const jsonAt = args.indexOf('--json');
 const jsonFile = jsonAt >= 0 ? args[jsonAt + 1] : undefined;
 const SIZE = quick
-  ? { scan: [10_000, 100_000], scanRuns: 5, hydrate: 20_000, hydrateRuns: 1, ingest: 500, query: 10_000, queries: 50, main: 500, sentences: 1_000, chars: 300_000 }
-  : { scan: [10_000, 100_000], scanRuns: 15, hydrate: 100_000, hydrateRuns: 3, ingest: 2_000, query: 10_000, queries: 200, main: 2_000, sentences: 4_000, chars: 1_200_000 };
+  ? { scan: [10_000, 100_000], scanRuns: 5, hydrate: 20_000, hydrateRuns: 1, hnswN: 10_000, ingest: 500, query: 10_000, queries: 50, main: 500, sentences: 1_000, chars: 300_000 }
+  : { scan: [10_000, 100_000], scanRuns: 15, hydrate: 100_000, hydrateRuns: 5, hnswN: 100_000, ingest: 2_000, query: 10_000, queries: 200, main: 2_000, sentences: 4_000, chars: 1_200_000 };
 const DIMS = 384;
 
 /** The offline model in Node (onnxruntime-node): load time and sentences/s. */
@@ -69,7 +69,7 @@ try {
   log('main thread');
   const mainThread = await page.evaluate((n) => window.bench.mainThread(n), SIZE.main);
   log('peers');
-  const peers = await page.evaluate(({ sizes, dims, runs, hnswN }) => window.bench.peers(sizes, dims, runs, hnswN), { sizes: [SIZE.scan.at(-1) ?? 100_000], dims: DIMS, runs: SIZE.scanRuns, hnswN: 10_000 });
+  const peers = await page.evaluate(({ sizes, dims, runs, hnswN }) => window.bench.peers(sizes, dims, runs, hnswN), { sizes: [SIZE.scan.at(-1) ?? 100_000], dims: DIMS, runs: SIZE.scanRuns, hnswN: SIZE.hnswN });
 
   const report = {
     machine: `${cpus()[0]?.model ?? 'unknown CPU'} × ${cpus().length}, Chromium ${browser.version()}`,

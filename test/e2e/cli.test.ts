@@ -38,7 +38,7 @@ describe('the compiled `threadline` bin (dist/cli/threadline.js)', () => {
     expect((await run('index', 'docs/**/*.html', '-o', globbed)).code).toBe(0);
     expect(readPrebuiltHeader(new Uint8Array(readFileSync(globbed))).header.docs).toBe(1);
     expect((await run('element', element)).code).toBe(0);
-    for (const file of ['threadline-chat.js', 'threadline-glove-30k/onnx/model.onnx', 'assets/ort/ort-wasm-simd-threaded.asyncify.wasm']) {
+    for (const file of ['threadline-chat.js', 'threadline-glove-30k/onnx/model.onnx', 'ort/ort-wasm-simd-threaded.asyncify.wasm']) {
       expect(existsSync(join(element, file)) && statSync(join(element, file)).size > 0, file).toBe(true);
     }
   });
