@@ -116,7 +116,13 @@ const api = {
       return { index, ms: stats(times).ms };
     };
     const measured = new Map<number, ReturnType<typeof ours>>();
-    const oursAt = (count: number) => measured.get(count) ?? (measured.set(count, ours(count)).get(count) as ReturnType<typeof ours>);
+    const oursAt = (count: number) => {
+      const known = measured.get(count);
+      if (known) return known;
+      const fresh = ours(count);
+      measured.set(count, fresh);
+      return fresh;
+    };
     const exactAt = (count: number) => (q: Float32Array) => oursAt(count).index.search(q, 10).map((h) => h.key);
     const big = oursAt(n);
     const out: Record<string, PeerScan & { scanRatioToOurs?: number; oursMs?: number }> = {};
