@@ -140,6 +140,14 @@ async function open(): Promise<void> {
 }
 
 async function refreshIndex(): Promise<void> {
+  try {
+    await showIndex();
+  } catch (error) {
+    setStatus(`Could not read the index: ${errorText(error)}`, true);
+  }
+}
+
+async function showIndex(): Promise<void> {
   const tl = state.tl;
   if (!tl) return;
   const [stats, docs, estimate] = await Promise.all([tl.stats(), tl.documents(), navigator.storage?.estimate?.().catch(() => null) ?? null]);

@@ -7,6 +7,7 @@
  */
 import { ThreadlineError } from '../errors';
 import { instantiateKernels, type KernelExports } from './simd-kernels';
+import { dotRow } from './vector-math';
 
 export interface RowMatrix<T extends Float32Array | Int8Array> {
   /** Elements per row (dims, plus zero padding for the SIMD kernels). */
@@ -128,7 +129,7 @@ class SimdI8Matrix implements RowMatrix<Int8Array> {
   }
 }
 
-/** Plain typed arrays, grown by copying; scores from unrolled loops (four chains for the JIT). */
+/** Plain typed arrays, grown by copying; scores from dotRow's unrolled loop. */
 class JsMatrix<T extends Float32Array | Int8Array> implements RowMatrix<T> {
   readonly simd = false;
   data: T;
@@ -147,21 +148,8 @@ class JsMatrix<T extends Float32Array | Int8Array> implements RowMatrix<T> {
 
   dots(query: Float32Array, rows: number): Float32Array {
     if (this.out.length < rows) this.out = new Float32Array(Math.max(rows, this.out.length * 2));
-    const { data, stride, out } = this;
-    for (let row = 0; row < rows; row++) {
-      const base = row * stride;
-      let s0 = 0, s1 = 0, s2 = 0, s3 = 0;
-      let d = 0;
-      for (; d + 3 < stride; d += 4) {
-        s0 += (query[d] as number) * (data[base + d] as number);
-        s1 += (query[d + 1] as number) * (data[base + d + 1] as number);
-        s2 += (query[d + 2] as number) * (data[base + d + 2] as number);
-        s3 += (query[d + 3] as number) * (data[base + d + 3] as number);
-      }
-      for (; d < stride; d++) s0 += (query[d] as number) * (data[base + d] as number);
-      out[row] = s0 + s1 + s2 + s3;
-    }
-    return out.subarray(0, rows);
+    for (let row = 0; row < rows; row++) this.out[row] = dotRow(query, this.data, row);
+    return this.out.subarray(0, rows);
   }
 }
 

@@ -14,7 +14,7 @@ export function normalizeInPlace(v: Float32Array, offset = 0, length = v.length 
 }
 
 /** Dot product of `q` with row `row` of a packed matrix of width q.length (the row stride; padding is zero). */
-export function dotRow(q: Float32Array, data: Float32Array, row: number): number {
+export function dotRow(q: Float32Array, data: Float32Array | Int8Array, row: number): number {
   const dims = q.length;
   const base = row * dims;
   let s0 = 0, s1 = 0, s2 = 0, s3 = 0;
