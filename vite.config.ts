@@ -60,7 +60,7 @@ function library(): UserConfig {
         },
         formats: ['es'],
       },
-      rolldownOptions: { external: [/^@huggingface\/(transformers|tokenizers)/, /^@mlc-ai\/web-llm/, 'idb', 'comlink'] },
+      rolldownOptions: { external: [/^@huggingface\/(transformers|tokenizers)/, /^@mlc-ai\/web-llm/, 'idb', 'comlink', 'dompurify'] },
     },
   };
 }

@@ -1,14 +1,20 @@
 /**
  * Renders model and document text (untrusted) as Markdown into DOM nodes,
  * safe by construction: elements come only from document.createElement and
- * text only from text nodes, so there is no HTML parsing anywhere and nothing
- * to sanitize: raw HTML in the input is shown as text. Links must be http(s)
- * (or in-page #anchors) and open with rel="noopener noreferrer nofollow".
- * Images never load: they render as their alt text (a poisoned document
- * cannot exfiltrate a conversation through an image URL). Citation markers
- * [n] become buttons carrying data-cite="n". Streaming re-renders the
- * accumulated text, so a payload split across tokens is never re-parsed as HTML.
+ * text only from text nodes, so there is no HTML parsing anywhere: raw HTML
+ * in the input is shown as text. Links must be http(s) (or in-page #anchors)
+ * and open with rel="noopener noreferrer nofollow". Images never load: they
+ * render as their alt text (a poisoned document cannot exfiltrate a
+ * conversation through an image URL). Citation markers [n] become buttons
+ * carrying data-cite="n". Streaming re-renders the accumulated text, so a
+ * payload split across tokens is never re-parsed as HTML.
+ *
+ * Defence in depth: the finished nodes also pass through DOMPurify in place
+ * (no images, forms, frames, SVG or MathML; http(s) and #anchor URLs only),
+ * so a mistake in this renderer would still not reach the page as live markup.
  */
+import createPurifier, { type Config, type DOMPurify } from 'dompurify';
+
 export interface RenderOptions {
   /** Citation numbers that may become buttons; others stay text. @default all */
   citations?: ReadonlySet<number>;
@@ -108,7 +114,7 @@ function inlineRenderer(doc: Document, options: RenderOptions): Inline {
 
 /** Renders `markdown` into a fragment of safe nodes (block structure: headings, lists, code, quotes, paragraphs). */
 export function renderMarkdown(markdown: string, options: RenderOptions = {}, doc: Document = document): DocumentFragment {
-  const fragment = doc.createDocumentFragment();
+  const box = doc.createElement('div'); // DOMPurify cleans it in place; its children are returned
   const inline = inlineRenderer(doc, options);
   const lines = markdown.replace(/\r\n?/g, '\n').split('\n');
   let paragraph: string[] = [];
@@ -117,7 +123,7 @@ export function renderMarkdown(markdown: string, options: RenderOptions = {}, do
     if (paragraph.length) {
       const p = doc.createElement('p');
       inline(p, paragraph.join(' '));
-      fragment.appendChild(p);
+      box.appendChild(p);
       paragraph = [];
     }
   };
@@ -132,7 +138,7 @@ export function renderMarkdown(markdown: string, options: RenderOptions = {}, do
       const code = doc.createElement('code');
       code.textContent = body.join('\n');
       pre.appendChild(code);
-      fragment.appendChild(pre);
+      box.appendChild(pre);
       continue;
     }
     const heading = /^\s{0,3}(#{1,6})\s+(.*?)\s*#*\s*$/.exec(line);
@@ -142,11 +148,11 @@ export function renderMarkdown(markdown: string, options: RenderOptions = {}, do
       flush(); list = null;
       const h = doc.createElement(`h${Math.min(6, (heading[1] ?? '#').length + 2)}`); // demoted: answers sit inside a page
       inline(h, heading[2] ?? '');
-      fragment.appendChild(h);
+      box.appendChild(h);
     } else if (item) {
       flush();
       const tag = item[1] ? 'ul' : 'ol';
-      if (!list || list.tagName.toLowerCase() !== tag) { list = doc.createElement(tag); fragment.appendChild(list); }
+      if (!list || list.tagName.toLowerCase() !== tag) { list = doc.createElement(tag); box.appendChild(list); }
       const li = doc.createElement('li');
       inline(li, item[3] ?? '');
       list.appendChild(li);
@@ -154,7 +160,7 @@ export function renderMarkdown(markdown: string, options: RenderOptions = {}, do
       flush(); list = null;
       const q = doc.createElement('blockquote');
       inline(q, quote[1] ?? '');
-      fragment.appendChild(q);
+      box.appendChild(q);
     } else if (!line.trim()) {
       flush(); list = null;
     } else {
@@ -163,7 +169,36 @@ export function renderMarkdown(markdown: string, options: RenderOptions = {}, do
     }
   }
   flush();
-  return fragment;
+  purifyInPlace(box);
+  const out = doc.createDocumentFragment();
+  out.append(...box.childNodes);
+  return out;
+}
+
+const PURIFY: Config & { IN_PLACE: true } = {
+  IN_PLACE: true,
+  // DOMPurify's default minus every scheme but http(s); it also checks non-URL attributes (rel, type) against this.
+  ALLOWED_URI_REGEXP: /^(?:https?:|[^a-z]|[a-z+.-]+(?:[^a-z+.\-:]|$))/i,
+  FORBID_TAGS: ['img', 'picture', 'source', 'video', 'audio', 'iframe', 'object', 'embed', 'form', 'input', 'svg', 'math', 'style', 'link', 'meta', 'base'],
+  FORBID_ATTR: ['style'], // a CSS url() would load, like an image
+  ADD_ATTR: ['target'],
+};
+
+const purifiers = new WeakMap<object, DOMPurify>();
+
+/** The second layer on its own: strips from `element`'s subtree anything but inert markup and http(s) links. */
+export function purifyInPlace(element: Element): void {
+  purifierFor(element.ownerDocument).sanitize(element, PURIFY);
+}
+
+/** One DOMPurify instance per window (renderMarkdown accepts any document). */
+function purifierFor(doc: Document): DOMPurify {
+  const win = doc.defaultView ?? (globalThis as { window?: Window }).window;
+  if (!win) throw new Error('renderMarkdown needs a DOM window');
+  let purifier = purifiers.get(win);
+  // A Window is the WindowLike DOMPurify asks for; TypeScript's Window type does not list its constructors.
+  if (!purifier) purifiers.set(win, (purifier = createPurifier(win as unknown as Parameters<typeof createPurifier>[0])));
+  return purifier;
 }
 
 /** Replaces `target`'s content with the rendering of `markdown` (use it again for every streamed token). */
