@@ -165,7 +165,7 @@ export class ThreadlineChat extends HTMLElement {
       const embedder = this.getAttribute('embedder') ?? ThreadlineChat.defaultEmbedder;
       const tl = await createThreadline({
         name: this.getAttribute('name') || 'threadline-chat',
-        ...(embedder ? { embedder: { model: embedder, offlineModel: ThreadlineChat.defaultEmbedder ?? embedder } } : {}),
+        ...(embedder ? { embedder: { model: embedder, ...(ThreadlineChat.defaultEmbedder ? { offlineModel: ThreadlineChat.defaultEmbedder } : {}) } } : {}),
         llm: this.llmObject ?? llmOption(this.getAttribute('llm')),
         onProgress: (p) => { if (current()) this.onProgress(p); },
       });
@@ -223,7 +223,14 @@ export class ThreadlineChat extends HTMLElement {
 
   private async newConversation(): Promise<void> {
     if (!this.instance || this.turnAbort) return;
-    this.session = await this.instance.chat();
+    try {
+      this.session = await this.instance.chat();
+    } catch (error) {
+      const m = message(error);
+      this.setStatus(`Cannot start a conversation: ${m.message}`, true);
+      this.emit('threadline-error', m);
+      return;
+    }
     this.ui.log.replaceChildren();
     this.ui.input.focus();
   }
