@@ -9,7 +9,7 @@
  *     offline model) into a site's folder.
  */
 import { cpSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { dirname, extname, join, relative, resolve } from 'node:path';
+import { dirname, extname, relative, resolve } from 'node:path';
 import { expandInput } from './inputs';
 import { fileURLToPath } from 'node:url';
 import type { DocumentFormat, ThreadlineDocument } from '../document';
@@ -72,7 +72,7 @@ function element(args: string[]): void {
   const source = standaloneDir();
   mkdirSync(target, { recursive: true });
   cpSync(source, target, { recursive: true });
-  console.log(`${target}: <threadline-chat> copied; add <script type="module" src="${relative(process.cwd(), join(target, 'threadline-chat.js'))}"></script> to a page`);
+  console.log(`${target}: <threadline-chat> copied (script, workers, WASM runtime, offline model). Serve the folder with the site and load threadline-chat.js from it: <script type="module" src="…/threadline-chat.js"></script>`);
 }
 
 async function main(argv: string[]): Promise<void> {
