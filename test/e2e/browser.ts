@@ -3,8 +3,8 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 import { inject } from 'vitest';
 import { chromiumArgs, chromiumPath } from '../../scripts/chromium.ts';
 
-export function launch(): Promise<Browser> {
-  return chromium.launch({ executablePath: chromiumPath(), args: chromiumArgs(), headless: true });
+export function launch(options: { webgpu?: boolean } = {}): Promise<Browser> {
+  return chromium.launch({ executablePath: chromiumPath(), args: chromiumArgs(options), headless: true });
 }
 
 export const origin = (): string => inject('origin');

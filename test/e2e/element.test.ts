@@ -66,3 +66,53 @@ describe('<threadline-chat> on the example static page (built element, prebuilt 
     await context.close();
   });
 });
+
+describe('<threadline-chat llm="auto">: the WebLLM path degrades to labelled extractive answers', () => {
+  it('without WebGPU: says why, answers extractively', async () => {
+    const context = await browser.newContext();
+    const foreign = await confineTo(context, server.origin);
+    const page = await context.newPage();
+    await watchElementEvents(page);
+    await page.addInitScript(() => {
+      document.addEventListener('readystatechange', () => { if (document.readyState === 'interactive') document.querySelector('threadline-chat')?.setAttribute('llm', 'auto'); });
+    });
+    await page.goto(`${server.origin}/index.html`);
+    expect(await waitForElement(page)).toMatchObject({ type: 'threadline-ready', detail: { llm: null } });
+    const chat = page.locator('threadline-chat');
+    expect(await chat.locator('.status').textContent()).toMatch(/extractive answers \(no language model: .*WebGPU/);
+    await chat.locator('input').fill("what's the refund window?");
+    await chat.locator('input').press('Enter');
+    await chat.locator('.tl-turn .tl-mode:not([hidden])').waitFor();
+    expect(await chat.locator('.tl-turn .tl-mode').textContent()).toMatch(/Extractive answer/);
+    expect(foreign).toEqual([]);
+    await context.close();
+  });
+
+  it('with a WebGPU adapter but no reachable model host: the real web-llm worker fails, the turn still answers, labelled', async () => {
+    const gpuBrowser = await launch({ webgpu: true });
+    try {
+      const context = await gpuBrowser.newContext();
+      const foreign = await confineTo(context, server.origin);
+      const page = await context.newPage();
+      await watchElementEvents(page);
+      await page.addInitScript(() => {
+        document.addEventListener('readystatechange', () => { if (document.readyState === 'interactive') document.querySelector('threadline-chat')?.setAttribute('llm', 'auto'); });
+      });
+      await page.goto(`${server.origin}/index.html`);
+      const ready = await waitForElement(page);
+      expect(ready).toMatchObject({ type: 'threadline-ready', detail: { llm: expect.stringContaining('Qwen2.5') as string } });
+      const chat = page.locator('threadline-chat');
+      await chat.locator('input').fill("what's the refund window?");
+      await chat.locator('input').press('Enter');
+      await chat.locator('.tl-turn .tl-mode:not([hidden])').waitFor({ timeout: 60_000 });
+      expect(await chat.locator('.tl-turn .tl-mode').textContent()).toMatch(/language model failed; this extractive answer stands in/);
+      expect(await chat.locator('.tl-turn .tl-answer').textContent()).toMatch(/30 days/);
+      // The model download was attempted (and blocked): nothing else left the page.
+      expect(foreign.length).toBeGreaterThan(0);
+      expect(foreign.every((url) => /huggingface\.co|raw\.githubusercontent\.com/.test(url))).toBe(true);
+      await context.close();
+    } finally {
+      await gpuBrowser.close();
+    }
+  });
+});
