@@ -117,7 +117,7 @@ export class MemoryIndex {
     this.docs.set(doc.id, doc);
   }
 
-  /** Adds chunks and their packed vectors (`chunks.length × dims`). */
+  /** Adds chunks and their packed vectors (`chunks.length × dims`), tokenizing each chunk for BM25. */
   addChunks(chunks: readonly IndexedChunk[], vectors: Float32Array): void {
     this.vectors.add(chunks.map((c) => c.key), vectors);
     for (const c of chunks) {

@@ -26,13 +26,20 @@ export interface PendingDoc {
   vectors: Float32Array;
 }
 
+export interface VectorRun { from: number; count: number; rows: Float32Array }
+
+/** Usable BM25 segments by shard id (the shard's chunk keys by slot, and its postings). */
+export type StoredSegments = Map<number, { keys: Float64Array; lexical: LexicalSegment }>;
+
 export interface CommitResult {
-  added: { chunks: ChunkRecord[]; vectors: Float32Array }[];
+  /** The chunk records written, in order, and their vectors as runs over them. */
+  chunks: ChunkRecord[];
+  vectors: VectorRun[];
+  /** The segments of the shards written (every slot live). */
+  segments: StoredSegments;
   removedKeys: number[];
   generation: number;
 }
-
-export interface VectorRun { from: number; count: number; rows: Float32Array }
 
 export interface StoredIndex {
   manifest: Manifest | undefined;
@@ -44,7 +51,7 @@ export interface StoredIndex {
    */
   vectors: VectorRun[];
   /** Usable BM25 segments by shard id; chunks of other shards must be tokenized. */
-  segments: Map<number, { keys: Float64Array; lexical: LexicalSegment }>;
+  segments: StoredSegments;
 }
 
 const TX = { durability: 'strict' } as const;
@@ -107,13 +114,12 @@ export class IndexStore {
         vectors.push({ from: i, count: end - i, rows: (shard as ShardRecord).vectors.subarray(first.slot * dims, (first.slot + end - i) * dims) });
         i = end;
       }
-      const segments = new Map<number, { keys: Float64Array; lexical: LexicalSegment }>();
+      const segments: StoredSegments = new Map();
       for (const shard of shards) if (isCurrentSegment(shard.lexical, shard.keys.length)) segments.set(shard.id, { keys: shard.keys, lexical: shard.lexical });
       return { manifest, docs, chunks, vectors, segments };
     }, 'Could not load the index');
   }
 
-  /** Writes documents (replacing any with the same id) and their vectors atomically. */
   /**
    * Replaces the whole index with `pending` in one transaction (a prebuilt index file):
    * either the new index is stored entirely, or the old one stays as it was.
@@ -131,6 +137,7 @@ export class IndexStore {
   }
 
   /**
+   * Writes documents (replacing any with the same id) and their vectors atomically.
    * `replaceIdentity` adopts a new model for the whole index; only a rebuild
    * that re-embeds every stored document in this same commit may set it.
    */
@@ -144,9 +151,9 @@ export class IndexStore {
         : checkIdentity(stored, identity);
       manifest.shardSlots ??= {};
       const removedKeys = await this.deleteDocs(tx, pending.map((d) => d.record.id), manifest);
-      const { added, generation } = await this.write(tx, manifest, pending, identity);
+      const written = await this.write(tx, manifest, pending, identity);
       await tx.done;
-      return { added, removedKeys, generation };
+      return { ...written, removedKeys };
     }, 'Could not store documents');
   }
 
@@ -156,7 +163,9 @@ export class IndexStore {
     const packed = new Float32Array(total * identity.dims);
     const keys = new Float64Array(total);
     const contexts: string[] = [];
-    const added: CommitResult['added'] = [];
+    const chunks: ChunkRecord[] = [];
+    const vectors: VectorRun[] = [];
+    const segments: StoredSegments = new Map();
     let row = 0;
     const perShard = Math.max(1, Math.floor(SHARD_MAX_BYTES / (4 * identity.dims)));
     const firstShard = manifest.nextShardId;
@@ -172,7 +181,8 @@ export class IndexStore {
       packed.set(doc.vectors, (row - records.length) * identity.dims);
       for (const r of records) void tx.objectStore('chunks').put(r);
       void tx.objectStore('docs').put({ ...doc.record, chunkKeys: records.map((r) => r.key) });
-      added.push({ chunks: records, vectors: doc.vectors });
+      vectors.push({ from: chunks.length, count: records.length, rows: doc.vectors });
+      chunks.push(...records);
       manifest.docCount++;
       manifest.chunkCount += records.length;
     }
@@ -180,17 +190,16 @@ export class IndexStore {
       const from = s * perShard;
       const to = Math.min(total, from + perShard);
       const id = manifest.nextShardId++;
-      void tx.objectStore('shards').put({
-        id, dims: identity.dims, vectors: packed.slice(from * identity.dims, to * identity.dims), keys: keys.slice(from, to),
-        lexical: buildSegment(contexts.slice(from, to)),
-      });
+      const shard = { keys: keys.slice(from, to), lexical: buildSegment(contexts.slice(from, to)) };
+      void tx.objectStore('shards').put({ id, dims: identity.dims, vectors: packed.slice(from * identity.dims, to * identity.dims), ...shard });
+      segments.set(id, shard);
       manifest.shardLive[id] = to - from;
       manifest.shardSlots[id] = to - from;
     }
     manifest.generation++;
     manifest.updatedAt = Date.now();
     await tx.objectStore('meta').put(manifest, 'manifest');
-    return { added, generation: manifest.generation };
+    return { chunks, vectors, segments, generation: manifest.generation };
   }
 
   async remove(ids: readonly string[]): Promise<{ removedKeys: number[]; generation: number }> {
@@ -293,7 +302,6 @@ export class IndexStore {
     manifest.chunkCount = Math.max(0, manifest.chunkCount - keys.length);
     return keys;
   }
-
 
   private async run<T>(work: () => Promise<T>, message: string): Promise<T> {
     try {

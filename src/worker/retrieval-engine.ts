@@ -244,11 +244,9 @@ export class RetrievalEngine {
         await this.hydrate(); // another tab committed in between: reload the truth
       } else {
         this.memory.removeChunks(result.removedKeys);
-        for (const [i, { chunks, vectors }] of result.added.entries()) {
-          const record = pending[i]?.record;
-          if (record) this.memory.setDoc({ id: record.id, ...documentFields(record) });
-          this.memory.addChunks(chunks, vectors);
-        }
+        for (const { record } of pending) this.memory.setDoc({ id: record.id, ...documentFields(record) });
+        // The postings just stored join memory as they are: the chunks are tokenized once, not twice.
+        this.memory.addStored(result.chunks, result.vectors, result.segments);
         this.generation = result.generation;
       }
       this.feed?.publish(this.generation);
