@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { SAMPLE_KB } from '../../demo/sample-kb';
 import { serveStatic, type StaticServer } from '../../scripts/static-server.ts';
 import { launch } from './browser';
@@ -67,22 +67,33 @@ describe('<threadline-chat> on the example static page (built element, prebuilt 
   });
 });
 
+/** The example page with llm="auto" set before the element starts, other origins blocked; resolves at its first ready/error event. */
+async function openWithLlmAuto(from: Browser) {
+  const context = await from.newContext();
+  const foreign = await confineTo(context, server.origin);
+  const page = await context.newPage();
+  await watchElementEvents(page);
+  await page.addInitScript(() => {
+    document.addEventListener('readystatechange', () => { if (document.readyState === 'interactive') document.querySelector('threadline-chat')?.setAttribute('llm', 'auto'); });
+  });
+  await page.goto(`${server.origin}/index.html`);
+  return { context, foreign, page, ready: await waitForElement(page) };
+}
+
+async function askRefundWindow(page: Page): Promise<void> {
+  const input = page.locator('threadline-chat input');
+  await input.fill("what's the refund window?");
+  await input.press('Enter');
+  await page.locator('threadline-chat .tl-turn .tl-mode:not([hidden])').waitFor({ timeout: 60_000 });
+}
+
 describe('<threadline-chat llm="auto">: the WebLLM path degrades to labelled extractive answers', () => {
   it('without WebGPU: says why, answers extractively', async () => {
-    const context = await browser.newContext();
-    const foreign = await confineTo(context, server.origin);
-    const page = await context.newPage();
-    await watchElementEvents(page);
-    await page.addInitScript(() => {
-      document.addEventListener('readystatechange', () => { if (document.readyState === 'interactive') document.querySelector('threadline-chat')?.setAttribute('llm', 'auto'); });
-    });
-    await page.goto(`${server.origin}/index.html`);
-    expect(await waitForElement(page)).toMatchObject({ type: 'threadline-ready', detail: { llm: null } });
+    const { context, foreign, page, ready } = await openWithLlmAuto(browser);
+    expect(ready).toMatchObject({ type: 'threadline-ready', detail: { llm: null } });
     const chat = page.locator('threadline-chat');
     expect(await chat.locator('.status').textContent()).toMatch(/extractive answers \(no language model: .*WebGPU/);
-    await chat.locator('input').fill("what's the refund window?");
-    await chat.locator('input').press('Enter');
-    await chat.locator('.tl-turn .tl-mode:not([hidden])').waitFor();
+    await askRefundWindow(page);
     expect(await chat.locator('.tl-turn .tl-mode').textContent()).toMatch(/Extractive answer/);
     expect(foreign).toEqual([]);
     await context.close();
@@ -91,20 +102,10 @@ describe('<threadline-chat llm="auto">: the WebLLM path degrades to labelled ext
   it('with a WebGPU adapter but no reachable model host: the real web-llm worker fails, the turn still answers, labelled', async () => {
     const gpuBrowser = await launch({ webgpu: true });
     try {
-      const context = await gpuBrowser.newContext();
-      const foreign = await confineTo(context, server.origin);
-      const page = await context.newPage();
-      await watchElementEvents(page);
-      await page.addInitScript(() => {
-        document.addEventListener('readystatechange', () => { if (document.readyState === 'interactive') document.querySelector('threadline-chat')?.setAttribute('llm', 'auto'); });
-      });
-      await page.goto(`${server.origin}/index.html`);
-      const ready = await waitForElement(page);
+      const { context, foreign, page, ready } = await openWithLlmAuto(gpuBrowser);
       expect(ready).toMatchObject({ type: 'threadline-ready', detail: { llm: expect.stringContaining('Qwen2.5') as string } });
       const chat = page.locator('threadline-chat');
-      await chat.locator('input').fill("what's the refund window?");
-      await chat.locator('input').press('Enter');
-      await chat.locator('.tl-turn .tl-mode:not([hidden])').waitFor({ timeout: 60_000 });
+      await askRefundWindow(page);
       expect(await chat.locator('.tl-turn .tl-mode').textContent()).toMatch(/language model failed; this extractive answer stands in/);
       expect(await chat.locator('.tl-turn .tl-answer').textContent()).toMatch(/30 days/);
       // The model download was attempted (and blocked): nothing else left the page.
