@@ -1,7 +1,8 @@
 /** threadline's public API. Every export is listed here explicitly. */
 export { createThreadline, THREADLINE_DEFAULTS } from './threadline';
-export type { AddOptions, Threadline, ThreadlineOptions } from './threadline';
-export type { AddResult, IndexStats, SearchOptions } from './worker/retrieval-engine';
+export type { Threadline, ThreadlineOptions } from './threadline';
+export { RETRIEVER_METHODS } from './retriever';
+export type { AddOptions, AddResult, CallOptions, IndexStats, LoadResult, Query, Retriever, SearchOptions, TermStats, WeightedTerm } from './retriever';
 export type { DocumentFormat, ParsedDocument, Section, ThreadlineDocument } from './document';
 export type { DocumentInfo, HybridWeights, SearchHit, SearchMode } from './retrieval/memory-index';
 export type { MetadataValue, SearchFilter } from './retrieval/filter';
@@ -20,8 +21,8 @@ export { EMBEDDER_DEFAULTS, loadTransformersEmbedder } from './embedding/transfo
 export type { EmbedderDevice, EmbedderDtype, EmbedderOptions } from './embedding/transformers-embedder';
 export { OFFLINE_MODEL_ID, OFFLINE_MODEL_DIMS, OFFLINE_MODEL_PATH } from './embedding/offline-model';
 export { ChatSession, CHAT_DEFAULTS, MAX_QUESTION_CHARS } from './chat/session';
-export { HEDGE_RAW_WEIGHT, hedgedFusion } from './chat/hedge';
-export type { Retriever } from './chat/session';
+export { HEDGE_RAW_WEIGHT, hedgedFusion } from './retrieval/fusion';
+export type { SessionRetriever } from './chat/session';
 export type { AnswerMode, ChatOptions, CondenseMode, Turn, TurnEvent, TurnTimings } from './chat/types';
 export type { Citation } from './chat/citations';
 export type { ExtractivePassage, ExtractiveSentence } from './chat/extractive';

@@ -3,17 +3,15 @@
  * orchestrates; parsing, embedding, indexing and storage run in the
  * retrieval worker, one round trip per call.
  */
-import { proxy } from 'comlink';
-import { RetrievalClient } from './client/retrieval-client';
 import { defaultRetrievalWorker } from './client/default-worker';
-import type { ThreadlineDocument } from './document';
+import { wrapRetriever } from './client/wrap-retriever';
 import type { EmbedderOptions } from './embedding/transformers-embedder';
 import { ThreadlineError } from './errors';
 import { validateDocuments } from './ingest/validate';
 import type { ProgressListener } from './progress';
 import type { ChunkOptions } from './retrieval/chunker';
-import type { DocumentInfo, HybridWeights, SearchHit } from './retrieval/memory-index';
-import type { AddResult, IndexStats, SearchOptions } from './worker/retrieval-engine';
+import type { HybridWeights } from './retrieval/memory-index';
+import type { AddOptions, CallOptions, LoadResult, Retriever } from './retriever';
 import { ChatSession } from './chat/session';
 import type { ChatOptions } from './chat/types';
 import type { Llm } from './llm/llm';
@@ -50,50 +48,21 @@ export interface ThreadlineOptions {
   llm?: LlmOption;
 }
 
-export interface AddOptions {
-  signal?: AbortSignal;
-  onProgress?: ProgressListener;
-}
-
-export interface Threadline {
+/** The retrieval operations (see Retriever), plus chat sessions and the language model. */
+export interface Threadline extends Omit<Retriever, 'load'> {
   readonly name: string;
   /** The language model in use, or undefined (rules + extractive answers). */
   readonly llm: Llm | undefined;
   /** The WebGPU adapter's capability, when a WebLLM configuration passed the check. */
   readonly gpu: WebGpuCapability | undefined;
-  /** Chunks, embeds and stores documents; unchanged ones are skipped, changed ones replaced atomically. */
-  add(docs: readonly ThreadlineDocument[], options?: AddOptions): Promise<AddResult>;
-  /**
-   * Loads a prebuilt index file (`npm run threadline -- index …`): fetched once,
-   * verified (format, hash, model), then it replaces this index atomically; the
-   * same file again is a no-op. A corrupt or mismatched file fails with
-   * CORRUPT_INDEX or MODEL_MISMATCH and leaves the stored index unchanged.
-   */
-  load(url: string | URL, options?: { signal?: AbortSignal }): Promise<{ loaded: boolean; docs: number; chunks: number }>;
-  /** Removes documents by id; returns the number of chunks removed. */
-  remove(ids: readonly string[]): Promise<number>;
-  /** Removes every document of this name. */
-  clear(): Promise<void>;
-  search(query: string, options?: SearchOptions): Promise<SearchHit[]>;
-  stats(): Promise<IndexStats>;
-  /** The stored documents (id, title, url, chunk count), sorted by id. */
-  documents(): Promise<DocumentInfo[]>;
-  /** Embeds texts with the index's model (packed rows, normalized). */
-  embed(texts: readonly string[]): Promise<Float32Array>;
+  /** Retriever.load, with a URL relative to the page. */
+  load(url: string | URL, options?: CallOptions): Promise<LoadResult>;
   /** Opens a chat session; an existing `sessionId` resumes its stored history. */
   chat(options?: ChatOptions): Promise<ChatSession>;
   /** Stored sessions of this name, most recently used first. */
   sessions(): Promise<SessionInfo[]>;
   /** Stops the worker. Stored data stays; later calls fail with DISPOSED. */
   dispose(): Promise<void>;
-}
-
-/** A structured-clone failure means the input held something that is not data. */
-function asCloneError(error: unknown): unknown {
-  if (typeof error === 'object' && error !== null && (error as { name?: unknown }).name === 'DataCloneError') {
-    return new ThreadlineError('INVALID_INPUT', `The input cannot be sent to the worker: ${(error as Error).message}`, { cause: error });
-  }
-  return error;
 }
 
 /**
@@ -118,7 +87,7 @@ export const THREADLINE_DEFAULTS = Object.freeze({
 export async function createThreadline(options: ThreadlineOptions = {}): Promise<Threadline> {
   const name = options.name ?? THREADLINE_DEFAULTS.name;
   if (typeof name !== 'string' || name.trim() === '' || name.length > 200) throw new ThreadlineError('INVALID_INPUT', 'name must be a non-empty string of at most 200 characters');
-  const client = new RetrievalClient(options.worker ?? defaultRetrievalWorker, {
+  const retriever = wrapRetriever(options.worker ?? defaultRetrievalWorker, {
     name,
     embedder: pageRelative(options.embedder ?? {}),
     chunking: options.chunking ?? {},
@@ -127,26 +96,24 @@ export async function createThreadline(options: ThreadlineOptions = {}): Promise
     onModelMismatch: options.onModelMismatch ?? THREADLINE_DEFAULTS.onModelMismatch,
   }, options.onProgress);
   try {
-    await client.start();
+    await retriever.start();
   } catch (error) {
-    client.dispose();
+    retriever.dispose();
     throw error;
   }
   const { llm, capability, dispose: disposeLlm } = await resolveLlm(options.llm, options.onProgress);
   let persistAsked = false;
   let sessionStore: Promise<SessionStore> | null = null;
   const sessions = () => (sessionStore ??= SessionStore.open(name).catch((error: unknown) => { sessionStore = null; throw error; }));
-  const retriever = { search: (query: string, searchOptions: SearchOptions = {}) => client.call((remote) => remote.search(query, searchOptions)) };
   return {
     name,
     llm,
     gpu: capability,
-    async add(docs, addOptions = {}) {
-      const progress = addOptions.onProgress;
+    ...retriever,
+    async add(docs, addOptions: AddOptions = {}) {
       // Validate here too: a value the browser cannot clone would otherwise fail as an untyped DataCloneError.
       validateDocuments(docs);
-      const result = await client.callAbortable(addOptions.signal, (remote, opId) => remote.add(opId, docs, progress ? proxy(progress) : undefined))
-        .catch((error: unknown) => { throw asCloneError(error); });
+      const result = await retriever.add(docs, addOptions);
       if (!persistAsked && result.added > 0) {
         persistAsked = true;
         // Ask once, after the user has put something worth keeping; the browser may say no.
@@ -161,18 +128,12 @@ export async function createThreadline(options: ThreadlineOptions = {}): Promise
       } catch (error) {
         return Promise.reject(new ThreadlineError('INVALID_INPUT', `Not a URL: ${String(url)}`, { cause: error }));
       }
-      return client.callAbortable(loadOptions.signal, (remote, opId) => remote.loadPrebuilt(opId, absolute));
+      return retriever.load(absolute, loadOptions);
     },
-    remove: (ids) => client.call((remote) => remote.remove(ids)),
-    clear: () => client.call((remote) => remote.clear()).then(() => undefined),
-    search: (query, searchOptions) => retriever.search(query, searchOptions).catch((error: unknown) => { throw asCloneError(error); }),
-    stats: () => client.call((remote) => remote.stats()),
-    documents: () => client.call((remote) => remote.documents()),
-    embed: (texts) => client.call((remote) => remote.embed(texts)),
     chat: async (chatOptions = {}) => ChatSession.open(await sessions(), retriever, llm, chatOptions),
     sessions: async () => (await sessions()).list(),
     dispose: async () => {
-      client.dispose();
+      retriever.dispose();
       disposeLlm?.();
       if (sessionStore) (await sessionStore.catch(() => null))?.close();
     },

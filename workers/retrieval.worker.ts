@@ -5,6 +5,6 @@
  */
 import * as Comlink from 'comlink';
 import { ortWasmPaths } from '../src/embedding/ort-assets';
-import { createRetrievalService } from '../src/worker/retrieval-service';
+import { serveRetrieval } from '../src/worker/serve-retrieval';
 
-Comlink.expose(createRetrievalService({ wasmPaths: ortWasmPaths(), baseUrl: self.location.href }));
+Comlink.expose(serveRetrieval({ wasmPaths: ortWasmPaths(), baseUrl: self.location.href }));

@@ -6,7 +6,7 @@
  */
 import { resolve } from 'node:path';
 import { decide } from '../../src/chat/gate';
-import { hedgedFusion } from '../../src/chat/hedge';
+import { hedgedFusion } from '../../src/retrieval/fusion';
 import { condenseWithLlm } from '../../src/chat/llm-condenser';
 import { windowTurns } from '../../src/chat/memory';
 import { condenseWithRules } from '../../src/chat/rules-condenser';

@@ -128,36 +128,27 @@ export class Bm25Index {
     this.totalLength = 0;
   }
 
-  /** Top-k chunks for `query`; chunks sharing no term with it are not returned. */
-  search(query: string, k: number, allow?: (key: number) => boolean): Hit[] {
+  /**
+   * Top-k chunks for a query: a text (each distinct term weighs 1) or index
+   * terms with weights, each multiplying that term's BM25 contribution.
+   * Chunks sharing no term with it are not returned.
+   */
+  search(query: string | readonly IndexTerm[], k: number, allow?: (key: number) => boolean): Hit[] {
     const n = this.docLength.size;
     if (n === 0 || k <= 0) return [];
+    const terms = typeof query === 'string' ? [...new Set(lexicalTerms(query))].map((term) => ({ term, weight: 1 })) : query;
     const avgdl = this.totalLength / n || 1;
     const scores = new Map<number, number>();
     const pairs: number[] = [];
-    for (const term of new Set(lexicalTerms(query))) {
-      // Live (key, tf) pairs of the term: the in-memory postings, then every segment's.
-      pairs.length = 0;
-      const list = this.postings.get(term);
-      if (list) for (let i = 0; i < list.length; i++) pairs.push(list[i] as number);
-      for (const s of this.segments) {
-        const t = s.dict.get(term);
-        if (t === undefined) continue;
-        const { offsets, slots, tfs } = s.segment;
-        for (let p = offsets[t] as number; p < (offsets[t + 1] as number); p++) {
-          const key = s.keys[slots[p] as number] as number;
-          if (this.segmentOf.get(key) === s) pairs.push(key, tfs[p] as number);
-        }
-      }
+    for (const { term, weight } of terms) {
+      if (!(weight > 0)) continue;
+      this.livePairs(term, pairs);
       if (!pairs.length) continue;
-      const df = pairs.length / 2;
-      const idf = Math.log(1 + (n - df + 0.5) / (df + 0.5));
+      const idf = this.idf(pairs.length / 2);
       for (let i = 0; i < pairs.length; i += 2) {
         const key = pairs[i] as number;
-        const tf = pairs[i + 1] as number;
         if (allow && !allow(key)) continue;
-        const len = this.docLength.get(key) ?? 0;
-        const s = (idf * tf * (this.k1 + 1)) / (tf + this.k1 * (1 - this.b + (this.b * len) / avgdl));
+        const s = weight * idf * this.saturation(pairs[i + 1] as number, this.docLength.get(key) ?? 0, avgdl);
         scores.set(key, (scores.get(key) ?? 0) + s);
       }
     }
@@ -165,4 +156,69 @@ export class Bm25Index {
     for (const [key, s] of scores) top.push(key, s);
     return top.result();
   }
+
+  /**
+   * A term's importance: the best BM25 score it reaches alone on any chunk
+   * (Lin et al.'s HQE word score). 0 for a term no chunk has.
+   */
+  importance(term: string): number {
+    const n = this.docLength.size;
+    if (n === 0) return 0;
+    const pairs: number[] = [];
+    this.livePairs(term, pairs);
+    if (!pairs.length) return 0;
+    const avgdl = this.totalLength / n || 1;
+    let best = 0;
+    for (let i = 0; i < pairs.length; i += 2) best = Math.max(best, this.saturation(pairs[i + 1] as number, this.docLength.get(pairs[i] as number) ?? 0, avgdl));
+    return this.idf(pairs.length / 2) * best;
+  }
+
+  /** The importance of a term found once, in one chunk of average length: the scale importance is read against. */
+  referenceImportance(): number {
+    return this.docLength.size ? this.idf(1) : 0;
+  }
+
+  private idf(df: number): number {
+    const n = this.docLength.size;
+    return Math.log(1 + (n - df + 0.5) / (df + 0.5));
+  }
+
+  private saturation(tf: number, length: number, avgdl: number): number {
+    return (tf * (this.k1 + 1)) / (tf + this.k1 * (1 - this.b + (this.b * length) / avgdl));
+  }
+
+  /** Live (key, tf) pairs of a term into `out`: the in-memory postings, then every segment's. */
+  private livePairs(term: string, out: number[]): void {
+    out.length = 0;
+    const list = this.postings.get(term);
+    if (list) for (let i = 0; i < list.length; i++) out.push(list[i] as number);
+    for (const s of this.segments) {
+      const t = s.dict.get(term);
+      if (t === undefined) continue;
+      const { offsets, slots, tfs } = s.segment;
+      for (let p = offsets[t] as number; p < (offsets[t + 1] as number); p++) {
+        const key = s.keys[slots[p] as number] as number;
+        if (this.segmentOf.get(key) === s) out.push(key, tfs[p] as number);
+      }
+    }
+  }
+}
+
+/** An index term (already stemmed) and its query weight. */
+export interface IndexTerm {
+  term: string;
+  weight: number;
+}
+
+/**
+ * The index terms of a query: the text's own terms at weight 1, then the
+ * weighted words (stemmed the same way); a term keeps its largest weight.
+ */
+export function indexTerms(text: string, extra: readonly { term: string; weight: number }[] = []): IndexTerm[] {
+  const weights = new Map<string, number>();
+  for (const term of lexicalTerms(text)) weights.set(term, 1);
+  for (const { term: word, weight } of extra) {
+    for (const term of lexicalTerms(word)) weights.set(term, Math.max(weights.get(term) ?? 0, weight));
+  }
+  return [...weights].map(([term, weight]) => ({ term, weight }));
 }

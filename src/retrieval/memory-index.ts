@@ -4,7 +4,9 @@
  * embedded query, so this runs (and is tested) without a model or a browser.
  */
 import { ThreadlineError } from '../errors';
-import { Bm25Index } from './bm25';
+import type { Query, TermStats } from '../retriever';
+import { Bm25Index, indexTerms } from './bm25';
+import { lexicalTerms } from './lexical-tokens';
 import type { LexicalSegment } from './lexical-segment';
 import { matchesFilter, type MetadataValue, type SearchFilter } from './filter';
 import { reciprocalRankFusion } from './fusion';
@@ -175,13 +177,26 @@ export class MemoryIndex {
     this.docs.clear();
   }
 
-  search(query: string, queryVector: Float32Array | null, options: MemorySearchOptions): SearchHit[] {
+  /** Importance of each word in this index (see Bm25Index.importance). */
+  termStats(words: readonly string[]): TermStats {
+    return {
+      terms: words.map((word) => {
+        const term = lexicalTerms(word)[0];
+        return { word, term: term ?? '', importance: term === undefined ? 0 : this.lexical.importance(term) };
+      }),
+      reference: this.lexical.referenceImportance(),
+      chunks: this.chunks.size,
+    };
+  }
+
+  search(input: string | Query, queryVector: Float32Array | null, options: MemorySearchOptions): SearchHit[] {
+    const query = typeof input === 'string' ? { text: input } : input;
     const { k, mode } = options;
     if (mode !== 'lexical' && !queryVector) throw new ThreadlineError('INTERNAL', `${mode} search needs a query vector`);
     const allow = options.filter ? (key: number) => this.allowed(key, options.filter) : undefined;
     const depth = mode === 'hybrid' ? Math.max(FUSION_DEPTH, k * 4) : k;
     const dense = mode === 'lexical' ? [] : this.vectors.search(queryVector as Float32Array, depth, { allow, int8: options.int8 ?? false });
-    const lexical = mode === 'dense' ? [] : this.lexical.search(query, depth, allow);
+    const lexical = mode === 'dense' ? [] : this.lexical.search(indexTerms(query.text, query.terms), depth, allow);
     const ranked: Hit[] = mode === 'dense' ? dense : mode === 'lexical' ? lexical : reciprocalRankFusion([
       { hits: dense, weight: options.weights?.dense ?? 1 },
       { hits: lexical, weight: options.weights?.lexical ?? 1 },

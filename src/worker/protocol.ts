@@ -1,14 +1,16 @@
 /**
- * Types shared by the retrieval worker and its main-thread client. Results
- * travel in an envelope because comlink keeps only message/name/stack of a
- * thrown error; the envelope keeps ThreadlineError's code and details.
+ * The wire between the page and the retrieval worker, written once for every
+ * method: a call is (method, data arguments, options without functions or
+ * signals, operation id, progress proxy); the answer is an envelope, because
+ * comlink keeps only message/name/stack of a thrown error and the envelope
+ * keeps ThreadlineError's code and details.
  */
 import type { EmbedderOptions } from '../embedding/transformers-embedder';
 import { ThreadlineError, toThreadlineError, type ThreadlineErrorCode } from '../errors';
 import type { ProgressListener } from '../progress';
 import type { ChunkOptions } from '../retrieval/chunker';
-import type { DocumentInfo, HybridWeights, SearchHit } from '../retrieval/memory-index';
-import type { AddResult, IndexStats, SearchOptions } from './retrieval-engine';
+import type { HybridWeights } from '../retrieval/memory-index';
+import type { IndexStats } from '../retriever';
 
 export interface WireError {
   code: ThreadlineErrorCode;
@@ -29,21 +31,14 @@ export interface WorkerInit {
   aliveLock: string;
 }
 
-export interface RetrievalWorkerApi {
+/** What the worker exposes over comlink. */
+export interface RetrievalPort {
+  /** Opens the engine (hydrating the stored index) and takes the alive lock. */
   init(config: WorkerInit, onProgress?: ProgressListener): Promise<WireResult<IndexStats>>;
-  add(opId: number, docs: unknown, onProgress?: ProgressListener): Promise<WireResult<AddResult>>;
+  /** Calls one method of the engine; `args` are its data arguments, then its options minus signal and listener. */
+  invoke(method: string, args: unknown[], opId: number, onProgress?: ProgressListener): Promise<WireResult<unknown>>;
+  /** Aborts the call with this operation id. */
   abort(opId: number): void;
-  /** Fetches a prebuilt index file and replaces the index with it (verified first). */
-  loadPrebuilt(opId: number, url: string): Promise<WireResult<{ loaded: boolean; docs: number; chunks: number }>>;
-  remove(ids: unknown): Promise<WireResult<number>>;
-  clear(): Promise<WireResult<null>>;
-  search(query: unknown, options: SearchOptions): Promise<WireResult<SearchHit[]>>;
-  stats(): Promise<WireResult<IndexStats>>;
-  documents(): Promise<WireResult<DocumentInfo[]>>;
-  /** Sorted chunk keys held in memory (consistency checks). */
-  chunkKeys(): Promise<WireResult<number[]>>;
-  /** Embeds texts with the index's model; the buffer is transferred. */
-  embed(texts: unknown): Promise<WireResult<Float32Array>>;
   close(): Promise<void>;
 }
 

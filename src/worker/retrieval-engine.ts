@@ -10,13 +10,16 @@ import { prepareDocument, documentFields } from '../ingest/prepare';
 import { contentHash, validateDocuments } from '../ingest/validate';
 import type { ProgressListener } from '../progress';
 import { CHUNK_DEFAULTS, type ChunkOptions } from '../retrieval/chunker';
-import type { SearchFilter } from '../retrieval/filter';
-import { MemoryIndex, type DocumentInfo, type HybridWeights, type SearchHit, type SearchMode } from '../retrieval/memory-index';
+import { hedgedFusion } from '../retrieval/fusion';
+import { MemoryIndex, type DocumentInfo, type HybridWeights, type SearchHit } from '../retrieval/memory-index';
+import type { AddOptions, AddResult, CallOptions, IndexStats, LoadResult, Query, Retriever, SearchOptions, TermStats } from '../retriever';
 import { openChangeFeed, type ChangeFeed } from '../storage/change-feed';
 import { IndexStore, type PendingDoc } from '../storage/index-store';
 import { withWriteLock } from '../storage/write-lock';
 import { decodePrebuilt, readPrebuiltHeader } from '../prebuilt/format';
 import { SerialQueue } from '../util/serial';
+import { fetchPrebuilt } from './fetch-prebuilt';
+import { parseQuery } from './parse-query';
 
 export interface EngineConfig {
   name: string;
@@ -30,46 +33,10 @@ export interface EngineConfig {
   onModelMismatch: 'error' | 'rebuild';
 }
 
-export interface AddResult {
-  /** Documents whose chunks were (re)written. */
-  added: number;
-  /** Documents skipped because their content hash was unchanged. */
-  unchanged: number;
-  /** Chunks written. */
-  chunks: number;
-  /** Ids of documents that had no text to index (stored with zero chunks). */
-  empty: string[];
-}
-
-export interface SearchOptions {
-  /** @default 5 */
-  k?: number;
-  /** @default 'hybrid' */
-  mode?: SearchMode;
-  filter?: SearchFilter;
-}
-
-export interface IndexStats {
-  name: string;
-  modelId: string;
-  dims: number;
-  docs: number;
-  chunks: number;
-  generation: number;
-  shards: number;
-  vectorBytes: number;
-  /** Chunk texts embedded by this engine since it started (0 after a pure reload). */
-  embeddedChunks: number;
-  /** Queries embedded by this engine since it started. */
-  embeddedQueries: number;
-}
-
 /** Chunks embedded and committed together; a document is never split across commits. */
 const GROUP_CHUNKS = 256;
-/** Query text beyond this is ignored (the model truncates far earlier). */
-export const MAX_QUERY_CHARS = 4_000;
 
-export class RetrievalEngine {
+export class RetrievalEngine implements Retriever {
   private memory: MemoryIndex | null = null;
   private generation = 0;
   private readonly queue = new SerialQueue();
@@ -115,8 +82,8 @@ export class RetrievalEngine {
     };
   }
 
-  documents(): DocumentInfo[] {
-    return this.memory?.documents() ?? [];
+  documents(): Promise<DocumentInfo[]> {
+    return Promise.resolve(this.memory?.documents() ?? []);
   }
 
   /** Sorted chunk keys in memory, for consistency checks. */
@@ -124,7 +91,7 @@ export class RetrievalEngine {
     return this.memory?.chunkKeys() ?? [];
   }
 
-  async add(input: unknown, options: { signal?: AbortSignal; onProgress?: ProgressListener } = {}): Promise<AddResult> {
+  async add(input: unknown, options: AddOptions = {}): Promise<AddResult> {
     const docs = validateDocuments(input);
     throwIfAborted(options.signal);
     const embedder = await this.embedder();
@@ -170,7 +137,12 @@ export class RetrievalEngine {
    * verified first; the same file again is a no-op, and a corrupt or
    * mismatched file leaves the stored index as it was.
    */
-  async loadPrebuilt(bytes: Uint8Array): Promise<{ loaded: boolean; docs: number; chunks: number }> {
+  async load(url: string, options: CallOptions = {}): Promise<LoadResult> {
+    return this.loadPrebuilt(await fetchPrebuilt(url, options.signal));
+  }
+
+  /** `load` from bytes already in hand (the CLI and tests). */
+  async loadPrebuilt(bytes: Uint8Array): Promise<LoadResult> {
     const { header } = readPrebuiltHeader(bytes);
     if (header.modelId !== this.config.modelId) {
       throw new ThreadlineError('MODEL_MISMATCH', `The prebuilt index was built with "${header.modelId}" but this index uses "${this.config.modelId}". Configure the same embedding model.`, {
@@ -196,7 +168,7 @@ export class RetrievalEngine {
     return { loaded: true, docs: header.docs, chunks: header.chunks };
   }
 
-  async remove(ids: unknown): Promise<number> {
+  async remove(ids: unknown, _options: CallOptions = {}): Promise<number> {
     if (!Array.isArray(ids) || ids.some((id) => typeof id !== 'string')) throw new ThreadlineError('INVALID_INPUT', 'remove() takes an array of document ids');
     return this.queue.run(() => withWriteLock(this.config.name, async () => {
       const { removedKeys, generation } = await this.store.remove(ids as string[]);
@@ -212,7 +184,7 @@ export class RetrievalEngine {
     }));
   }
 
-  async clear(): Promise<void> {
+  async clear(_options: CallOptions = {}): Promise<void> {
     await this.queue.run(() => withWriteLock(this.config.name, async () => {
       await this.store.clear();
       await this.hydrate();
@@ -220,21 +192,42 @@ export class RetrievalEngine {
     }));
   }
 
-  async search(query: unknown, options: SearchOptions = {}): Promise<SearchHit[]> {
-    if (typeof query !== 'string' || query.trim() === '') throw new ThreadlineError('INVALID_INPUT', 'search() needs a non-empty query string');
+  async search(input: unknown, options: SearchOptions = {}): Promise<SearchHit[]> {
+    const query = parseQuery(input);
     const k = options.k ?? 5;
     if (!Number.isInteger(k) || k < 1 || k > 1000) throw new ThreadlineError('INVALID_INPUT', `k must be an integer from 1 to 1000, got ${String(k)}`);
     const mode = options.mode ?? 'hybrid';
     if (!['hybrid', 'dense', 'lexical'].includes(mode)) throw new ThreadlineError('INVALID_INPUT', `mode must be hybrid, dense or lexical, got ${String(mode)}`);
-    const text = query.slice(0, MAX_QUERY_CHARS);
     if (!this.memory || this.memory.chunkCount === 0) return [];
+    if (query.hedge === undefined) return this.rank(query, k, options);
+    // Hedged: the raw question's ranking fused under the condensed one's, so a bad rewrite cannot bury a good hit.
+    const [main, plain] = await Promise.all([this.rank(query, k * 2, options), this.rank({ text: query.hedge }, k * 2, options)]);
+    const keyed = (hits: SearchHit[]) => hits.map((h) => ({ ...h, key: h.chunkKey }));
+    return hedgedFusion(keyed(main), keyed(plain), k).map(({ key: _key, ...hit }) => hit);
+  }
+
+  async termStats(words: unknown, _options: CallOptions = {}): Promise<TermStats> {
+    if (!Array.isArray(words) || words.some((w) => typeof w !== 'string') || words.length > 1000) throw new ThreadlineError('INVALID_INPUT', 'termStats() takes an array of at most 1000 words');
+    return Promise.resolve(this.memory?.termStats(words as string[]) ?? { terms: (words as string[]).map((word) => ({ word, term: word, importance: 0 })), reference: 0, chunks: 0 });
+  }
+
+  async embed(texts: unknown, options: CallOptions = {}): Promise<Float32Array> {
+    if (!Array.isArray(texts) || texts.some((t) => typeof t !== 'string')) throw new ThreadlineError('INVALID_INPUT', 'embed() takes an array of strings');
+    return (await this.embedder()).embed(texts as string[], options.signal ? { signal: options.signal } : {});
+  }
+
+  private async rank(query: Query, k: number, options: SearchOptions): Promise<SearchHit[]> {
     let vector: Float32Array | null = null;
-    if (mode !== 'lexical') {
+    if (options.mode !== 'lexical') {
       const embedder = await this.embedder();
-      vector = await embedder.embed([text]);
+      vector = await embedder.embed([query.text], options.signal ? { signal: options.signal } : {});
       this.embedded.queries++;
     }
-    return this.memory.search(text, vector, { k, mode, filter: options.filter, weights: this.config.weights, int8: this.config.int8 });
+    throwIfAborted(options.signal);
+    // Read after the await: a refresh from another tab may have replaced the index meanwhile.
+    const memory = this.memory;
+    if (!memory) return [];
+    return memory.search(query, vector, { k, mode: options.mode ?? 'hybrid', filter: options.filter, weights: this.config.weights, int8: this.config.int8 });
   }
 
   private async commit(pending: PendingDoc[], dims: number): Promise<void> {

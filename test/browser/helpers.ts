@@ -2,7 +2,7 @@
 import * as Comlink from 'comlink';
 import { openDB } from 'idb';
 import type { ChunkRecord, DocRecord, ShardRecord } from '../../src/storage/schema';
-import type { RetrievalWorkerApi } from '../../src/worker/protocol';
+import type { RetrievalPort } from '../../src/worker/protocol';
 import { SAMPLE_KB } from '../../demo/sample-kb';
 
 export const sampleDocs = SAMPLE_KB.map((d) => ({ id: d.id, title: d.title, url: d.url, text: d.markdown, format: 'markdown' as const }));
@@ -17,15 +17,15 @@ export function capturingWorkers() {
   return {
     made,
     factory: () => {
-      const w = new Worker(new URL('../../workers/retrieval.worker.ts', import.meta.url), { type: 'module' });
+      const w = new Worker(new URL('./inspect.worker.ts', import.meta.url), { type: 'module' });
       made.push(w);
       return w;
     },
-    /** Reads the worker's in-memory chunk keys through a second comlink wrapper. */
+    /** Reads the worker's in-memory chunk keys through a second comlink wrapper (the test worker's extra method). */
     async memoryKeys(index = made.length - 1): Promise<number[]> {
-      const result = await Comlink.wrap<RetrievalWorkerApi>(made[index] as Worker).chunkKeys();
+      const result = await Comlink.wrap<RetrievalPort>(made[index] as Worker).invoke('chunkKeys', [{}], -1);
       if (!result.ok) throw new Error(result.error.message);
-      return result.value;
+      return result.value as number[];
     },
   };
 }

@@ -111,14 +111,14 @@ describe('RetrievalEngine in Node (fake-indexeddb, real offline model)', () => {
     const e = countingEmbedder();
     const a = await RetrievalEngine.open(config(name), e.load);
     await a.add(docs);
-    const listed = a.documents();
+    const listed = await a.documents();
     expect(listed.map((d) => d.id)).toEqual(docs.map((d) => d.id).sort());
     expect(listed.find((d) => d.id === 'refunds')).toEqual({ id: 'refunds', title: 'Refund policy', url: '/help/refunds', chunks: 3 });
     expect(listed.reduce((n, d) => n + d.chunks, 0)).toBe((await a.stats()).chunks);
     expect(await a.remove(['refunds', 'nope'])).toBe(3);
     a.close();
     const b = await RetrievalEngine.open(config(name), e.load);
-    expect(b.documents().map((d) => d.id)).toEqual(docs.map((d) => d.id).filter((id) => id !== 'refunds').sort());
+    expect((await b.documents()).map((d) => d.id)).toEqual(docs.map((d) => d.id).filter((id) => id !== 'refunds').sort());
     expect((await b.search('refund window', { k: 20 })).some((h) => h.docId === 'refunds')).toBe(false);
     await b.clear();
     b.close();

@@ -1,0 +1,129 @@
+/**
+ * The retrieval contract: one interface, two implementations. `RetrievalEngine`
+ * runs it in-process (Node, the CLI, tests, and inside the worker);
+ * `wrapRetriever` gives the page the same interface over a worker, with every
+ * method carried alike (envelope, signal, abort, crash race). A caller cannot
+ * tell which one it holds. Adding an operation means adding it here (and its
+ * arity to RETRIEVER_METHODS) and implementing it in the engine.
+ */
+import type { ThreadlineDocument } from './document';
+import type { ProgressListener } from './progress';
+import type { SearchFilter } from './retrieval/filter';
+import type { DocumentInfo, SearchHit, SearchMode } from './retrieval/memory-index';
+
+/** A lexical term (as the user wrote it; stemmed by the index) with its weight. */
+export interface WeightedTerm {
+  term: string;
+  /** Multiplies the term's BM25 contribution; the query's own words weigh 1. */
+  weight: number;
+}
+
+/**
+ * What a search looks for. `text` is embedded for the dense side and its words
+ * weigh 1 on the lexical side; `terms` add weighted words to the lexical side
+ * only (history words below the turn's own); `hedge` also ranks another text
+ * (the question as typed) and fuses the two rankings in the worker.
+ */
+export interface Query {
+  text: string;
+  terms?: readonly WeightedTerm[];
+  hedge?: string;
+}
+
+/** Every long call takes a signal; calls that report progress take a listener. */
+export interface CallOptions {
+  signal?: AbortSignal;
+}
+
+export interface AddOptions extends CallOptions {
+  onProgress?: ProgressListener;
+}
+
+export interface SearchOptions extends CallOptions {
+  /** @default 5 */
+  k?: number;
+  /** @default 'hybrid' */
+  mode?: SearchMode;
+  filter?: SearchFilter;
+}
+
+export interface AddResult {
+  /** Documents whose chunks were (re)written. */
+  added: number;
+  /** Documents skipped because their content hash was unchanged. */
+  unchanged: number;
+  /** Chunks written. */
+  chunks: number;
+  /** Ids of documents that had no text to index (stored with zero chunks). */
+  empty: string[];
+}
+
+export interface LoadResult {
+  /** False when the same file was already loaded (a no-op). */
+  loaded: boolean;
+  docs: number;
+  chunks: number;
+}
+
+export interface IndexStats {
+  name: string;
+  modelId: string;
+  dims: number;
+  docs: number;
+  chunks: number;
+  generation: number;
+  shards: number;
+  vectorBytes: number;
+  /** Chunk texts embedded by this engine since it started (0 after a pure reload). */
+  embeddedChunks: number;
+  /** Queries embedded by this engine since it started. */
+  embeddedQueries: number;
+}
+
+/**
+ * How much each word can say on its own in this index: its best single-word
+ * BM25 score over the chunks (as Historical Query Expansion scores history
+ * words), and the reference it is compared with.
+ */
+export interface TermStats {
+  /** One entry per input word, in order: the word's index term (stem) and its importance. */
+  terms: { word: string; term: string; importance: number }[];
+  /** The importance of a word found once in one chunk of average length: the index's "very specific". */
+  reference: number;
+  /** Chunks in the index. */
+  chunks: number;
+}
+
+export interface Retriever {
+  /** Chunks, embeds and stores documents; unchanged ones are skipped, changed ones replaced atomically. */
+  add(docs: readonly ThreadlineDocument[], options?: AddOptions): Promise<AddResult>;
+  /**
+   * Loads a prebuilt index file (`threadline index …`): fetched once, verified
+   * (format, hash, model), then it replaces this index atomically; the same
+   * file again is a no-op. A corrupt or mismatched file fails with
+   * CORRUPT_INDEX or MODEL_MISMATCH and leaves the stored index unchanged.
+   */
+  load(url: string, options?: CallOptions): Promise<LoadResult>;
+  /** Removes documents by id; returns the number of chunks removed. */
+  remove(ids: readonly string[], options?: CallOptions): Promise<number>;
+  /** Removes every document of this name. */
+  clear(options?: CallOptions): Promise<void>;
+  search(query: string | Query, options?: SearchOptions): Promise<SearchHit[]>;
+  /** Importance of words in this index (see TermStats). */
+  termStats(words: readonly string[], options?: CallOptions): Promise<TermStats>;
+  stats(options?: CallOptions): Promise<IndexStats>;
+  /** The stored documents (id, title, url, chunk count), sorted by id. */
+  documents(options?: CallOptions): Promise<DocumentInfo[]>;
+  /** Embeds texts with the index's model (packed rows, normalized). */
+  embed(texts: readonly string[], options?: CallOptions): Promise<Float32Array>;
+}
+
+/**
+ * Each method's count of data arguments before its options: the transport
+ * splits calls with it, so a call that omits its options is carried the same.
+ */
+export const RETRIEVER_METHODS = Object.freeze({
+  add: 1, load: 1, remove: 1, clear: 0, search: 1, termStats: 1, stats: 0, documents: 0, embed: 1,
+} as const satisfies Record<keyof Retriever, number>);
+
+export type RetrieverMethod = keyof typeof RETRIEVER_METHODS;

@@ -1,0 +1,56 @@
+/**
+ * The worker half of the transport: serves any Retriever (the engine) over
+ * the RetrievalPort, every method alike. Each call gets its own
+ * AbortController, found again by operation id when the page aborts.
+ */
+import { transfer } from 'comlink';
+import { ThreadlineError } from '../errors';
+import type { ProgressListener } from '../progress';
+import { RETRIEVER_METHODS, type IndexStats, type Retriever } from '../retriever';
+import { envelope, type RetrievalPort, type WorkerInit } from './protocol';
+
+interface LockManagerLike { request(name: string, callback: () => Promise<unknown>): Promise<unknown> }
+
+/** An opened retriever the port can serve; `stats` answers init. */
+export type ServedRetriever = Retriever & { close(): void; stats(): Promise<IndexStats> };
+
+export function exposeRetriever(
+  open: (config: WorkerInit, onProgress: ProgressListener | undefined) => Promise<ServedRetriever>,
+  methods: Readonly<Record<string, number>> = RETRIEVER_METHODS,
+): RetrievalPort {
+  let served: ServedRetriever | null = null;
+  const aborts = new Map<number, AbortController>();
+
+  return {
+    init: (config, onProgress) => envelope(async () => {
+      const locks = (globalThis as { navigator?: { locks?: LockManagerLike } }).navigator?.locks;
+      // Held until this worker dies; never released otherwise.
+      if (locks) await new Promise<void>((held) => { void locks.request(config.aliveLock, () => { held(); return new Promise(() => undefined); }); });
+      served = await open(config, onProgress ? (p) => void onProgress(p) : undefined);
+      return served.stats();
+    }),
+    invoke: async (method, args, opId, onProgress) => {
+      const controller = new AbortController();
+      aborts.set(opId, controller);
+      const result = await envelope(async () => {
+        const target = served;
+        if (!target) throw new ThreadlineError('INTERNAL', 'the retrieval worker was used before init()');
+        const arity = methods[method];
+        const fn = (target as unknown as Record<string, unknown>)[method];
+        if (arity === undefined || typeof fn !== 'function' || !Array.isArray(args)) throw new ThreadlineError('INTERNAL', `unknown retrieval method "${String(method)}"`);
+        const sent = args[arity];
+        const options = {
+          ...(typeof sent === 'object' && sent !== null ? sent : {}),
+          signal: controller.signal,
+          ...(onProgress ? { onProgress: (p: Parameters<ProgressListener>[0]) => void onProgress(p) } : {}),
+        };
+        return (fn as (...a: unknown[]) => Promise<unknown>).apply(target, [...args.slice(0, arity), options]);
+      }).finally(() => aborts.delete(opId));
+      // comlink finds transferables by the returned object, so the envelope itself is marked.
+      if (result.ok && ArrayBuffer.isView(result.value) && result.value.buffer instanceof ArrayBuffer) return transfer(result, [result.value.buffer]);
+      return result;
+    },
+    abort: (opId) => aborts.get(opId)?.abort(),
+    close: () => { served?.close(); served = null; return Promise.resolve(); },
+  };
+}

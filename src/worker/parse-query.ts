@@ -1,0 +1,31 @@
+/** Checks a search query that arrived as data (possibly from a hostile caller) and normalizes it. */
+import { ThreadlineError } from '../errors';
+import type { Query, WeightedTerm } from '../retriever';
+
+/** Query text beyond this is ignored (the model truncates far earlier). */
+export const MAX_QUERY_CHARS = 4_000;
+/** Weighted terms beyond this are refused: a query is a question, not a document. */
+export const MAX_QUERY_TERMS = 200;
+
+const invalid = (message: string) => new ThreadlineError('INVALID_INPUT', message);
+
+export function parseQuery(input: unknown): Query {
+  if (typeof input === 'string') {
+    if (input.trim() === '') throw invalid('search() needs a non-empty query string');
+    return { text: input.slice(0, MAX_QUERY_CHARS) };
+  }
+  if (typeof input !== 'object' || input === null) throw invalid('search() needs a query string or a { text, terms?, hedge? } object');
+  const { text, terms, hedge } = input as Record<string, unknown>;
+  if (typeof text !== 'string' || text.trim() === '') throw invalid('query.text must be a non-empty string');
+  if (hedge !== undefined && (typeof hedge !== 'string' || hedge.trim() === '')) throw invalid('query.hedge must be a non-empty string when given');
+  const query: Query = { text: text.slice(0, MAX_QUERY_CHARS), ...(hedge !== undefined ? { hedge: hedge.slice(0, MAX_QUERY_CHARS) } : {}) };
+  if (terms === undefined) return query;
+  if (!Array.isArray(terms) || terms.length > MAX_QUERY_TERMS) throw invalid(`query.terms must be an array of at most ${MAX_QUERY_TERMS} { term, weight } entries`);
+  const checked: WeightedTerm[] = terms.map((t: unknown) => {
+    const { term, weight } = (typeof t === 'object' && t !== null ? t : {}) as Record<string, unknown>;
+    if (typeof term !== 'string' || term.length > 200) throw invalid('query.terms[].term must be a string of at most 200 characters');
+    if (typeof weight !== 'number' || !Number.isFinite(weight) || weight < 0 || weight > 10) throw invalid('query.terms[].weight must be a number from 0 to 10');
+    return { term, weight };
+  });
+  return { ...query, terms: checked };
+}
