@@ -1,5 +1,5 @@
 /** Loads and checks an evaluation set: corpus.jsonl and conversations.jsonl (format: shared/eval/README.md). */
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 export type TurnKind = 'first' | 'standalone' | 'followup';
@@ -21,12 +21,14 @@ const str = (v: unknown, what: string): string => {
   return v;
 };
 
-export function loadEvalSet(dir: string): { passages: Passage[]; conversations: Conversation[] } {
-  const passages = jsonl(join(dir, 'corpus.jsonl'), (v, n) => {
+/** `passages` is null for a set without corpus.jsonl (conversations only: gate and term resolution). */
+export function loadEvalSet(dir: string): { passages: Passage[] | null; conversations: Conversation[] } {
+  const hasCorpus = existsSync(join(dir, 'corpus.jsonl'));
+  const passages = !hasCorpus ? null : jsonl(join(dir, 'corpus.jsonl'), (v, n) => {
     const p = v as Record<string, unknown>;
     return { id: str(p.id, `corpus.jsonl:${n} id`), text: str(p.text, `corpus.jsonl:${n} text`) };
   });
-  const ids = new Set(passages.map((p) => p.id));
+  const ids = new Set((passages ?? []).map((p) => p.id));
   const conversations = jsonl(join(dir, 'conversations.jsonl'), (v, n) => {
     const c = v as { id?: unknown; turns?: unknown };
     if (!Array.isArray(c.turns)) throw new Error(`conversations.jsonl:${n}: turns must be an array`);

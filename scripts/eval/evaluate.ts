@@ -1,24 +1,25 @@
 /**
  * Follow-up retrieval, measured per turn kind and strategy against strategy,
- * through the library's own code: the same gate, condensers, hedged fusion
- * and index as in the browser, the offline embedding model, passages indexed
- * as given (no re-chunking). Deterministic: two runs give identical numbers.
+ * through the library's own code: the same gate, condensers, expansion,
+ * hedged fusion and index as in the browser, the offline embedding model,
+ * passages indexed as given (no re-chunking). A set without a corpus is
+ * measured on what needs no retrieval: the gate and term resolution.
+ * Deterministic: two runs give identical numbers.
  */
 import { resolve } from 'node:path';
-import { decide } from '../../src/chat/gate';
-import { hedgedFusion } from '../../src/retrieval/fusion';
-import { condenseWithLlm } from '../../src/chat/llm-condenser';
-import { windowTurns } from '../../src/chat/memory';
-import { condenseWithRules } from '../../src/chat/rules-condenser';
-import type { HistoryTurn } from '../../src/chat/topics';
+import { specificityFrom, type Specificity } from '../../src/chat/specificity';
 import { loadTransformersEmbedder } from '../../src/embedding/transformers-embedder';
 import type { Llm } from '../../src/llm/llm';
+import { hedgedFusion } from '../../src/retrieval/fusion';
 import { MemoryIndex, type SearchMode } from '../../src/retrieval/memory-index';
-import { loadEvalSet, type Conversation, type EvalTurn, type TurnKind } from './data';
+import { contentWords } from '../../src/retrieval/lexical-tokens';
+import { loadEvalSet, type TurnKind } from './data';
 import { average, scoreRanking, type KindMetrics } from './metrics';
+import { vocabularyPrior } from './prior';
+import { ALL_STRATEGIES, contexts, strategyQuery, type Strategy, type StrategyQuery, type TurnContext } from './strategies';
+import { termCounts, termScore, type TermScore } from './terms';
 
-export const ALL_STRATEGIES = ['raw', 'concat', 'window', 'rules', 'hedged', 'llm', 'oracle'] as const;
-export type Strategy = (typeof ALL_STRATEGIES)[number];
+export { ALL_STRATEGIES, type Strategy } from './strategies';
 export type KindKey = TurnKind | 'all';
 
 export interface EvalOptions {
@@ -32,7 +33,30 @@ export interface EvalOptions {
   model?: string;
 }
 
-export interface StrategyReport { kinds: Record<KindKey, KindMetrics>; gapClosure: number | null; regression: number }
+export interface StrategyReport {
+  /** Ranking metrics per turn kind; absent for a set without a corpus. */
+  kinds?: Record<KindKey, KindMetrics>;
+  gapClosure: number | null;
+  regression: number;
+  /** Term resolution of the resolved question against the human rewrite, non-first turns. */
+  terms: TermScore;
+  /** Share of turns of each kind the strategy changed (condensed or expanded). */
+  changed: Record<TurnKind, number>;
+}
+
+/** One turn, for reading failures one by one (`--turns FILE`). */
+export interface TurnRow {
+  id: string;
+  kind: TurnKind;
+  user: string;
+  rewrite: string;
+  /** The expand strategy's gate, question and added words. */
+  gate: string;
+  question: string;
+  terms: { term: string; weight: number }[];
+  /** 1-based rank of the first gold passage (0: not in the ranking), per strategy. */
+  rank: Partial<Record<Strategy, number>>;
+}
 
 export interface EvalReport {
   data: string;
@@ -40,42 +64,19 @@ export interface EvalReport {
   k: number;
   /** Ranking depth: MRR is MRR@depth; depth = max(k, 10) so that R@10 and nDCG@10 are defined. */
   depth: number;
+  /** Whether the set has a corpus (ranking metrics) or conversations only. */
+  corpus: boolean;
+  /** Where specificity came from: the corpus's own BM25 statistics, or the vocabulary prior. */
+  specificity: 'corpus' | 'vocabulary-prior';
   strategies: Partial<Record<Strategy, StrategyReport>>;
-  gate: { keptFirst: number; keptStandalone: number; condensedFollowup: number };
+  /** The default condenser's gate (expand), against the turn kinds. */
+  gate: { keptFirst: number; keptStandalone: number; condensedFollowup: number; changedStandalone: number };
+  /** The English-only gate (rules), for comparison. */
+  gateRules: { keptFirst: number; keptStandalone: number; condensedFollowup: number };
   skipped: Strategy[];
   model: string;
+  turns: TurnRow[];
   ms: number;
-}
-
-
-interface TurnContext { turn: EvalTurn; history: HistoryTurn[]; conversation: Conversation }
-
-function contexts(conversations: Conversation[]): TurnContext[] {
-  return conversations.flatMap((conversation) => conversation.turns.map((turn, i) => ({
-    turn, conversation, history: conversation.turns.slice(0, i).map((t) => ({ user: t.user, assistant: t.assistant })),
-  })));
-}
-
-function rulesQuery({ turn, history }: TurnContext): string {
-  const decision = decide(turn.user, history.length > 0);
-  return decision.action === 'condense' ? condenseWithRules(turn.user, history, decision).question : turn.user;
-}
-
-async function llmQuery(llm: Llm, { turn, history }: TurnContext): Promise<string> {
-  const decision = decide(turn.user, history.length > 0);
-  if (decision.action !== 'condense') return turn.user;
-  return (await condenseWithLlm(llm, turn.user, windowTurns(history), decision)).question;
-}
-
-function queryFor(strategy: Exclude<Strategy, 'hedged' | 'llm'>, c: TurnContext): string {
-  const earlierUsers = c.history.map((h) => h.user);
-  switch (strategy) {
-    case 'raw': return c.turn.user;
-    case 'concat': return [...earlierUsers, c.turn.user].join(' ');
-    case 'window': return [...earlierUsers.slice(-1), c.turn.user].join(' ');
-    case 'rules': return rulesQuery(c);
-    case 'oracle': return c.turn.rewrite;
-  }
 }
 
 function summarize(rows: { kind: TurnKind; scores: ReturnType<typeof scoreRanking> }[]): Record<KindKey, KindMetrics> {
@@ -83,73 +84,102 @@ function summarize(rows: { kind: TurnKind; scores: ReturnType<typeof scoreRankin
   return { first: of('first'), standalone: of('standalone'), followup: of('followup'), all: of('all') };
 }
 
+const share = (turns: TurnContext[], kind: TurnKind, test: (c: TurnContext, i: number) => boolean) => {
+  const of = turns.map((c, i) => [c, i] as const).filter(([c]) => c.turn.kind === kind);
+  return of.length ? of.filter(([c, i]) => test(c, i)).length / of.length : 0;
+};
+
 export async function evaluate(options: EvalOptions): Promise<EvalReport> {
   const started = performance.now();
   const retrieval = options.retrieval ?? 'hybrid';
   const k = options.k ?? 10;
   if (!Number.isInteger(k) || k < 1) throw new Error(`--k must be a positive integer, got ${k}`);
-  const DEPTH = Math.max(k, 10);
+  const depth = Math.max(k, 10);
   const modelPath = options.model ?? resolve(import.meta.dirname, '../../.models/threadline-glove-30k') + '/';
   const wanted = options.strategies ?? ALL_STRATEGIES;
   const skipped = wanted.filter((s) => s === 'llm' && !options.llm);
   const strategies = wanted.filter((s) => !skipped.includes(s));
   const { passages, conversations } = loadEvalSet(options.data);
+  const turns = contexts(conversations);
 
   const embedder = await loadTransformersEmbedder({ model: modelPath });
-  const index = new MemoryIndex(embedder.dims);
-  index.addChunks(passages.map((p, key) => ({ key, docId: p.id, text: p.text, context: p.text, headingPath: [], start: 0, end: p.text.length })), await embedder.embed(passages.map((p) => p.text)));
-  const idOf = (key: number) => passages[key]?.id ?? '';
-
-  const turns = contexts(conversations);
-  const rank = async (queries: string[]) => {
-    const vectors = retrieval === 'lexical' ? null : await embedder.embed(queries);
-    return queries.map((q, i) => index.search(q, vectors ? vectors.subarray(i * embedder.dims, (i + 1) * embedder.dims) : null, { k: DEPTH, mode: retrieval })
-      .map((h) => ({ key: h.chunkKey, score: h.score })));
-  };
-  const rankings = new Map<Strategy, { key: number; score: number }[][]>();
-  const needed = new Set<Strategy>(strategies.flatMap((s) => (s === 'hedged' ? ['rules', 'raw'] as Strategy[] : [s])));
-  for (const s of needed) {
-    if (s === 'hedged') continue;
-    const queries = s === 'llm' ? await Promise.all(turns.map((c) => llmQuery(options.llm as Llm, c))) : turns.map((c) => queryFor(s, c));
-    rankings.set(s, await rank(queries));
-  }
-  if (strategies.includes('hedged')) {
-    const rules = rankings.get('rules') ?? [];
-    const raw = rankings.get('raw') ?? [];
-    rankings.set('hedged', turns.map((c, i) => (rulesQuery(c) === c.turn.user ? raw[i] ?? [] : hedgedFusion(rules[i] ?? [], raw[i] ?? [], DEPTH))));
+  let index: MemoryIndex | null = null;
+  let specificity: Specificity;
+  if (passages) {
+    index = new MemoryIndex(embedder.dims);
+    index.addChunks(passages.map((p, key) => ({ key, docId: p.id, text: p.text, context: p.text, headingPath: [], start: 0, end: p.text.length })), await embedder.embed(passages.map((p) => p.text)));
+    const words = [...new Set(turns.flatMap((c) => contentWords(c.turn.user)))];
+    specificity = specificityFrom(index.termStats(words));
+  } else {
+    specificity = vocabularyPrior(modelPath);
   }
 
+  const queries = new Map<Strategy, StrategyQuery[]>();
+  for (const s of strategies) queries.set(s, await Promise.all(turns.map((c) => strategyQuery(s, c, specificity, options.llm))));
+
+  const ranks = new Map<Strategy, number[]>();
   const report: EvalReport['strategies'] = {};
   for (const s of strategies) {
-    const ranked = rankings.get(s) ?? [];
-    report[s] = { kinds: summarize(turns.map((c, i) => ({ kind: c.turn.kind, scores: scoreRanking((ranked[i] ?? []).map((h) => idOf(h.key)), c.turn.gold) }))), gapClosure: null, regression: 0 };
+    const qs = queries.get(s) ?? [];
+    const nonFirst = turns.map((c, i) => [c, i] as const).filter(([c]) => c.turn.kind !== 'first');
+    const terms = termScore(nonFirst.map(([c, i]) => termCounts(qs[i]?.query.text ?? c.turn.user, c.turn.rewrite, c.turn.user)));
+    const changed = { first: share(turns, 'first', (_, i) => !!qs[i]?.changed), standalone: share(turns, 'standalone', (_, i) => !!qs[i]?.changed), followup: share(turns, 'followup', (_, i) => !!qs[i]?.changed) };
+    report[s] = { gapClosure: null, regression: 0, terms, changed };
+    if (!index || !passages) continue;
+    const vectors = retrieval === 'lexical' ? null : await embedder.embed(qs.map((q) => q.query.text));
+    const hedges = qs.map((q) => q.query.hedge);
+    const hedgeVectors = retrieval === 'lexical' || !hedges.some(Boolean) ? null : await embedder.embed(hedges.map((h) => h ?? ''));
+    const rankings = qs.map((q, i) => rankQuery(index as MemoryIndex, q, i, vectors, hedgeVectors, embedder.dims, depth, retrieval).map((key) => passages[key]?.id ?? ''));
+    ranks.set(s, rankings.map((ids, i) => 1 + ids.findIndex((id) => turns[i]?.turn.gold.includes(id))));
+    (report[s] as StrategyReport).kinds = summarize(turns.map((c, i) => ({ kind: c.turn.kind, scores: scoreRanking(rankings[i] ?? [], c.turn.gold) })));
   }
-  const raw = report.raw;
-  const oracle = report.oracle;
-  const keptMrr = (r: StrategyReport) => {
-    const { first, standalone } = r.kinds;
+  gapAndRegression(report, strategies);
+
+  const rulesGate = queries.get('rules');
+  const expand = queries.get('expand');
+  return {
+    data: options.data, retrieval, k, depth, corpus: !!passages, specificity: passages ? 'corpus' : 'vocabulary-prior', strategies: report, skipped, model: embedder.modelId,
+    gate: {
+      keptFirst: share(turns, 'first', (_, i) => !expand?.[i]?.changed),
+      keptStandalone: share(turns, 'standalone', (_, i) => !expand?.[i]?.changed),
+      condensedFollowup: share(turns, 'followup', (_, i) => !!expand?.[i]?.changed),
+      changedStandalone: share(turns, 'standalone', (_, i) => !!expand?.[i]?.changed),
+    },
+    gateRules: {
+      keptFirst: share(turns, 'first', (_, i) => !rulesGate?.[i]?.changed),
+      keptStandalone: share(turns, 'standalone', (_, i) => !rulesGate?.[i]?.changed),
+      condensedFollowup: share(turns, 'followup', (_, i) => !!rulesGate?.[i]?.changed),
+    },
+    turns: turns.map((c, i) => ({
+      id: c.turn.id, kind: c.turn.kind, user: c.turn.user, rewrite: c.turn.rewrite,
+      gate: expand?.[i]?.changed ? 'condensed' : 'kept', question: expand?.[i]?.query.text ?? c.turn.user, terms: [...(expand?.[i]?.query.terms ?? [])],
+      rank: Object.fromEntries([...ranks].map(([s, r]) => [s, r[i] ?? 0])),
+    })),
+    ms: performance.now() - started,
+  };
+}
+
+function rankQuery(index: MemoryIndex, q: StrategyQuery, i: number, vectors: Float32Array | null, hedgeVectors: Float32Array | null, dims: number, depth: number, mode: SearchMode): number[] {
+  const row = (v: Float32Array | null) => (v ? v.subarray(i * dims, (i + 1) * dims) : null);
+  const main = index.search(q.query, row(vectors), { k: depth, mode });
+  if (!q.query.hedge) return main.map((h) => h.chunkKey);
+  const plain = index.search({ text: q.query.hedge }, row(hedgeVectors), { k: depth, mode });
+  const keyed = (hits: typeof main) => hits.map((h) => ({ key: h.chunkKey, score: h.score }));
+  return hedgedFusion(keyed(main), keyed(plain), depth).map((h) => h.key);
+}
+
+
+function gapAndRegression(report: EvalReport['strategies'], strategies: readonly Strategy[]): void {
+  const raw = report.raw?.kinds;
+  const oracle = report.oracle?.kinds;
+  const keptMrr = (kinds: Record<KindKey, KindMetrics>) => {
+    const { first, standalone } = kinds;
     return first.n + standalone.n ? (first.mrr * first.n + standalone.mrr * standalone.n) / (first.n + standalone.n) : 0;
   };
   for (const s of strategies) {
     const r = report[s] as StrategyReport;
-    if (raw && oracle && oracle.kinds.followup.mrr !== raw.kinds.followup.mrr) {
-      r.gapClosure = (r.kinds.followup.mrr - raw.kinds.followup.mrr) / (oracle.kinds.followup.mrr - raw.kinds.followup.mrr);
-    }
-    if (raw) r.regression = keptMrr(raw) - keptMrr(r);
+    if (!r.kinds) continue;
+    if (raw && oracle && oracle.followup.mrr !== raw.followup.mrr) r.gapClosure = (r.kinds.followup.mrr - raw.followup.mrr) / (oracle.followup.mrr - raw.followup.mrr);
+    if (raw) r.regression = keptMrr(raw) - keptMrr(r.kinds);
   }
-
-  const share = (kind: TurnKind, test: (c: TurnContext) => boolean) => {
-    const of = turns.filter((c) => c.turn.kind === kind);
-    return of.length ? of.filter(test).length / of.length : 0;
-  };
-  const action = (c: TurnContext) => decide(c.turn.user, c.history.length > 0).action;
-  return {
-    data: options.data, retrieval, k, depth: DEPTH, strategies: report, skipped, model: embedder.modelId,
-    gate: {
-      keptFirst: share('first', (c) => action(c) === 'keep'),
-      keptStandalone: share('standalone', (c) => action(c) === 'keep'),
-      condensedFollowup: share('followup', (c) => action(c) === 'condense'),
-    },
-    ms: performance.now() - started,
-  };
 }

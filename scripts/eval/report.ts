@@ -4,32 +4,38 @@ import type { EvalReport, KindKey, Strategy, StrategyReport } from './evaluate';
 const KINDS: KindKey[] = ['first', 'standalone', 'followup', 'all'];
 const f = (x: number | null, digits = 3) => (x === null ? '–' : x.toFixed(digits));
 
+const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
+
 export function table(report: EvalReport): string {
-  const header = ['strategy', ...KINDS.map((k) => `${k} MRR`), 'followup R@1', 'followup R@10', 'followup nDCG@10', 'gap closure', 'regression'];
-  const rows = Object.entries(report.strategies).map(([name, r]) => {
-    const s = r;
-    return [name, ...KINDS.map((k) => f(s.kinds[k].mrr)), f(s.kinds.followup.r1), f(s.kinds.followup.r10), f(s.kinds.followup.ndcg10), s.gapClosure === null ? '–' : `${(s.gapClosure * 100).toFixed(1)}%`, f(s.regression)];
-  });
+  const ranked = report.corpus;
+  const header = ['strategy', ...(ranked ? [...KINDS.map((k) => `${k} MRR`), 'followup R@1', 'followup R@10', 'followup nDCG@10', 'gap closure', 'regression'] : []), 'terms P', 'terms R', 'terms F1', 'changed followup', 'changed standalone'];
+  const rows = Object.entries(report.strategies).map(([name, s]) => [
+    name,
+    ...(ranked && s.kinds ? [...KINDS.map((k) => f(s.kinds?.[k].mrr ?? 0)), f(s.kinds.followup.r1), f(s.kinds.followup.r10), f(s.kinds.followup.ndcg10), s.gapClosure === null ? '–' : pct(s.gapClosure), f(s.regression)] : []),
+    f(s.terms.p), f(s.terms.r), f(s.terms.f1), pct(s.changed.followup), pct(s.changed.standalone),
+  ]);
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
   const line = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i] ?? 0) : c.padStart(widths[i] ?? 0))).join('  ');
-  const n = (Object.values(report.strategies)[0])?.kinds;
+  const count = (kind: 'first' | 'standalone' | 'followup') => report.turns.filter((t) => t.kind === kind).length;
+  const g = report.gate;
   return [
-    `data ${report.data} · retrieval ${report.retrieval} · MRR@${report.depth} · model ${report.model}`,
-    n ? `turns: first ${n.first.n}, standalone ${n.standalone.n}, followup ${n.followup.n}` : '',
+    `data ${report.data} · ${ranked ? `retrieval ${report.retrieval} · MRR@${report.depth} · ` : 'no corpus: gate and term resolution only · '}model ${report.model} · specificity from ${report.specificity}`,
+    `turns: first ${count('first')}, standalone ${count('standalone')}, followup ${count('followup')}`,
     line(header), line(header.map((_, i) => '-'.repeat(widths[i] ?? 0))), ...rows.map(line),
-    `gate: keeps ${(report.gate.keptFirst * 100).toFixed(1)}% of first turns, ${(report.gate.keptStandalone * 100).toFixed(1)}% of standalone turns; condenses ${(report.gate.condensedFollowup * 100).toFixed(1)}% of follow-ups`,
+    `gate (expand): keeps ${pct(g.keptFirst)} of first turns, ${pct(g.keptStandalone)} of standalone turns; condenses or expands ${pct(g.condensedFollowup)} of follow-ups`,
+    `gate (rules): keeps ${pct(report.gateRules.keptFirst)} of first turns, ${pct(report.gateRules.keptStandalone)} of standalone turns; condenses ${pct(report.gateRules.condensedFollowup)} of follow-ups`,
     report.skipped.length ? `skipped: ${report.skipped.join(', ')} (no LLM supplied)` : '',
     `${(report.ms / 1000).toFixed(1)} s`,
   ].filter(Boolean).join('\n');
 }
 
-const COLORS: Record<Strategy, string> = { raw: '#9aa0a6', concat: '#c58af9', window: '#f6aea9', rules: '#1a73e8', hedged: '#188038', llm: '#e37400', oracle: '#202124' };
+const COLORS: Record<Strategy, string> = { raw: '#9aa0a6', concat: '#c58af9', window: '#f6aea9', rules: '#1a73e8', hedged: '#188038', expand: '#d93025', llm: '#e37400', oracle: '#202124' };
 
 const esc = (s: string) => s.replace(/[<>&"]/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;' })[c] ?? c);
 
 /** Grouped bars: MRR per turn kind (groups) and strategy (bars), values printed on the bars. */
 export function svgChart(report: EvalReport): string {
-  const names = Object.keys(report.strategies) as Strategy[];
+  const names = (Object.keys(report.strategies) as Strategy[]).filter((n) => report.strategies[n]?.kinds);
   const width = 860;
   const height = 420;
   const m = { top: 56, right: 20, bottom: 64, left: 52 };
@@ -51,12 +57,12 @@ export function svgChart(report: EvalReport): string {
   KINDS.forEach((kind, g) => {
     const x0 = m.left + g * groupW + (groupW - barW * names.length) / 2;
     names.forEach((name, i) => {
-      const v = (report.strategies[name] as StrategyReport).kinds[kind].mrr;
+      const v = (report.strategies[name] as StrategyReport).kinds?.[kind].mrr ?? 0;
       const x = x0 + i * barW;
       parts.push(`<rect x="${x.toFixed(1)}" y="${y(v).toFixed(1)}" width="${(barW - 3).toFixed(1)}" height="${(plotH * v).toFixed(1)}" fill="${COLORS[name]}"><title>${name} · ${kind}: ${v.toFixed(3)}</title></rect>`);
       parts.push(`<text x="${(x + (barW - 3) / 2).toFixed(1)}" y="${(y(v) - 4).toFixed(1)}" text-anchor="middle" font-size="9" fill="#3c4043">${v.toFixed(2).replace(/^0/, '')}</text>`);
     });
-    const n = (report.strategies[names[0] as Strategy] as StrategyReport).kinds[kind].n;
+    const n = (report.strategies[names[0] as Strategy] as StrategyReport | undefined)?.kinds?.[kind].n ?? 0;
     parts.push(`<text x="${m.left + g * groupW + groupW / 2}" y="${height - m.bottom + 18}" text-anchor="middle" font-weight="600">${kind}</text>`, `<text x="${m.left + g * groupW + groupW / 2}" y="${height - m.bottom + 32}" text-anchor="middle" fill="#5f6368">n = ${n}</text>`);
   });
   names.forEach((name, i) => {

@@ -1,5 +1,6 @@
 /**
- * npm run eval -- --data DIR [--strategies LIST] [--retrieval hybrid|dense|lexical] [--k 10] [--json FILE] [--svg FILE] [--llm MODULE]
+ * npm run eval -- --data DIR [--strategies LIST] [--retrieval hybrid|dense|lexical] [--k 10] [--json FILE] [--svg FILE] [--turns FILE] [--llm MODULE]
+ * DIR without corpus.jsonl: gate and term resolution only.
  * MODULE (optional) exports `default` or `createLlm()` returning an Llm, for the `llm` strategy.
  */
 import { writeFileSync } from 'node:fs';
@@ -10,7 +11,7 @@ import type { SearchMode } from '../../src/retrieval/memory-index';
 import { ALL_STRATEGIES, evaluate, type Strategy } from './evaluate';
 import { svgChart, table } from './report';
 
-const USAGE = 'usage: npm run eval -- --data DIR [--strategies raw,rules,...] [--retrieval hybrid|dense|lexical] [--k 10] [--json FILE] [--svg FILE] [--llm MODULE]';
+const USAGE = 'usage: npm run eval -- --data DIR [--strategies raw,rules,...] [--retrieval hybrid|dense|lexical] [--k 10] [--json FILE] [--svg FILE] [--turns FILE] [--llm MODULE]';
 
 function parse(argv: string[]) {
   const opts: Record<string, string> = {};
@@ -25,7 +26,7 @@ function parse(argv: string[]) {
   for (const s of strategies) if (!ALL_STRATEGIES.includes(s)) throw new Error(`unknown strategy "${s}"; choose from ${ALL_STRATEGIES.join(', ')}`);
   const retrieval = (opts.retrieval ?? 'hybrid') as SearchMode;
   if (!['hybrid', 'dense', 'lexical'].includes(retrieval)) throw new Error('--retrieval must be hybrid, dense or lexical');
-  return { data: opts.data, strategies, retrieval, k: Number(opts.k ?? 10), json: opts.json, svg: opts.svg, llm: opts.llm };
+  return { data: opts.data, strategies, retrieval, k: Number(opts.k ?? 10), json: opts.json, svg: opts.svg, turns: opts.turns, llm: opts.llm };
 }
 
 async function loadLlm(module: string | undefined): Promise<Llm | undefined> {
@@ -39,8 +40,10 @@ try {
   const llm = await loadLlm(args.llm);
   const report = await evaluate({ data: args.data, strategies: args.strategies, retrieval: args.retrieval, k: args.k, ...(llm ? { llm } : {}) });
   console.log(table(report));
-  if (args.json) writeFileSync(args.json, `${JSON.stringify(report, null, 2)}\n`);
-  if (args.svg) writeFileSync(args.svg, svgChart(report));
+  const { turns, ...summary } = report;
+  if (args.json) writeFileSync(args.json, `${JSON.stringify(summary, null, 2)}\n`);
+  if (args.svg && report.corpus) writeFileSync(args.svg, svgChart(report));
+  if (args.turns) writeFileSync(args.turns, turns.map((t) => JSON.stringify(t)).join('\n') + '\n');
 } catch (error) {
   console.error(error instanceof Error ? error.message : String(error));
   process.exit(1);

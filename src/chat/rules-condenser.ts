@@ -21,21 +21,26 @@ const MAX_DEPTH = 4;
 const strip = (q: string) => q.trim().replace(/[\s?.!]+$/, '');
 
 /** The previous user question, itself resolved to a standalone form. */
-export function resolvedQuestion(history: readonly HistoryTurn[], depth = 0): string | undefined {
+export function resolvedQuestion(history: readonly HistoryTurn[], depth = 0, rank: (h: readonly HistoryTurn[]) => Topic[] = trackTopics): string | undefined {
   const last = history.at(-1);
   if (!last) return undefined;
   const earlier = history.slice(0, -1);
   const decision = decide(last.user, earlier.length > 0);
   if (decision.action !== 'condense' || depth >= MAX_DEPTH) return last.user;
-  return condenseWithRules(last.user, earlier, decision, depth + 1).question;
+  return condenseWithRules(last.user, earlier, decision, depth + 1, rank).question;
 }
 
-export function condenseWithRules(question: string, history: readonly HistoryTurn[], decision: GateDecision, depth = 0): Condensation {
-  const topics = trackTopics(history);
+/**
+ * `topics` replaces the built-in topic ranking (the corpus-aware condenser
+ * ranks by specificity in the user's index); the same ranking resolves the
+ * previous questions an ellipsis is spliced into.
+ */
+export function condenseWithRules(question: string, history: readonly HistoryTurn[], decision: GateDecision, depth = 0, rank: (h: readonly HistoryTurn[]) => Topic[] = trackTopics): Condensation {
+  const topics = rank(history);
   const top = topics[0];
   if (!top) return { question, reason: 'no topic in the history; kept as typed' };
   switch (decision.reason) {
-    case 'ellipsis': return spliceEllipsis(question, history, top, depth);
+    case 'ellipsis': return spliceEllipsis(question, history, top, depth, rank);
     case 'dangling-pronoun':
     case 'demonstrative': return replaceReference(question, decision.evidence[0] ?? '', topics);
     case 'which-one':
@@ -44,22 +49,39 @@ export function condenseWithRules(question: string, history: readonly HistoryTur
   }
 }
 
-function spliceEllipsis(question: string, history: readonly HistoryTurn[], top: Topic, depth: number): Condensation {
-  const base = resolvedQuestion(history, depth);
+/**
+ * The question an ellipsis continues: the last interrogative clause of the
+ * previous question, without acknowledgements ("Thanks. …") or the
+ * parentheticals an earlier resolution added.
+ */
+export function lastQuestionClause(question: string): string {
+  const plain = question.replace(/\s*\([^()]*\)/g, '').trim();
+  const sentences = plain.split(/(?<=[.!?])\s+/).map(strip).filter((x) => x.length > 0);
+  const asking = sentences.filter((x) => /^(?:\S+\s+)?(?:what|which|who|whom|whose|when|where|why|how|is|are|was|were|do|does|did|can|could|will|would|should|may|might|tell|explain|describe|list|give|show)\b/i.test(x));
+  return asking.at(-1) ?? sentences.at(-1) ?? strip(plain);
+}
+
+/** "and how long does it take?": a question of its own after a continuation word, not a fragment to splice. */
+const OWN_QUESTION = /^(?:what|which|who|whom|whose|when|where|why|how|is|are|was|were|do|does|did|can|could|will|would|should)\b/i;
+
+function spliceEllipsis(question: string, history: readonly HistoryTurn[], top: Topic, depth: number, rank: (h: readonly HistoryTurn[]) => Topic[]): Condensation {
+  const previous = resolvedQuestion(history, depth, rank);
   const body = strip(question);
   const opener = ELLIPSIS_OPENERS.exec(body);
   const fragment = opener ? body.slice(opener[0].length).trim().replace(/^[,:;-]\s*/, '') : '';
-  if (!base) return appendTopics(question, [top]);
-  if (!fragment) return { question: `${body}? (${strip(base)})`, reason: `attached the previous question “${strip(base)}”` };
+  if (!previous) return appendTopics(question, [top]);
+  if (fragment && OWN_QUESTION.test(fragment) && fragment.split(/\s+/).length >= 3) return appendTopics(fragment, [top]);
+  const base = lastQuestionClause(previous);
+  if (!fragment) return { question: `${body}? (${base})`, reason: `attached the previous question “${base}”` };
   const glue = /^(?:for|in|on|at|with|without|from|during|after|before|to|of|by|about|if|when)\b/i.test(fragment) ? ' ' : ', for ';
-  return { question: `${strip(base)}${glue}${fragment}?`, reason: `spliced “${fragment}” into the previous question “${strip(base)}”` };
+  return { question: `${base}${glue}${fragment}?`, reason: `spliced “${fragment}” into the previous question “${base}”` };
 }
 
 function replaceReference(question: string, word: string, topics: Topic[]): Condensation {
   const tokens = tokenize(question);
   const at = tokens.findIndex((t) => t.word === word);
   const token = tokens[at];
-  const top = topics[0] as Topic;
+  const top = agreeing(word, topics);
   if (!token) return appendTopics(question, [top]);
   const next = tokens[at + 1];
   // "that plan" → "the Plus plan": only a topic whose head (last word) is that noun; "that refund"
@@ -77,6 +99,24 @@ function replaceReference(question: string, word: string, topics: Topic[]): Cond
   }
   const replacement = POSSESSIVES.has(word) ? `${top.phrase}'s` : top.phrase;
   return { question: splice(question, token.index, token.index + word.length, replacement), reason: `replaced “${word}” with “${top.phrase}”` };
+}
+
+const PERSONAL = new Set(['he', 'him', 'his', 'himself', 'she', 'her', 'hers', 'herself']);
+const PLURAL = new Set(['they', 'them', 'their', 'theirs', 'themselves', 'these', 'those']);
+
+/**
+ * The antecedent a pronoun agrees with, among the topics close to the best:
+ * he/she → a name (a capitalized phrase), they → a plural, it → a singular.
+ * No agreeing topic: the best one.
+ */
+function agreeing(word: string, topics: Topic[]): Topic {
+  const top = topics[0] as Topic;
+  const close = topics.slice(0, 4).filter((t) => t.score >= top.score * 0.4);
+  const plural = (t: Topic) => /[^s]s$/i.test(t.phrase);
+  const test = PERSONAL.has(word) ? (t: Topic) => /^\p{Lu}/u.test(t.phrase)
+    : PLURAL.has(word) ? plural
+      : (t: Topic) => !plural(t);
+  return close.find(test) ?? top;
 }
 
 function appendTopics(question: string, topics: Topic[]): Condensation {

@@ -53,8 +53,9 @@ export function candidatePhrases(text: string): string[] {
     }
     flush();
   }
-  // A lone -ing/-ed word is almost always a verb form ("spreading", "banned"), not a topic.
-  return phrases.filter((p) => p.includes(' ') || !/(?:ing|ed)$/i.test(p));
+  // A lone -ing/-ed word is almost always a verb form ("spreading", "banned"), not a topic;
+  // so is an -ed word closing a phrase ("garage door opener stopped").
+  return phrases.map((p) => (p.includes(' ') ? p.replace(/\s+\S+ed$/i, '') : p)).filter((p) => p.includes(' ') || !/(?:ing|ed)$/i.test(p));
 }
 
 /** Share of a phrase's words outside everyday vocabulary: specific words make good topics. */

@@ -35,3 +35,54 @@ export function hedgedFusion<T extends { key: number; score: number }>(condensed
   return reciprocalRankFusion([{ hits: condensed, weight: 1 }, { hits: raw, weight: rawWeight }], k)
     .map((f) => ({ ...(byKey.get(f.key) as T), score: f.score }));
 }
+
+/** Mean and standard deviation of a ranking's scores. */
+function moments(hits: readonly Hit[]): { mean: number; sd: number } {
+  const n = hits.length;
+  if (n === 0) return { mean: 0, sd: 0 };
+  const mean = hits.reduce((s, h) => s + h.score, 0) / n;
+  const variance = hits.reduce((s, h) => s + (h.score - mean) ** 2, 0) / n;
+  return { mean, sd: Math.sqrt(variance) };
+}
+
+/**
+ * How far a ranking's best hit stands out from the rest of its list, in
+ * standard deviations: a query-performance signal. A model that cannot tell
+ * passages apart (flat cosines) scores low; a ranking with a clear winner high.
+ */
+export function separation(hits: readonly Hit[]): number {
+  const { mean, sd } = moments(hits);
+  const top = hits[0];
+  return top && sd > 0 ? (top.score - mean) / sd : 0;
+}
+
+/** A ranking to fuse by score; `exhaustive` when every candidate it lacks truly scores 0 (BM25 lists all matches below its depth). */
+export interface ScoredList extends RankedList {
+  exhaustive?: boolean;
+}
+
+/**
+ * Z-score fusion weighted per query. Every candidate of any list gets a score
+ * in every list (its own, else 0 where the list is exhaustive, else the
+ * list's lowest); each list is standardized over those candidates, so cosine
+ * and BM25 scales meet, and weighs its own separation (how far its best hit
+ * stands out) times its static weight: a flat ranking cannot drown a decisive one.
+ */
+export function separationFusion(lists: readonly ScoredList[], k: number): Hit[] {
+  const keys = [...new Set(lists.flatMap((l) => l.hits.map((h) => h.key)))];
+  const columns = lists.map(({ hits, exhaustive }) => {
+    const own = new Map(hits.map((h) => [h.key, h.score]));
+    const absent = exhaustive ? 0 : hits.at(-1)?.score ?? 0;
+    return keys.map((key) => own.get(key) ?? absent);
+  });
+  const fused = keys.map((key) => ({ key, score: 0 }));
+  lists.forEach(({ weight = 1 }, i) => {
+    const column = columns[i] as number[];
+    const ranked = column.map((score, j) => ({ key: keys[j] as number, score })).sort((a, b) => b.score - a.score);
+    const { mean, sd } = moments(ranked);
+    if (sd === 0) return;
+    const w = weight * Math.max(0, separation(ranked));
+    column.forEach((score, j) => { (fused[j] as Hit).score += (w * (score - mean)) / sd; });
+  });
+  return fused.sort((a, b) => b.score - a.score || a.key - b.key).slice(0, Math.max(0, k));
+}

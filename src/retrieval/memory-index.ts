@@ -9,7 +9,7 @@ import { Bm25Index, indexTerms } from './bm25';
 import { lexicalTerms } from './lexical-tokens';
 import type { LexicalSegment } from './lexical-segment';
 import { matchesFilter, type MetadataValue, type SearchFilter } from './filter';
-import { reciprocalRankFusion } from './fusion';
+import { separationFusion } from './fusion';
 import type { Hit } from './top-k';
 import { VectorIndex } from './vector-index';
 
@@ -53,7 +53,7 @@ export interface SearchHit {
   start: number;
   end: number;
   metadata?: Record<string, MetadataValue>;
-  /** The ranking score: fused RRF score in hybrid mode, cosine or BM25 otherwise. */
+  /** The ranking score: the fused score in hybrid mode (weighted z-scores, see fusion.ts), cosine or BM25 otherwise. */
   score: number;
   /** Cosine similarity to the query, when the dense ranking saw this chunk. */
   dense?: number;
@@ -197,9 +197,10 @@ export class MemoryIndex {
     const depth = mode === 'hybrid' ? Math.max(FUSION_DEPTH, k * 4) : k;
     const dense = mode === 'lexical' ? [] : this.vectors.search(queryVector as Float32Array, depth, { allow, int8: options.int8 ?? false });
     const lexical = mode === 'dense' ? [] : this.lexical.search(indexTerms(query.text, query.terms), depth, allow);
-    const ranked: Hit[] = mode === 'dense' ? dense : mode === 'lexical' ? lexical : reciprocalRankFusion([
+    // Per-query weighted z-score fusion (fusion.ts): a flat ranking cannot drown a decisive one.
+    const ranked: Hit[] = mode === 'dense' ? dense : mode === 'lexical' ? lexical : separationFusion([
       { hits: dense, weight: options.weights?.dense ?? 1 },
-      { hits: lexical, weight: options.weights?.lexical ?? 1 },
+      { hits: lexical, weight: options.weights?.lexical ?? 1, exhaustive: lexical.length < depth },
     ], k);
     const denseScore = new Map(dense.map((h) => [h.key, h.score]));
     const lexicalScore = new Map(lexical.map((h) => [h.key, h.score]));

@@ -18,11 +18,15 @@ describe.skipIf(!present)('npm run eval on cast2021 (determinism and sanity only
     const a = await evaluate({ data: CAST, llm: echoLlm() });
     const b = await evaluate({ data: CAST, llm: echoLlm() });
     expect(withoutTime(b)).toEqual(withoutTime(a));
-    expect(Object.keys(a.strategies).sort()).toEqual(['concat', 'hedged', 'llm', 'oracle', 'raw', 'rules', 'window']);
+    expect(Object.keys(a.strategies).sort()).toEqual(['concat', 'expand', 'hedged', 'llm', 'oracle', 'raw', 'rules', 'window']);
     for (const s of Object.values(a.strategies)) {
-      for (const kind of ['first', 'standalone', 'followup', 'all'] as const) expect(s?.kinds[kind].n).toBeGreaterThan(0);
+      for (const kind of ['first', 'standalone', 'followup', 'all'] as const) expect(s?.kinds?.[kind].n).toBeGreaterThan(0);
     }
-    expect(a.strategies.oracle!.kinds.followup.mrr).toBeGreaterThanOrEqual(a.strategies.raw!.kinds.followup.mrr);
+    expect(a.strategies.oracle!.kinds!.followup.mrr).toBeGreaterThanOrEqual(a.strategies.raw!.kinds!.followup.mrr);
+    expect(a.strategies.oracle!.terms.f1).toBe(1);
+    expect(a.strategies.raw!.terms).toEqual({ p: 0, r: 0, f1: 0 });
+    expect(a.turns).toHaveLength(239);
+    expect(a.turns.every((t) => t.rank.oracle !== undefined)).toBe(true);
     expect(a.strategies.raw!.gapClosure).toBe(0);
     expect(a.strategies.oracle!.gapClosure).toBe(1);
     expect(table(a)).toContain('followup MRR');

@@ -1,0 +1,58 @@
+/**
+ * How each strategy turns a turn into a query, through the library's own
+ * code: the same gate, condensers and expansion as a chat session.
+ */
+import { resolveAndExpand } from '../../src/chat/expand';
+import { decide } from '../../src/chat/gate';
+import { condenseWithLlm } from '../../src/chat/llm-condenser';
+import { windowTurns } from '../../src/chat/memory';
+import { condenseWithRules } from '../../src/chat/rules-condenser';
+import type { Specificity } from '../../src/chat/specificity';
+import type { HistoryTurn } from '../../src/chat/topics';
+import type { Llm } from '../../src/llm/llm';
+import type { Query } from '../../src/retriever';
+import type { Conversation, EvalTurn } from './data';
+
+export const ALL_STRATEGIES = ['raw', 'concat', 'window', 'rules', 'hedged', 'expand', 'llm', 'oracle'] as const;
+export type Strategy = (typeof ALL_STRATEGIES)[number];
+
+export interface TurnContext { turn: EvalTurn; history: HistoryTurn[]; conversation: Conversation }
+
+/** A strategy's query for one turn, and whether it changed the turn (condensed or expanded). */
+export interface StrategyQuery { query: Query; changed: boolean }
+
+export function contexts(conversations: Conversation[]): TurnContext[] {
+  return conversations.flatMap((conversation) => conversation.turns.map((turn, i) => ({
+    turn, conversation, history: conversation.turns.slice(0, i).map((t) => ({ user: t.user, assistant: t.assistant })),
+  })));
+}
+
+function rulesQuestion({ turn, history }: TurnContext): string {
+  const decision = decide(turn.user, history.length > 0);
+  return decision.action === 'condense' ? condenseWithRules(turn.user, history, decision).question : turn.user;
+}
+
+export async function strategyQuery(strategy: Strategy, c: TurnContext, specificity: Specificity, llm?: Llm): Promise<StrategyQuery> {
+  const plain = (text: string) => ({ query: { text }, changed: text !== c.turn.user });
+  const earlierUsers = c.history.map((h) => h.user);
+  switch (strategy) {
+    case 'raw': return plain(c.turn.user);
+    case 'concat': return plain([...earlierUsers, c.turn.user].join(' '));
+    case 'window': return plain([...earlierUsers.slice(-1), c.turn.user].join(' '));
+    case 'rules': return plain(rulesQuestion(c));
+    case 'hedged': {
+      const text = rulesQuestion(c);
+      return text === c.turn.user ? plain(text) : { query: { text, hedge: c.turn.user }, changed: true };
+    }
+    case 'expand': {
+      const r = resolveAndExpand(c.turn.user, c.history, specificity);
+      return { query: { text: r.question, ...(r.terms.length ? { terms: r.terms } : {}) }, changed: r.decision.action === 'condense' };
+    }
+    case 'llm': {
+      const decision = decide(c.turn.user, c.history.length > 0);
+      if (decision.action !== 'condense' || !llm) return plain(c.turn.user);
+      return plain((await condenseWithLlm(llm, c.turn.user, windowTurns(c.history), decision)).question);
+    }
+    case 'oracle': return plain(c.turn.rewrite);
+  }
+}

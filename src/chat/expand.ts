@@ -1,0 +1,182 @@
+/**
+ * The corpus-aware condenser: resolve, then expand.
+ *
+ * 1. Gate: the English gate (gate.ts) finds dangling references and
+ *    fragments; specificity in the user's own index decides the rest. A turn
+ *    with no word specific in this corpus needs the conversation; one that
+ *    names something specific stands alone.
+ * 2. Resolve: the rules condenser's resolution (pronoun → topic, ellipsis
+ *    spliced into the previous question's last clause, topic appended),
+ *    with topics ranked by specificity and recency over the user's own turns.
+ * 3. Expand (Historical Query Expansion, Lin et al. 2020): specific words of
+ *    earlier user turns join the lexical query at a weight below the turn's
+ *    own words (recent turns more, the first turn, which names the
+ *    conversation's topic, most), so they can break ties but never outvote it.
+ */
+import type { WeightedTerm } from '../retriever';
+import { contentWords } from '../retrieval/lexical-tokens';
+import { decide, type GateDecision, type GateReason } from './gate';
+import { condenseWithRules } from './rules-condenser';
+import { SPECIFIC, type Specificity } from './specificity';
+import { candidatePhrases, stemsOf, type HistoryTurn, type Topic } from './topics';
+
+export interface ExpandOptions {
+  /** Weight of the previous user turn's specific words. @default 0.3 */
+  historyWeight?: number;
+  /** Weight kept per turn of age. @default 0.7 */
+  decay?: number;
+  /** Weight of the first user turn's specific words (the conversation's topic). @default 0.5 */
+  firstTurnWeight?: number;
+  /** At most this many history words are added. @default 12 */
+  maxTerms?: number;
+}
+
+export const EXPAND_DEFAULTS = Object.freeze({ historyWeight: 0.3, decay: 0.7, firstTurnWeight: 0.5, maxTerms: 12 } satisfies Required<ExpandOptions>);
+
+export interface ResolvedQuery {
+  /** The gate's decision, with specificity taken into account. */
+  decision: GateDecision;
+  /** The resolved question: embedded, searched at weight 1, and shown. */
+  question: string;
+  /** History words added to the lexical query, heaviest first (all below 1). */
+  terms: WeightedTerm[];
+  /** What was done, for traces. */
+  reason: string;
+}
+
+const REFERENCE_REASONS: ReadonlySet<GateReason> = new Set(['dangling-pronoun', 'demonstrative', 'ellipsis', 'which-one', 'comparative']);
+
+/** Content words of `text` at least SPECIFIC in this corpus. */
+export function specificWords(text: string, specificity: Specificity): string[] {
+  return [...new Set(contentWords(text))].filter((w) => specificity(w) >= SPECIFIC);
+}
+
+/**
+ * The gate with specificity: reference-type decisions stand (they need an
+ * antecedent whatever else the turn says); otherwise a later turn is
+ * condensed exactly when none of its words is specific in this corpus.
+ */
+export function gateBySpecificity(text: string, hasHistory: boolean, specificity: Specificity, ask = text): GateDecision {
+  const decision = decide(ask, hasHistory);
+  if (decision.action === 'reply' || !hasHistory) return decision;
+  if (decision.reason === 'other-script' || decision.reason === 'topic-switch') return decision;
+  if (decision.action === 'condense' && REFERENCE_REASONS.has(decision.reason)) return decision;
+  // "in Canada?", "for kids?": a prepositional fragment continues the last question whatever it names.
+  if (decision.reason === 'fragment' && PREPOSITIONAL.test(ask.trim())) return decision;
+  const named = namedTopics(text, specificity);
+  if (named.length > 0) return { action: 'keep', reason: 'self-contained', evidence: named };
+  return { action: 'condense', reason: decision.reason === 'fragment' ? 'fragment' : 'implicit-topic', evidence: contentWords(text) };
+}
+
+const PREPOSITIONAL = /^(?:about|with|for|of|in|on|to|at|from|by|into|than|like|as|and|or|but|if|so|because|after|before|since|during|without|within|between|over|under)\b/i;
+
+/**
+ * What a turn names that is specific here: a specific word, or a phrase whose
+ * words together are ("lung cancer": two everyday words, one specific topic).
+ */
+export function namedTopics(text: string, specificity: Specificity): string[] {
+  const words = specificWords(text, specificity);
+  const phrases = candidatePhrases(text).filter((p) => p.includes(' ') && p.toLowerCase().split(/\s+/).reduce((sum, w) => sum + specificity(w), 0) >= PHRASE_SPECIFIC);
+  return [...words, ...phrases];
+}
+
+/** A phrase names something specific when its words' specificities add up to this (1.5 × SPECIFIC). */
+const PHRASE_SPECIFIC = 1.5 * SPECIFIC;
+
+/**
+ * Topics of the user's own turns: noun phrases scored by how specific their
+ * words are here and how recent the turn is; the first turn keeps a floor, as
+ * it usually names what the conversation is about. The assistant's phrases
+ * count only when the user's turns offer none.
+ */
+export function rankTopics(history: readonly HistoryTurn[], specificity: Specificity, options: ExpandOptions = {}, preamble = ''): Topic[] {
+  const { decay, firstTurnWeight } = { ...EXPAND_DEFAULTS, ...options };
+  // The current message's own preamble ("It sounds like the Tesla is fast. What …") is the most recent mention of all.
+  const turns = preamble ? [...history, { user: preamble, assistant: '' }] : history;
+  const score = (role: 'user' | 'assistant') => {
+    const phrases = new Map<string, Topic>();
+    turns.forEach((turn, i) => {
+      const age = turns.length - 1 - i;
+      const recency = i === 0 ? Math.max(firstTurnWeight, decay ** age) : decay ** age;
+      candidatePhrases(turn[role]).forEach((phrase, position) => {
+        const words = phrase.toLowerCase().split(/\s+/);
+        const specific = words.reduce((sum, w) => sum + specificity(w), 0);
+        if (specific === 0) return;
+        // Later phrases of a question carry its focus ("the symptoms of breast cancer").
+        const value = specific * recency * (1 + 0.05 * Math.min(position, 3));
+        const stems = stemsOf(phrase);
+        const key = stems.join(' ');
+        const topic = phrases.get(key);
+        if (!topic || topic.score < value) phrases.set(key, { phrase, stems, score: value });
+      });
+    });
+    return [...phrases.values()].sort((a, b) => b.score - a.score || a.phrase.localeCompare(b.phrase));
+  };
+  const own = score('user');
+  return own.length ? own : score('assistant');
+}
+
+/** HQE's weighted history words: specific words of earlier user turns not already in the question. */
+export function expansionTerms(question: string, history: readonly HistoryTurn[], specificity: Specificity, options: ExpandOptions = {}): WeightedTerm[] {
+  const { historyWeight, decay, firstTurnWeight, maxTerms } = { ...EXPAND_DEFAULTS, ...options };
+  const own = new Set(stemsOf(contentWords(question).join(' ')));
+  const weights = new Map<string, number>();
+  history.forEach((turn, i) => {
+    const age = history.length - 1 - i;
+    const weight = Math.max(i === 0 ? firstTurnWeight : 0, historyWeight * decay ** age);
+    for (const word of specificWords(turn.user, specificity)) {
+      if (own.has(stemsOf(word)[0] ?? word)) continue;
+      weights.set(word, Math.max(weights.get(word) ?? 0, weight));
+    }
+  });
+  return [...weights].map(([term, weight]) => ({ term, weight: Math.round(weight * 1000) / 1000 }))
+    .sort((a, b) => b.weight - a.weight || a.term.localeCompare(b.term))
+    .slice(0, maxTerms);
+}
+
+/**
+ * Splits a message into the statements before its last question and the
+ * question itself: "That's interesting. How is it defined?" → ("That's
+ * interesting.", "How is it defined?"). A message that is not a question stays whole.
+ */
+export function splitPreamble(text: string): { preamble: string; ask: string } {
+  const sentences = text.trim().split(/(?<=[.!?…])\s+(?=\S)/);
+  const last = sentences.findLastIndex((x) => /\?\s*$/.test(x));
+  if (last <= 0) return { preamble: '', ask: text.trim() };
+  return { preamble: sentences.slice(0, last).join(' '), ask: sentences.slice(last).join(' ') };
+}
+
+/**
+ * Words written as names (capitalized inside a sentence: "Michael Jackson",
+ * "CrossFit") are specific whatever their general frequency: newswire makes
+ * many names common words.
+ */
+export function withNames(specificity: Specificity, texts: readonly string[]): Specificity {
+  const names = new Set<string>();
+  for (const text of texts) {
+    for (const m of text.matchAll(/(?<=[\p{L}\p{N},;:'"’)]\s+)(\p{Lu}[\p{L}\p{N}-]*)/gu)) if (m[1] && m[1] !== 'I') names.add(m[1].toLowerCase());
+  }
+  return (word) => {
+    const s = specificity(word);
+    return names.has(word.toLowerCase()) ? Math.max(s, SPECIFIC) : s;
+  };
+}
+
+/** Gate, resolve, expand: one turn's query. */
+export function resolveAndExpand(text: string, history: readonly HistoryTurn[], corpusSpecificity: Specificity, options: ExpandOptions = {}): ResolvedQuery {
+  const specificity = withNames(corpusSpecificity, [text, ...history.map((h) => h.user)]);
+  const { preamble, ask } = splitPreamble(text);
+  const decision = gateBySpecificity(text, history.length > 0, specificity, ask);
+  if (decision.action !== 'condense') return { decision, question: text, terms: [], reason: `kept as typed (${decision.reason})` };
+  // A topic the question already names is no antecedent ("tiger sharks (sharks)").
+  const own = new Set(stemsOf(contentWords(ask).join(' ')));
+  const rank = (h: readonly HistoryTurn[]) => rankTopics(h, specificity, options, h === history ? preamble : '').filter((t) => h !== history || !t.stems.every((st) => own.has(st)));
+  const resolved = condenseWithRules(ask, history, decision, 0, rank);
+  const question = preamble ? `${preamble} ${resolved.question}` : resolved.question;
+  // A resolved reference with two or more specific words of its own needs no more help.
+  const ownSpecific = specificWords(text, specificity).length;
+  const expand = !REFERENCE_REASONS.has(decision.reason) || ownSpecific <= 1;
+  const terms = expand ? expansionTerms(question, history, specificity, options) : [];
+  const added = terms.length ? `; + ${terms.slice(0, 4).map((t) => `${t.term} ${t.weight}`).join(', ')}${terms.length > 4 ? ', …' : ''}` : '';
+  return { decision, question, terms, reason: `${resolved.reason}${added}` };
+}

@@ -1,0 +1,119 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { evaluate } from '../../scripts/eval/evaluate';
+import { expansionTerms, gateBySpecificity, rankTopics, resolveAndExpand, splitPreamble, withNames } from '../../src/chat/expand';
+import { lastQuestionClause } from '../../src/chat/rules-condenser';
+import { generalSpecificity, specificityFrom, zipfSpecificity, type Specificity } from '../../src/chat/specificity';
+
+/** A scripted specificity (a fake of the index's statistics): listed words are specific, others not. */
+const specific = (words: Record<string, number>): Specificity => (w) => words[w.toLowerCase()] ?? 0.1;
+
+describe('specificity', () => {
+  it('is importance over the index reference, capped by general English and at 1', () => {
+    const s = specificityFrom({ terms: [{ word: 'warranty', term: 'warranti', importance: 4 }, { word: 'time', term: 'time', importance: 4 }, { word: 'zebra', term: 'zebra', importance: 0 }], reference: 2, chunks: 10 });
+    expect(s('warranty')).toBe(generalSpecificity('warranty'));
+    expect(s('time')).toBeLessThan(0.3); // an everyday word, rare in a small index, stays everyday
+    expect(s('zebra')).toBe(0);
+    expect(s('unseen')).toBe(0);
+  });
+
+  it('the Zipf prior puts everyday words under 0.5 and rare ones over it', () => {
+    expect(zipfSpecificity(100)).toBeLessThan(0.3);
+    expect(zipfSpecificity(3_000)).toBeLessThan(0.5);
+    expect(zipfSpecificity(30_000)).toBeGreaterThan(0.5);
+    expect(generalSpecificity('people')).toBeLessThan(0.2);
+    expect(generalSpecificity('zymurgy')).toBe(1); // beyond the list: no evidence, the index decides
+  });
+
+  it('names written capitalized inside a sentence are specific whatever their frequency', () => {
+    const s = withNames(() => 0.2, ['How did Michael Jackson die?']);
+    expect(s('jackson')).toBeGreaterThanOrEqual(0.5);
+    expect(s('how')).toBe(0.2); // sentence-initial capital is no name
+  });
+});
+
+describe('resolve, then expand', () => {
+  const s = specific({ garage: 0.8, door: 0.5, opener: 0.9, smart: 0.4, hacked: 0.7, gmo: 1, labeling: 0.8, food: 0.3, eu: 0.9 });
+
+  it('keeps a turn that names something specific in this corpus; condenses one that does not', () => {
+    expect(gateBySpecificity('How could smart openers be hacked?', true, s).action).toBe('keep');
+    expect(gateBySpecificity('What are the pros and cons?', true, s)).toMatchObject({ action: 'condense', reason: 'implicit-topic' });
+    expect(gateBySpecificity('What are the pros and cons?', false, s)).toMatchObject({ action: 'keep', reason: 'first-turn' });
+    expect(gateBySpecificity('and in the EU?', true, s).action).toBe('condense'); // a fragment needs the history whatever it names
+  });
+
+  it('ranks the user’s specific phrases over recent everyday ones; the first turn keeps a floor', () => {
+    const history = [{ user: 'My garage door opener stopped working.', assistant: '' }, { user: 'What does a smart one do?', assistant: '' }];
+    expect(rankTopics(history, s)[0]?.phrase).toBe('garage door opener');
+  });
+
+  it('resolves a pronoun to the topic and adds history words below weight 1, recent and first turns heavier', () => {
+    const history = [{ user: 'Tell me about GMO food labeling', assistant: 'It is required in the EU.' }, { user: 'What are the EU rules?', assistant: '' }];
+    const out = resolveAndExpand('How are they enforced?', history, s);
+    expect(out.decision.action).toBe('condense');
+    expect(out.question).toMatch(/GMO food labeling|EU rules/);
+    for (const t of out.terms) expect(t.weight).toBeLessThan(1);
+    const weights = Object.fromEntries(out.terms.map((t) => [t.term, t.weight]));
+    expect(weights.gmo ?? weights.labeling).toBe(0.5);
+  });
+
+  it('never expands with the assistant’s words, nor with words already in the question', () => {
+    const terms = expansionTerms('what about labeling?', [{ user: 'GMO labeling', assistant: 'garage garage garage' }], s);
+    expect(terms.map((t) => t.term)).toEqual(['gmo']);
+  });
+
+  it('keeps a standalone turn exactly as typed, with no terms', () => {
+    const out = resolveAndExpand('How could a garage door opener be hacked?', [{ user: 'GMO labeling', assistant: '' }], s);
+    expect(out).toMatchObject({ question: 'How could a garage door opener be hacked?', terms: [] });
+  });
+
+  it('“It sounds like …” before a question: the pronoun in the question resolves to what the preamble named', () => {
+    expect(splitPreamble('It sounds like the Tesla is fast. What makes its engine unique?')).toEqual({ preamble: 'It sounds like the Tesla is fast.', ask: 'What makes its engine unique?' });
+    expect(splitPreamble('Why?')).toEqual({ preamble: '', ask: 'Why?' });
+    const out = resolveAndExpand('It sounds like the Tesla is fast. What makes its engine unique?', [{ user: 'Which electric car is fastest?', assistant: '' }], specific({ tesla: 0.9, electric: 0.6, engine: 0.4 }));
+    expect(out.question).toBe("It sounds like the Tesla is fast. What makes Tesla's engine unique?");
+  });
+
+  it('an ellipsis splices into the previous question’s last clause, without acknowledgements or parentheticals', () => {
+    expect(lastQuestionClause('Thanks. What is the refund window (orders)?')).toBe('What is the refund window');
+    const history = [{ user: 'Great, thanks! How long do I have to return something?', assistant: '' }];
+    expect(resolveAndExpand('what about damaged items?', history, specific({ damaged: 0.7, return: 0.6 })).question).toBe('How long do I have to return something, for damaged items?');
+  });
+
+  it('a question of its own after “and” is not spliced', () => {
+    const history = [{ user: 'how long do I have to return something?', assistant: '' }, { user: 'what about damaged items?', assistant: '' }];
+    const out = resolveAndExpand('and how long until I get my money back?', history, specific({ damaged: 0.7, money: 0.3 }));
+    expect(out.question).not.toMatch(/return something.*damaged items.*money/);
+    expect(out.question).toMatch(/^how long until I get my money back/);
+  });
+
+  it('he/she prefer a name, they a plural', () => {
+    const sp = specific({ campaign: 0.9, bernie: 0.6, sanders: 0.6, openers: 0.8, garage: 0.8 });
+    const history = [{ user: 'Tell me about Bernie Sanders', assistant: '' }, { user: 'How did the heart attack affect the campaign?', assistant: '' }];
+    expect(resolveAndExpand('How did he regain confidence?', history, sp).question).toMatch(/Bernie Sanders/);
+    const plural = [{ user: 'I want garage openers', assistant: '' }, { user: 'what about the campaign?', assistant: '' }];
+    expect(resolveAndExpand('How could they be hacked?', plural, sp).question).toMatch(/garage openers/);
+  });
+});
+
+describe('npm run eval on a set without a corpus', () => {
+  it('reports the gate and term resolution, and no ranking metrics', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tl-eval-'));
+    const turn = (id: string, user: string, rewrite: string, kind: string) => ({ id, user, rewrite, assistant: '', gold: [], kind });
+    writeFileSync(join(dir, 'conversations.jsonl'), `${JSON.stringify({ id: 'c1', turns: [
+      turn('c1-1', 'What is throat cancer?', 'What is throat cancer?', 'first'),
+      turn('c1-2', 'Is it treatable?', 'Is throat cancer treatable?', 'followup'),
+      turn('c1-3', 'Tell me about lung cancer.', 'Tell me about lung cancer.', 'standalone'),
+    ] })}\n`);
+    const report = await evaluate({ data: dir, strategies: ['raw', 'rules', 'expand', 'oracle'] });
+    expect(report.corpus).toBe(false);
+    expect(report.specificity).toBe('vocabulary-prior');
+    expect(report.strategies.expand?.kinds).toBeUndefined();
+    expect(report.strategies.oracle?.terms.f1).toBe(1);
+    expect(report.strategies.expand?.terms.r).toBe(1); // "it" → "throat cancer"
+    expect(report.turns.find((t) => t.id === 'c1-2')?.question).toBe('Is throat cancer treatable?');
+    expect(report.gate).toMatchObject({ keptFirst: 1, condensedFollowup: 1, changedStandalone: 0 });
+  });
+});

@@ -1,0 +1,117 @@
+import { describe, expect, it } from 'vitest';
+import { Bm25Index, indexTerms } from '../../src/retrieval/bm25';
+import { separation, separationFusion } from '../../src/retrieval/fusion';
+import { MemoryIndex } from '../../src/retrieval/memory-index';
+import { parseQuery, MAX_QUERY_TERMS } from '../../src/worker/parse-query';
+
+const texts = new Map([
+  [1, 'refund window: returns are accepted within 30 days of delivery'],
+  [2, 'damaged on arrival: items that arrive damaged are refunded in full'],
+  [3, 'warranty: damage from misuse is not covered by the warranty'],
+  [4, 'shipping takes five to seven days; express shipping takes two days'],
+]);
+const bm25 = () => {
+  const index = new Bm25Index();
+  for (const [key, text] of texts) index.add(key, text);
+  return index;
+};
+
+describe('weighted lexical queries', () => {
+  it('a text query equals the same terms at weight 1', () => {
+    const index = bm25();
+    expect(index.search(indexTerms('damaged refund'), 4)).toEqual(index.search('damaged refund', 4));
+  });
+
+  it('weights scale each term’s contribution, and weight 0 removes it', () => {
+    const index = bm25();
+    const full = index.search([{ term: 'warranti', weight: 1 }], 4);
+    const fifth = index.search([{ term: 'warranti', weight: 0.2 }], 4);
+    expect(fifth[0]?.key).toBe(3);
+    expect(fifth[0]?.score).toBeCloseTo((full[0]?.score ?? 0) * 0.2, 10);
+    expect(index.search([{ term: 'warranti', weight: 0 }], 4)).toEqual([]);
+  });
+
+  it('history words below the turn’s own cannot outvote it', () => {
+    const index = bm25();
+    // "damaged" is the turn's own word; "warranty" (twice in chunk 3) comes from history at 0.2.
+    const hits = index.search(indexTerms('damaged items', [{ term: 'warranty', weight: 0.2 }]), 4);
+    expect(hits[0]?.key).toBe(2);
+    const score3 = (w: number) => index.search(indexTerms('damaged items', [{ term: 'warranty', weight: w }]), 4).find((h) => h.key === 3)?.score ?? 0;
+    expect(score3(1)).toBeGreaterThan(score3(0.2));
+  });
+
+  it('a term in the text and in the extra words keeps its larger weight, stemmed alike', () => {
+    expect(indexTerms('refunds', [{ term: 'refunded', weight: 0.3 }, { term: 'Windows', weight: 0.4 }])).toEqual([
+      { term: 'refund', weight: 1 }, { term: 'window', weight: 0.4 },
+    ]);
+  });
+
+  it('importance is the best single-word BM25 score; absent words score 0; the reference is a once-seen word', () => {
+    const index = bm25();
+    const alone = index.search('warranty', 4)[0]?.score ?? 0;
+    expect(index.importance('warranti')).toBeCloseTo(alone, 10);
+    expect(index.importance('zebra')).toBe(0);
+    expect(index.referenceImportance()).toBeCloseTo(Math.log(1 + (4 - 1 + 0.5) / 1.5), 10);
+    expect(new Bm25Index().importance('x')).toBe(0);
+  });
+
+  it('termStats maps each word to its index term and importance', () => {
+    const memory = new MemoryIndex(2);
+    memory.addChunks([...texts].map(([key, text]) => ({ key, docId: `d${key}`, text, context: text, headingPath: [], start: 0, end: text.length })), new Float32Array(8).fill(0.5));
+    const stats = memory.termStats(['Warranty', 'the', 'zebra']);
+    expect(stats.terms.map((t) => t.term)).toEqual(['warranti', '', 'zebra']);
+    expect(stats.terms[0]?.importance).toBeGreaterThan(0);
+    expect(stats.terms.slice(1).map((t) => t.importance)).toEqual([0, 0]);
+    expect(stats.chunks).toBe(4);
+  });
+});
+
+describe('separation fusion', () => {
+  const list = (scores: number[], offset = 0) => scores.map((score, i) => ({ key: i + offset, score }));
+
+  it('separation is the top hit’s distance from the list mean in standard deviations; a flat list has none', () => {
+    expect(separation(list([1, 1, 1]))).toBe(0);
+    expect(separation(list([3, 1, 1, 1]))).toBeCloseTo(Math.sqrt(3), 10);
+    expect(separation([])).toBe(0);
+  });
+
+  it('a decisive ranking wins over a flat one that disagrees', () => {
+    const decisive = list([9, 1, 1, 1, 1]); // key 0 clearly first
+    const flat = [{ key: 4, score: 0.5 }, { key: 3, score: 0.5 }, { key: 2, score: 0.5 }, { key: 1, score: 0.5 }, { key: 0, score: 0.49 }];
+    expect(separationFusion([{ hits: flat }, { hits: decisive }], 3)[0]?.key).toBe(0);
+  });
+
+  it('an exhaustive list scores its absent candidates 0, not its lowest score', () => {
+    const dense = list([0.9, 0.8, 0.7, 0.6]);
+    const lexical = [{ key: 1, score: 5 }, { key: 0, score: 4.9 }];
+    // Keys 2 and 3 share no word with the query: exhaustively 0, so they fall below 0 and 1.
+    const fused = separationFusion([{ hits: dense }, { hits: lexical, exhaustive: true }], 4).map((h) => h.key);
+    expect(fused.slice(0, 2).sort()).toEqual([0, 1]);
+  });
+
+  it('static weights still scale each list', () => {
+    const a = list([5, 1, 1, 1]);
+    const b = [{ key: 3, score: 5 }, { key: 2, score: 1 }, { key: 1, score: 1 }, { key: 0, score: 1 }];
+    expect(separationFusion([{ hits: a, weight: 2 }, { hits: b }], 1)[0]?.key).toBe(0);
+    expect(separationFusion([{ hits: a }, { hits: b, weight: 2 }], 1)[0]?.key).toBe(3);
+  });
+});
+
+describe('queries from the page are checked (parseQuery)', () => {
+  it('accepts a string or { text, terms, hedge } and truncates long text', () => {
+    expect(parseQuery('refunds')).toEqual({ text: 'refunds' });
+    expect(parseQuery({ text: 'a', terms: [{ term: 'b', weight: 0.2 }], hedge: 'c' })).toEqual({ text: 'a', terms: [{ term: 'b', weight: 0.2 }], hedge: 'c' });
+    expect(parseQuery('x'.repeat(10_000)).text).toHaveLength(4_000);
+  });
+
+  it.each([
+    ['empty string', ''], ['number', 42], ['null', null], ['no text', { terms: [] }], ['blank text', { text: '  ' }],
+    ['terms not an array', { text: 'a', terms: 'b' }], ['term not a string', { text: 'a', terms: [{ term: 1, weight: 1 }] }],
+    ['NaN weight', { text: 'a', terms: [{ term: 'b', weight: Number.NaN }] }], ['negative weight', { text: 'a', terms: [{ term: 'b', weight: -1 }] }],
+    ['huge weight', { text: 'a', terms: [{ term: 'b', weight: 1e9 }] }], ['null term entry', { text: 'a', terms: [null] }],
+    ['too many terms', { text: 'a', terms: Array.from({ length: MAX_QUERY_TERMS + 1 }, () => ({ term: 'b', weight: 0.1 })) }],
+    ['blank hedge', { text: 'a', hedge: '' }], ['hedge not a string', { text: 'a', hedge: 3 }],
+  ])('refuses %s with INVALID_INPUT', (_, input) => {
+    expect(() => parseQuery(input)).toThrow(expect.objectContaining({ code: 'INVALID_INPUT' }));
+  });
+});
