@@ -42,6 +42,7 @@ export class TraceView {
       this.decision.replaceChildren(
         h('span', { className: `method method-${event.method}` }, event.method),
         ` ${event.gate} · `, h('q', { className: 'condensed' }, event.question),
+        ...(event.query.terms.length ? [' ', h('span', { className: 'terms', title: 'conversation words added to the lexical query, below the weight of 1 of the words searched' }, `+ ${event.query.terms.map((t) => `${t.term} ${t.weight}`).join(', ')}`)] : []),
         h('br'), h('span', { className: 'reason' }, event.reason + (event.fallback ? ` (LLM rewrite not used: ${event.fallback})` : '')),
       );
     } else if (event.type === 'sources') {

@@ -122,7 +122,7 @@ export async function evaluate(options: EvalOptions): Promise<EvalReport> {
   for (const s of strategies) {
     const qs = queries.get(s) ?? [];
     const nonFirst = turns.map((c, i) => [c, i] as const).filter(([c]) => c.turn.kind !== 'first');
-    const terms = termScore(nonFirst.map(([c, i]) => termCounts(qs[i]?.query.text ?? c.turn.user, c.turn.rewrite, c.turn.user)));
+    const terms = termScore(nonFirst.map(([c, i]) => termCounts(qs[i]?.question ?? qs[i]?.query.text ?? c.turn.user, c.turn.rewrite, c.turn.user)));
     const changed = { first: share(turns, 'first', (_, i) => !!qs[i]?.changed), standalone: share(turns, 'standalone', (_, i) => !!qs[i]?.changed), followup: share(turns, 'followup', (_, i) => !!qs[i]?.changed) };
     report[s] = { gapClosure: null, regression: 0, terms, changed };
     if (!index || !passages) continue;
@@ -152,7 +152,7 @@ export async function evaluate(options: EvalOptions): Promise<EvalReport> {
     },
     turns: turns.map((c, i) => ({
       id: c.turn.id, kind: c.turn.kind, user: c.turn.user, rewrite: c.turn.rewrite,
-      gate: expand?.[i]?.changed ? 'condensed' : 'kept', question: expand?.[i]?.query.text ?? c.turn.user, terms: [...(expand?.[i]?.query.terms ?? [])],
+      gate: expand?.[i]?.changed ? 'condensed' : 'kept', question: expand?.[i]?.question ?? expand?.[i]?.query.text ?? c.turn.user, terms: [...(expand?.[i]?.query.terms ?? [])],
       rank: Object.fromEntries([...ranks].map(([s, r]) => [s, r[i] ?? 0])),
     })),
     ms: performance.now() - started,

@@ -62,7 +62,7 @@ export function svgChart(report: EvalReport): string {
       parts.push(`<rect x="${x.toFixed(1)}" y="${y(v).toFixed(1)}" width="${(barW - 3).toFixed(1)}" height="${(plotH * v).toFixed(1)}" fill="${COLORS[name]}"><title>${name} · ${kind}: ${v.toFixed(3)}</title></rect>`);
       parts.push(`<text x="${(x + (barW - 3) / 2).toFixed(1)}" y="${(y(v) - 4).toFixed(1)}" text-anchor="middle" font-size="9" fill="#3c4043">${v.toFixed(2).replace(/^0/, '')}</text>`);
     });
-    const n = (report.strategies[names[0] as Strategy] as StrategyReport | undefined)?.kinds?.[kind].n ?? 0;
+    const n = (report.strategies[names[0] as Strategy])?.kinds?.[kind].n ?? 0;
     parts.push(`<text x="${m.left + g * groupW + groupW / 2}" y="${height - m.bottom + 18}" text-anchor="middle" font-weight="600">${kind}</text>`, `<text x="${m.left + g * groupW + groupW / 2}" y="${height - m.bottom + 32}" text-anchor="middle" fill="#5f6368">n = ${n}</text>`);
   });
   names.forEach((name, i) => {

@@ -18,8 +18,12 @@ export type Strategy = (typeof ALL_STRATEGIES)[number];
 
 export interface TurnContext { turn: EvalTurn; history: HistoryTurn[]; conversation: Conversation }
 
-/** A strategy's query for one turn, and whether it changed the turn (condensed or expanded). */
-export interface StrategyQuery { query: Query; changed: boolean }
+/**
+ * A strategy's query for one turn, its resolved question when that differs
+ * from the query's text (term resolution reads the question), and whether it
+ * changed the turn (condensed or expanded).
+ */
+export interface StrategyQuery { query: Query; question?: string; changed: boolean }
 
 export function contexts(conversations: Conversation[]): TurnContext[] {
   return conversations.flatMap((conversation) => conversation.turns.map((turn, i) => ({
@@ -46,7 +50,7 @@ export async function strategyQuery(strategy: Strategy, c: TurnContext, specific
     }
     case 'expand': {
       const r = resolveAndExpand(c.turn.user, c.history, specificity);
-      return { query: { text: r.question, ...(r.terms.length ? { terms: r.terms } : {}) }, changed: r.decision.action === 'condense' };
+      return { query: { text: r.query.text, ...(r.query.terms.length ? { terms: r.query.terms } : {}) }, question: r.question, changed: r.decision.action === 'condense' };
     }
     case 'llm': {
       const decision = decide(c.turn.user, c.history.length > 0);

@@ -36,10 +36,13 @@ export const EXPAND_DEFAULTS = Object.freeze({ historyWeight: 0.3, decay: 0.7, f
 export interface ResolvedQuery {
   /** The gate's decision, with specificity taken into account. */
   decision: GateDecision;
-  /** The resolved question: embedded, searched at weight 1, and shown. */
+  /** The resolved question, as shown. */
   question: string;
-  /** History words added to the lexical query, heaviest first (all below 1). */
-  terms: WeightedTerm[];
+  /**
+   * What is searched: `text` is embedded and its words weigh 1; `terms` are
+   * history words added to the lexical query below 1, heaviest first.
+   */
+  query: { text: string; terms: WeightedTerm[] };
   /** What was done, for traces. */
   reason: string;
 }
@@ -60,7 +63,9 @@ export function gateBySpecificity(text: string, hasHistory: boolean, specificity
   const decision = decide(ask, hasHistory);
   if (decision.action === 'reply' || !hasHistory) return decision;
   if (decision.reason === 'other-script' || decision.reason === 'topic-switch') return decision;
-  if (decision.action === 'condense' && REFERENCE_REASONS.has(decision.reason)) return decision;
+  // "and how long does it take?" continues the conversation but asks a question of its own: specificity decides.
+  const ownQuestion = decision.reason === 'ellipsis' && CONTINUED_QUESTION.test(ask.trim());
+  if (decision.action === 'condense' && REFERENCE_REASONS.has(decision.reason) && !ownQuestion) return decision;
   // "in Canada?", "for kids?": a prepositional fragment continues the last question whatever it names.
   if (decision.reason === 'fragment' && PREPOSITIONAL.test(ask.trim())) return decision;
   const named = namedTopics(text, specificity);
@@ -68,6 +73,7 @@ export function gateBySpecificity(text: string, hasHistory: boolean, specificity
   return { action: 'condense', reason: decision.reason === 'fragment' ? 'fragment' : 'implicit-topic', evidence: contentWords(text) };
 }
 
+const CONTINUED_QUESTION = /^(?:and|but|also|so|or|plus)\s+(?:what|which|who|whom|whose|when|where|why|how|is|are|was|were|do|does|did|can|could|will|would|should)\s+\S+\s+\S+/i;
 const PREPOSITIONAL = /^(?:about|with|for|of|in|on|to|at|from|by|into|than|like|as|and|or|but|if|so|because|after|before|since|during|without|within|between|over|under)\b/i;
 
 /**
@@ -99,8 +105,7 @@ export function rankTopics(history: readonly HistoryTurn[], specificity: Specifi
       const age = turns.length - 1 - i;
       const recency = i === 0 ? Math.max(firstTurnWeight, decay ** age) : decay ** age;
       candidatePhrases(turn[role]).forEach((phrase, position) => {
-        const words = phrase.toLowerCase().split(/\s+/);
-        const specific = words.reduce((sum, w) => sum + specificity(w), 0);
+        const specific = phrase.toLowerCase().split(/\s+/).reduce((sum, w) => sum + specificity(w), 0);
         if (specific === 0) return;
         // Later phrases of a question carry its focus ("the symptoms of breast cancer").
         const value = specific * recency * (1 + 0.05 * Math.min(position, 3));
@@ -116,18 +121,29 @@ export function rankTopics(history: readonly HistoryTurn[], specificity: Specifi
   return own.length ? own : score('assistant');
 }
 
-/** HQE's weighted history words: specific words of earlier user turns not already in the question. */
+/**
+ * HQE's weighted history words: specific words of earlier user turns not
+ * already in the question, and of the titles and headings of the passages
+ * their answers cited (at the turn's recency weight, without the first
+ * turn's boost, and without the specificity test: a title names a topic by
+ * construction): what the user was reading is context too.
+ */
 export function expansionTerms(question: string, history: readonly HistoryTurn[], specificity: Specificity, options: ExpandOptions = {}): WeightedTerm[] {
   const { historyWeight, decay, firstTurnWeight, maxTerms } = { ...EXPAND_DEFAULTS, ...options };
   const own = new Set(stemsOf(contentWords(question).join(' ')));
   const weights = new Map<string, number>();
   history.forEach((turn, i) => {
     const age = history.length - 1 - i;
-    const weight = Math.max(i === 0 ? firstTurnWeight : 0, historyWeight * decay ** age);
-    for (const word of specificWords(turn.user, specificity)) {
-      if (own.has(stemsOf(word)[0] ?? word)) continue;
-      weights.set(word, Math.max(weights.get(word) ?? 0, weight));
-    }
+    const recent = historyWeight * decay ** age;
+    const add = (words: string[], weight: number) => {
+      for (const word of words) {
+        if (own.has(stemsOf(word)[0] ?? word)) continue;
+        weights.set(word, Math.max(weights.get(word) ?? 0, weight));
+      }
+    };
+    add(specificWords(turn.user, specificity), Math.max(i === 0 ? firstTurnWeight : 0, recent));
+    // Titles and headings name topics by construction: their words need no specificity test, only to be in the index.
+    if (turn.sources?.length) add([...new Set(contentWords(turn.sources.join(' \n ')))].filter((w) => specificity(w) > 0), recent);
   });
   return [...weights].map(([term, weight]) => ({ term, weight: Math.round(weight * 1000) / 1000 }))
     .sort((a, b) => b.weight - a.weight || a.term.localeCompare(b.term))
@@ -162,12 +178,23 @@ export function withNames(specificity: Specificity, texts: readonly string[]): S
   };
 }
 
+/** The history weight of a word: that of the most recent (or first) user turn that holds it. */
+function turnWeight(word: string, history: readonly HistoryTurn[], options: ExpandOptions): number {
+  const { historyWeight, decay, firstTurnWeight } = { ...EXPAND_DEFAULTS, ...options };
+  let weight = 0;
+  history.forEach((turn, i) => {
+    if (!contentWords(turn.user).includes(word)) return;
+    weight = Math.max(weight, i === 0 ? firstTurnWeight : 0, historyWeight * decay ** (history.length - 1 - i));
+  });
+  return Math.round(weight * 1000) / 1000;
+}
+
 /** Gate, resolve, expand: one turn's query. */
 export function resolveAndExpand(text: string, history: readonly HistoryTurn[], corpusSpecificity: Specificity, options: ExpandOptions = {}): ResolvedQuery {
   const specificity = withNames(corpusSpecificity, [text, ...history.map((h) => h.user)]);
   const { preamble, ask } = splitPreamble(text);
   const decision = gateBySpecificity(text, history.length > 0, specificity, ask);
-  if (decision.action !== 'condense') return { decision, question: text, terms: [], reason: `kept as typed (${decision.reason})` };
+  if (decision.action !== 'condense') return { decision, question: text, query: { text, terms: [] }, reason: `kept as typed (${decision.reason})` };
   // A topic the question already names is no antecedent ("tiger sharks (sharks)").
   const own = new Set(stemsOf(contentWords(ask).join(' ')));
   const rank = (h: readonly HistoryTurn[]) => rankTopics(h, specificity, options, h === history ? preamble : '').filter((t) => h !== history || !t.stems.every((st) => own.has(st)));
@@ -178,5 +205,11 @@ export function resolveAndExpand(text: string, history: readonly HistoryTurn[], 
   const expand = !REFERENCE_REASONS.has(decision.reason) || ownSpecific <= 1;
   const terms = expand ? expansionTerms(question, history, specificity, options) : [];
   const added = terms.length ? `; + ${terms.slice(0, 4).map((t) => `${t.term} ${t.weight}`).join(', ')}${terms.length > 4 ? ', …' : ''}` : '';
-  return { decision, question, terms, reason: `${resolved.reason}${added}` };
+  if (decision.reason !== 'implicit-topic') return { decision, question, query: { text: question, terms }, reason: `${resolved.reason}${added}` };
+  // A question of its own that names nothing specific: the topic it lacks is context, searched at
+  // the weight of the turn that named it (as history words are), not at the weight of the words typed.
+  const typed = new Set(contentWords(ask));
+  const topic = contentWords(resolved.question).filter((w) => !typed.has(w)).map((term) => ({ term, weight: turnWeight(term, history, options) }));
+  const merged = [...topic, ...terms.filter((t) => !topic.some((x) => x.term === t.term))];
+  return { decision, question, query: { text: text.trim(), terms: merged }, reason: `${resolved.reason} (as context)${added}` };
 }

@@ -1,7 +1,8 @@
 /**
  * Condensation through the Llm seam: the standard rewrite prompt at
  * temperature 0 with a short output limit, then the guards. Any rejection or
- * model error falls back to the rules condenser, and the result says why.
+ * model error falls back to the zero-model condenser (`fallback`; the English
+ * rules by default), and the result says why.
  */
 import { complete, type Llm } from '../llm/llm';
 import { isThreadlineError } from '../errors';
@@ -21,22 +22,23 @@ export interface LlmCondensation {
 
 export async function condenseWithLlm(
   llm: Llm, question: string, history: readonly HistoryTurn[], decision: GateDecision,
-  options: { signal?: AbortSignal; summary?: string } = {},
+  options: { signal?: AbortSignal; summary?: string; fallback?: () => { question: string; reason: string } } = {},
 ): Promise<LlmCondensation> {
+  const zeroModel = options.fallback ?? (() => condenseWithRules(question, history, decision));
   let raw: string;
   try {
     raw = await complete(llm, condenseMessages(question, history, options.summary), { purpose: 'condense', temperature: 0, maxTokens: 96, ...(options.signal ? { signal: options.signal } : {}) });
   } catch (error) {
     if (isThreadlineError(error, 'ABORTED') || options.signal?.aborted) throw error;
-    const rules = condenseWithRules(question, history, decision);
+    const rules = zeroModel();
     const why = error instanceof Error ? error.message : String(error);
-    return { ...rules, method: 'rules', fallback: 'llm-error', reason: `LLM failed (${why.slice(0, 120)}); rules: ${rules.reason}` };
+    return { question: rules.question, method: 'rules', fallback: 'llm-error', reason: `LLM failed (${why.slice(0, 120)}); rules: ${rules.reason}` };
   }
   const recent = history.slice(-2).flatMap((t) => [t.user, t.assistant]).join(' ');
   const guarded = guardRewrite(raw, question, recent);
   if (guarded.ok) {
     return { question: guarded.question, method: 'llm', reason: `${decision.reason}: rewritten by ${llm.id}${guarded.cleaned ? ' (output cleaned)' : ''}` };
   }
-  const rules = condenseWithRules(question, history, decision);
-  return { ...rules, method: 'rules', fallback: guarded.problem, reason: `LLM rewrite rejected (${guarded.problem}); rules: ${rules.reason}` };
+  const rules = zeroModel();
+  return { question: rules.question, method: 'rules', fallback: guarded.problem, reason: `LLM rewrite rejected (${guarded.problem}); rules: ${rules.reason}` };
 }

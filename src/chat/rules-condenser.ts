@@ -20,11 +20,12 @@ const MAX_DEPTH = 4;
 
 const strip = (q: string) => q.trim().replace(/[\s?.!]+$/, '');
 
-/** The previous user question, itself resolved to a standalone form. */
+/** The previous user question (small talk skipped), itself resolved to a standalone form. */
 export function resolvedQuestion(history: readonly HistoryTurn[], depth = 0, rank: (h: readonly HistoryTurn[]) => Topic[] = trackTopics): string | undefined {
-  const last = history.at(-1);
+  const at = history.findLastIndex((t) => decide(t.user, true).action !== 'reply');
+  const last = history[at];
   if (!last) return undefined;
-  const earlier = history.slice(0, -1);
+  const earlier = history.slice(0, at);
   const decision = decide(last.user, earlier.length > 0);
   if (decision.action !== 'condense' || depth >= MAX_DEPTH) return last.user;
   return condenseWithRules(last.user, earlier, decision, depth + 1, rank).question;
@@ -38,9 +39,10 @@ export function resolvedQuestion(history: readonly HistoryTurn[], depth = 0, ran
 export function condenseWithRules(question: string, history: readonly HistoryTurn[], decision: GateDecision, depth = 0, rank: (h: readonly HistoryTurn[]) => Topic[] = trackTopics): Condensation {
   const topics = rank(history);
   const top = topics[0];
+  // An ellipsis continues the previous question, topic or not.
+  if (decision.reason === 'ellipsis') return spliceEllipsis(question, history, top, depth, rank);
   if (!top) return { question, reason: 'no topic in the history; kept as typed' };
   switch (decision.reason) {
-    case 'ellipsis': return spliceEllipsis(question, history, top, depth, rank);
     case 'dangling-pronoun':
     case 'demonstrative': return replaceReference(question, decision.evidence[0] ?? '', topics);
     case 'which-one':
@@ -64,13 +66,15 @@ export function lastQuestionClause(question: string): string {
 /** "and how long does it take?": a question of its own after a continuation word, not a fragment to splice. */
 const OWN_QUESTION = /^(?:what|which|who|whom|whose|when|where|why|how|is|are|was|were|do|does|did|can|could|will|would|should)\b/i;
 
-function spliceEllipsis(question: string, history: readonly HistoryTurn[], top: Topic, depth: number, rank: (h: readonly HistoryTurn[]) => Topic[]): Condensation {
+function spliceEllipsis(question: string, history: readonly HistoryTurn[], top: Topic | undefined, depth: number, rank: (h: readonly HistoryTurn[]) => Topic[]): Condensation {
   const previous = resolvedQuestion(history, depth, rank);
   const body = strip(question);
   const opener = ELLIPSIS_OPENERS.exec(body);
   const fragment = opener ? body.slice(opener[0].length).trim().replace(/^[,:;-]\s*/, '') : '';
-  if (!previous) return appendTopics(question, [top]);
-  if (fragment && OWN_QUESTION.test(fragment) && fragment.split(/\s+/).length >= 3) return appendTopics(fragment, [top]);
+  if (!previous) return top ? appendTopics(question, [top]) : { question, reason: 'no earlier question; kept as typed' };
+  if (fragment && OWN_QUESTION.test(fragment) && fragment.split(/\s+/).length >= 3) {
+    return top ? appendTopics(fragment, [top]) : { question: fragment, reason: `a question of its own after “${opener?.[0] ?? ''}”` };
+  }
   const base = lastQuestionClause(previous);
   if (!fragment) return { question: `${body}? (${base})`, reason: `attached the previous question “${base}”` };
   const glue = /^(?:for|in|on|at|with|without|from|during|after|before|to|of|by|about|if|when)\b/i.test(fragment) ? ' ' : ', for ';

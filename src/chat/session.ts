@@ -11,11 +11,12 @@ import type { Retriever } from '../retriever';
 import type { SessionInfo, SessionStore, StoredTurn } from '../storage/session-store';
 import { checkCitations } from './citations';
 import { extractiveAnswer } from './extractive';
-import { decide, type GateDecision } from './gate';
+import { resolveAndExpand } from './expand';
+import { decide } from './gate';
 import { condenseWithLlm } from './llm-condenser';
 import { MEMORY_DEFAULTS, SUMMARY_MAX_TOKENS, estimateTokens, truncateToTokens, windowTurns, type CountTokens } from './memory';
 import { answerMessages, summaryMessages } from './prompts';
-import { condenseWithRules } from './rules-condenser';
+import { specificityFrom, wordsToScore, type Specificity } from './specificity';
 import type { HistoryTurn } from './topics';
 import type { AnswerMode, ChatOptions, Turn, TurnEvent } from './types';
 
@@ -103,13 +104,14 @@ export class ChatSession {
   private async *runTurn(text: string, signal: AbortSignal | undefined): AsyncGenerator<TurnEvent> {
     const started = performance.now();
     throwIfAborted(signal);
-    const history: HistoryTurn[] = this.turns.map((t) => ({ user: t.user, assistant: t.assistant }));
+    // The answer's first citation is its main source; the others are often only related.
+    const history: HistoryTurn[] = this.turns.map((t) => ({ user: t.user, assistant: t.assistant, sources: t.citations.slice(0, 1).map((c) => c.label) }));
     const count: CountTokens = this.llm?.countTokens ? (t) => (this.llm as Required<Llm>).countTokens(t) : estimateTokens;
     const window = windowTurns(history, this.options.memory, count);
     const decision = decide(text, history.length > 0);
 
     if (decision.action === 'reply') {
-      yield { type: 'condensed', original: text, question: text, method: 'kept', gate: decision.reason, reason: 'small talk: answered without retrieval' };
+      yield { type: 'condensed', original: text, question: text, query: { text, terms: [] }, method: 'kept', gate: decision.reason, reason: 'small talk: answered without retrieval' };
       const reply = smalltalkReply(text);
       yield { type: 'token', text: reply };
       const ms = performance.now() - started;
@@ -118,14 +120,19 @@ export class ChatSession {
       return;
     }
 
-    const condensed = await this.condense(text, history, window, decision, signal);
+    const condensed = await this.condense(text, history, window, signal);
     yield condensed;
     const condenseMs = performance.now() - started;
 
     throwIfAborted(signal);
     const k = this.options.k ?? CHAT_DEFAULTS.k;
-    const hedge = (this.options.hedge ?? CHAT_DEFAULTS.hedge) && condensed.question !== text;
-    const hits = await this.retrieve(condensed.question, hedge ? text : null, k);
+    const hedge = (this.options.hedge ?? CHAT_DEFAULTS.hedge) && condensed.query.text !== text;
+    const { query } = condensed;
+    const hits = await this.retriever.search({
+      text: query.text,
+      ...(query.terms.length ? { terms: query.terms } : {}),
+      ...(hedge ? { hedge: text } : {}),
+    }, { k, ...(signal ? { signal } : {}) });
     yield { type: 'sources', chunks: hits, hedged: hedge };
     const retrieveMs = performance.now() - started - condenseMs;
 
@@ -135,22 +142,28 @@ export class ChatSession {
     yield { ...done, timings: { ...done.timings, condenseMs, retrieveMs, totalMs: performance.now() - started } };
   }
 
-  private async condense(text: string, history: HistoryTurn[], window: HistoryTurn[], decision: GateDecision, signal: AbortSignal | undefined): Promise<Event<'condensed'>> {
+  /** Gate, then condense: the LLM when there is one (and the mode allows), else resolve and expand (expand.ts). */
+  private async condense(text: string, history: HistoryTurn[], window: HistoryTurn[], signal: AbortSignal | undefined): Promise<Event<'condensed'>> {
     const mode = this.options.condense ?? CHAT_DEFAULTS.condense;
-    const base = { type: 'condensed' as const, original: text, gate: decision.reason };
-    if (mode === 'off') return { ...base, question: text, method: 'kept', reason: 'condensation is off' };
-    if (decision.action === 'keep') return { ...base, question: text, method: 'kept', reason: `kept as typed (${decision.reason})` };
+    const kept = { question: text, query: { text, terms: [] } };
+    if (mode === 'off') return { type: 'condensed', original: text, ...kept, method: 'kept', gate: decide(text, history.length > 0).reason, reason: 'condensation is off' };
+    const specificity = history.length ? await this.specificity(text, history, signal) : () => 0;
+    const zero = resolveAndExpand(text, history, specificity);
+    const base = { type: 'condensed' as const, original: text, gate: zero.decision.reason };
+    if (zero.decision.action !== 'condense') return { ...base, ...kept, method: 'kept', reason: zero.reason };
     if (this.llm && mode !== 'rules') {
-      const out = await condenseWithLlm(this.llm, text, window, decision, { ...(signal ? { signal } : {}), ...(this.info.summary ? { summary: this.info.summary } : {}) });
-      return { ...base, question: out.question, method: out.method, reason: out.reason, ...(out.fallback ? { fallback: out.fallback } : {}) };
+      const out = await condenseWithLlm(this.llm, text, window, zero.decision, {
+        ...(signal ? { signal } : {}), ...(this.info.summary ? { summary: this.info.summary } : {}), fallback: () => zero,
+      });
+      const query = out.method === 'rules' ? zero.query : { text: out.question, terms: [] };
+      return { ...base, question: out.question, query, method: out.method, reason: out.reason, ...(out.fallback ? { fallback: out.fallback } : {}) };
     }
-    const rules = condenseWithRules(text, history, decision);
-    return { ...base, question: rules.question, method: 'rules', reason: rules.reason };
+    return { ...base, question: zero.question, query: zero.query, method: 'rules', reason: zero.reason };
   }
 
-  /** Searches with the condensed question, hedged with the raw one when they differ (fused in the worker). */
-  private retrieve(question: string, raw: string | null, k: number): Promise<SearchHit[]> {
-    return this.retriever.search(raw === null ? question : { text: question, hedge: raw }, { k });
+  /** How specific the turn's and the history's words are in the user's own index (one round trip). */
+  private async specificity(text: string, history: HistoryTurn[], signal: AbortSignal | undefined): Promise<Specificity> {
+    return specificityFrom(await this.retriever.termStats(wordsToScore(text, history), signal ? { signal } : {}));
   }
 
   private async *answer(

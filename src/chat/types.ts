@@ -1,5 +1,6 @@
 /** The public types of a chat session: options, events and stored turns. */
 import type { SearchHit } from '../retrieval/memory-index';
+import type { WeightedTerm } from '../retriever';
 import type { Citation } from './citations';
 import type { ExtractivePassage } from './extractive';
 import type { GateReason } from './gate';
@@ -14,8 +15,10 @@ export interface ChatOptions {
   /** How much history the prompts carry. @default { kind: 'window', turns: 6, maxTokens: 1024 } */
   memory?: MemoryOptions;
   /**
-   * `'auto'`: the LLM when one is loaded, else rules; `'rules'`; `'llm'`
-   * (rules when there is no LLM); `'off'`: retrieve with the question as typed.
+   * `'auto'`: the LLM when one is loaded, else rules; `'rules'`: the
+   * zero-model condenser (resolve with the conversation, then add its
+   * specific words at low weights; see README, Quality) even with an LLM;
+   * `'llm'` (rules when there is no LLM); `'off'`: retrieve with the question as typed.
    * @default 'auto'
    */
   condense?: CondenseMode;
@@ -54,8 +57,14 @@ export type TurnEvent =
     type: 'condensed';
     /** The user's words, as typed. */
     original: string;
-    /** The question used for retrieval. */
+    /** The question resolved with the conversation (as typed when kept). */
     question: string;
+    /**
+     * What was searched: `text` is embedded and its words weigh 1 in BM25;
+     * `terms` are words of the conversation added below that ("refund 0.5,
+     * window 0.3"), empty when none.
+     */
+    query: { text: string; terms: WeightedTerm[] };
     method: 'kept' | 'rules' | 'llm';
     /** The gate's machine-readable reason. */
     gate: GateReason;

@@ -70,7 +70,8 @@ export class TurnView {
       case 'condensed':
         if (event.method !== 'kept') {
           this.rewrite.hidden = false;
-          this.rewrite.textContent = `Searched for: “${event.question}”`;
+          const added = event.query.terms.length ? ` + ${event.query.terms.map((t) => `${t.term} ${t.weight}`).join(', ')}` : '';
+          this.rewrite.textContent = `Searched for: “${event.question}”${added}`;
         }
         break;
       case 'sources':

@@ -54,8 +54,8 @@ describe('resolve, then expand', () => {
     const out = resolveAndExpand('How are they enforced?', history, s);
     expect(out.decision.action).toBe('condense');
     expect(out.question).toMatch(/GMO food labeling|EU rules/);
-    for (const t of out.terms) expect(t.weight).toBeLessThan(1);
-    const weights = Object.fromEntries(out.terms.map((t) => [t.term, t.weight]));
+    for (const t of out.query.terms) expect(t.weight).toBeLessThan(1);
+    const weights = Object.fromEntries(out.query.terms.map((t) => [t.term, t.weight]));
     expect(weights.gmo ?? weights.labeling).toBe(0.5);
   });
 
@@ -66,7 +66,7 @@ describe('resolve, then expand', () => {
 
   it('keeps a standalone turn exactly as typed, with no terms', () => {
     const out = resolveAndExpand('How could a garage door opener be hacked?', [{ user: 'GMO labeling', assistant: '' }], s);
-    expect(out).toMatchObject({ question: 'How could a garage door opener be hacked?', terms: [] });
+    expect(out).toMatchObject({ question: 'How could a garage door opener be hacked?', query: { text: 'How could a garage door opener be hacked?', terms: [] } });
   });
 
   it('“It sounds like …” before a question: the pronoun in the question resolves to what the preamble named', () => {
@@ -86,7 +86,9 @@ describe('resolve, then expand', () => {
     const history = [{ user: 'how long do I have to return something?', assistant: '' }, { user: 'what about damaged items?', assistant: '' }];
     const out = resolveAndExpand('and how long until I get my money back?', history, specific({ damaged: 0.7, money: 0.3 }));
     expect(out.question).not.toMatch(/return something.*damaged items.*money/);
-    expect(out.question).toMatch(/^how long until I get my money back/);
+    expect(out.question).toMatch(/^and how long until I get my money back/);
+    expect(out.query.text).toBe('and how long until I get my money back?');
+    expect(out.query.terms.map((t) => t.term)).toEqual(expect.arrayContaining(['damaged']));
   });
 
   it('he/she prefer a name, they a plural', () => {
