@@ -28,6 +28,12 @@ export interface Query {
   text: string;
   terms?: readonly WeightedTerm[];
   hedge?: string;
+  /**
+   * Documents the conversation is reading (the previous answer's main
+   * source): their chunks join the fusion as one more ranking, at `weight`
+   * (a conversation tends to stay in a document while it moves across its sections).
+   */
+  context?: { docIds: readonly string[]; weight: number };
 }
 
 /** Every long call takes a signal; calls that report progress take a listener. */

@@ -7,6 +7,7 @@
  * Deterministic: two runs give identical numbers.
  */
 import { resolve } from 'node:path';
+import type { ExpandOptions } from '../../src/chat/expand';
 import { specificityFrom, type Specificity } from '../../src/chat/specificity';
 import { loadTransformersEmbedder } from '../../src/embedding/transformers-embedder';
 import type { Llm } from '../../src/llm/llm';
@@ -31,6 +32,8 @@ export interface EvalOptions {
   llm?: Llm;
   /** Embedding model folder. @default .models/threadline-glove-30k */
   model?: string;
+  /** Weights of the expand strategy (sensitivity runs). @default EXPAND_DEFAULTS */
+  expand?: ExpandOptions;
 }
 
 export interface StrategyReport {
@@ -115,7 +118,7 @@ export async function evaluate(options: EvalOptions): Promise<EvalReport> {
   }
 
   const queries = new Map<Strategy, StrategyQuery[]>();
-  for (const s of strategies) queries.set(s, await Promise.all(turns.map((c) => strategyQuery(s, c, specificity, options.llm))));
+  for (const s of strategies) queries.set(s, await Promise.all(turns.map((c) => strategyQuery(s, c, specificity, options.llm, options.expand))));
 
   const ranks = new Map<Strategy, number[]>();
   const report: EvalReport['strategies'] = {};
@@ -124,14 +127,15 @@ export async function evaluate(options: EvalOptions): Promise<EvalReport> {
     const nonFirst = turns.map((c, i) => [c, i] as const).filter(([c]) => c.turn.kind !== 'first');
     const terms = termScore(nonFirst.map(([c, i]) => termCounts(qs[i]?.question ?? qs[i]?.query.text ?? c.turn.user, c.turn.rewrite, c.turn.user)));
     const changed = { first: share(turns, 'first', (_, i) => !!qs[i]?.changed), standalone: share(turns, 'standalone', (_, i) => !!qs[i]?.changed), followup: share(turns, 'followup', (_, i) => !!qs[i]?.changed) };
-    report[s] = { gapClosure: null, regression: 0, terms, changed };
+    const entry: StrategyReport = { gapClosure: null, regression: 0, terms, changed };
+    report[s] = entry;
     if (!index || !passages) continue;
     const vectors = retrieval === 'lexical' ? null : await embedder.embed(qs.map((q) => q.query.text));
     const hedges = qs.map((q) => q.query.hedge);
     const hedgeVectors = retrieval === 'lexical' || !hedges.some(Boolean) ? null : await embedder.embed(hedges.map((h) => h ?? ''));
-    const rankings = qs.map((q, i) => rankQuery(index as MemoryIndex, q, i, vectors, hedgeVectors, embedder.dims, depth, retrieval).map((key) => passages[key]?.id ?? ''));
+    const rankings = qs.map((q, i) => rankQuery(index, q, i, vectors, hedgeVectors, embedder.dims, depth, retrieval).map((key) => passages[key]?.id ?? ''));
     ranks.set(s, rankings.map((ids, i) => 1 + ids.findIndex((id) => turns[i]?.turn.gold.includes(id))));
-    (report[s] as StrategyReport).kinds = summarize(turns.map((c, i) => ({ kind: c.turn.kind, scores: scoreRanking(rankings[i] ?? [], c.turn.gold) })));
+    entry.kinds = summarize(turns.map((c, i) => ({ kind: c.turn.kind, scores: scoreRanking(rankings[i] ?? [], c.turn.gold) })));
   }
   gapAndRegression(report, strategies);
 

@@ -1,5 +1,5 @@
 /**
- * npm run eval -- --data DIR [--strategies LIST] [--retrieval hybrid|dense|lexical] [--k 10] [--json FILE] [--svg FILE] [--turns FILE] [--llm MODULE]
+ * npm run eval -- --data DIR [--strategies LIST] [--retrieval hybrid|dense|lexical] [--k 10] [--json FILE] [--svg FILE] [--turns FILE] [--llm MODULE] [--expand k=v,...]
  * DIR without corpus.jsonl: gate and term resolution only.
  * MODULE (optional) exports `default` or `createLlm()` returning an Llm, for the `llm` strategy.
  */
@@ -11,7 +11,7 @@ import type { SearchMode } from '../../src/retrieval/memory-index';
 import { ALL_STRATEGIES, evaluate, type Strategy } from './evaluate';
 import { svgChart, table } from './report';
 
-const USAGE = 'usage: npm run eval -- --data DIR [--strategies raw,rules,...] [--retrieval hybrid|dense|lexical] [--k 10] [--json FILE] [--svg FILE] [--turns FILE] [--llm MODULE]';
+const USAGE = 'usage: npm run eval -- --data DIR [--strategies raw,rules,...] [--retrieval hybrid|dense|lexical] [--k 10] [--json FILE] [--svg FILE] [--turns FILE] [--llm MODULE] [--expand historyWeight=0.3,decay=0.7,firstTurnWeight=0.5]';
 
 function parse(argv: string[]) {
   const opts: Record<string, string> = {};
@@ -26,7 +26,13 @@ function parse(argv: string[]) {
   for (const s of strategies) if (!ALL_STRATEGIES.includes(s)) throw new Error(`unknown strategy "${s}"; choose from ${ALL_STRATEGIES.join(', ')}`);
   const retrieval = (opts.retrieval ?? 'hybrid') as SearchMode;
   if (!['hybrid', 'dense', 'lexical'].includes(retrieval)) throw new Error('--retrieval must be hybrid, dense or lexical');
-  return { data: opts.data, strategies, retrieval, k: Number(opts.k ?? 10), json: opts.json, svg: opts.svg, turns: opts.turns, llm: opts.llm };
+  const expand: Record<string, number> = {};
+  for (const pair of opts.expand?.split(',') ?? []) {
+    const [key, value] = pair.split('=');
+    if (!key || !['historyWeight', 'decay', 'firstTurnWeight', 'maxTerms'].includes(key) || !Number.isFinite(Number(value))) throw new Error(`--expand takes historyWeight, decay, firstTurnWeight or maxTerms = a number, got "${pair}"`);
+    expand[key] = Number(value);
+  }
+  return { expand, data: opts.data, strategies, retrieval, k: Number(opts.k ?? 10), json: opts.json, svg: opts.svg, turns: opts.turns, llm: opts.llm };
 }
 
 async function loadLlm(module: string | undefined): Promise<Llm | undefined> {
@@ -38,7 +44,7 @@ async function loadLlm(module: string | undefined): Promise<Llm | undefined> {
 try {
   const args = parse(process.argv.slice(2));
   const llm = await loadLlm(args.llm);
-  const report = await evaluate({ data: args.data, strategies: args.strategies, retrieval: args.retrieval, k: args.k, ...(llm ? { llm } : {}) });
+  const report = await evaluate({ expand: args.expand, data: args.data, strategies: args.strategies, retrieval: args.retrieval, k: args.k, ...(llm ? { llm } : {}) });
   console.log(table(report));
   const { turns, ...summary } = report;
   if (args.json) writeFileSync(args.json, `${JSON.stringify(summary, null, 2)}\n`);

@@ -2,7 +2,7 @@
  * How each strategy turns a turn into a query, through the library's own
  * code: the same gate, condensers and expansion as a chat session.
  */
-import { resolveAndExpand } from '../../src/chat/expand';
+import { resolveAndExpand, type ExpandOptions } from '../../src/chat/expand';
 import { decide } from '../../src/chat/gate';
 import { condenseWithLlm } from '../../src/chat/llm-condenser';
 import { windowTurns } from '../../src/chat/memory';
@@ -36,7 +36,7 @@ function rulesQuestion({ turn, history }: TurnContext): string {
   return decision.action === 'condense' ? condenseWithRules(turn.user, history, decision).question : turn.user;
 }
 
-export async function strategyQuery(strategy: Strategy, c: TurnContext, specificity: Specificity, llm?: Llm): Promise<StrategyQuery> {
+export async function strategyQuery(strategy: Strategy, c: TurnContext, specificity: Specificity, llm?: Llm, expand: ExpandOptions = {}): Promise<StrategyQuery> {
   const plain = (text: string) => ({ query: { text }, changed: text !== c.turn.user });
   const earlierUsers = c.history.map((h) => h.user);
   switch (strategy) {
@@ -49,7 +49,7 @@ export async function strategyQuery(strategy: Strategy, c: TurnContext, specific
       return text === c.turn.user ? plain(text) : { query: { text, hedge: c.turn.user }, changed: true };
     }
     case 'expand': {
-      const r = resolveAndExpand(c.turn.user, c.history, specificity);
+      const r = resolveAndExpand(c.turn.user, c.history, specificity, expand);
       return { query: { text: r.query.text, ...(r.query.terms.length ? { terms: r.query.terms } : {}) }, question: r.question, changed: r.decision.action === 'condense' };
     }
     case 'llm': {

@@ -121,13 +121,7 @@ export function rankTopics(history: readonly HistoryTurn[], specificity: Specifi
   return own.length ? own : score('assistant');
 }
 
-/**
- * HQE's weighted history words: specific words of earlier user turns not
- * already in the question, and of the titles and headings of the passages
- * their answers cited (at the turn's recency weight, without the first
- * turn's boost, and without the specificity test: a title names a topic by
- * construction): what the user was reading is context too.
- */
+/** HQE's weighted history words: specific words of earlier user turns not already in the question. */
 export function expansionTerms(question: string, history: readonly HistoryTurn[], specificity: Specificity, options: ExpandOptions = {}): WeightedTerm[] {
   const { historyWeight, decay, firstTurnWeight, maxTerms } = { ...EXPAND_DEFAULTS, ...options };
   const own = new Set(stemsOf(contentWords(question).join(' ')));
@@ -142,8 +136,6 @@ export function expansionTerms(question: string, history: readonly HistoryTurn[]
       }
     };
     add(specificWords(turn.user, specificity), Math.max(i === 0 ? firstTurnWeight : 0, recent));
-    // Titles and headings name topics by construction: their words need no specificity test, only to be in the index.
-    if (turn.sources?.length) add([...new Set(contentWords(turn.sources.join(' \n ')))].filter((w) => specificity(w) > 0), recent);
   });
   return [...weights].map(([term, weight]) => ({ term, weight: Math.round(weight * 1000) / 1000 }))
     .sort((a, b) => b.weight - a.weight || a.term.localeCompare(b.term))

@@ -11,7 +11,7 @@ import type { Retriever } from '../retriever';
 import type { SessionInfo, SessionStore, StoredTurn } from '../storage/session-store';
 import { checkCitations } from './citations';
 import { extractiveAnswer } from './extractive';
-import { resolveAndExpand } from './expand';
+import { EXPAND_DEFAULTS, resolveAndExpand } from './expand';
 import { decide } from './gate';
 import { condenseWithLlm } from './llm-condenser';
 import { MEMORY_DEFAULTS, SUMMARY_MAX_TOKENS, estimateTokens, truncateToTokens, windowTurns, type CountTokens } from './memory';
@@ -104,8 +104,7 @@ export class ChatSession {
   private async *runTurn(text: string, signal: AbortSignal | undefined): AsyncGenerator<TurnEvent> {
     const started = performance.now();
     throwIfAborted(signal);
-    // The answer's first citation is its main source; the others are often only related.
-    const history: HistoryTurn[] = this.turns.map((t) => ({ user: t.user, assistant: t.assistant, sources: t.citations.slice(0, 1).map((c) => c.label) }));
+    const history: HistoryTurn[] = this.turns.map((t) => ({ user: t.user, assistant: t.assistant }));
     const count: CountTokens = this.llm?.countTokens ? (t) => (this.llm as Required<Llm>).countTokens(t) : estimateTokens;
     const window = windowTurns(history, this.options.memory, count);
     const decision = decide(text, history.length > 0);
@@ -128,10 +127,14 @@ export class ChatSession {
     const k = this.options.k ?? CHAT_DEFAULTS.k;
     const hedge = (this.options.hedge ?? CHAT_DEFAULTS.hedge) && condensed.query.text !== text;
     const { query } = condensed;
+    // A follow-up searches near the previous answer's main source (its first citation): a conversation
+    // tends to stay in a document while it moves across its sections. Weighted like the conversation's topic words.
+    const reading = condensed.method !== 'kept' ? this.turns.at(-1)?.citations[0]?.docId : undefined;
     const hits = await this.retriever.search({
       text: query.text,
       ...(query.terms.length ? { terms: query.terms } : {}),
       ...(hedge ? { hedge: text } : {}),
+      ...(reading !== undefined ? { context: { docIds: [reading], weight: EXPAND_DEFAULTS.firstTurnWeight } } : {}),
     }, { k, ...(signal ? { signal } : {}) });
     yield { type: 'sources', chunks: hits, hedged: hedge };
     const retrieveMs = performance.now() - started - condenseMs;

@@ -49,7 +49,7 @@ export function specificityFrom(stats: TermStats, general: Specificity = general
   return (word) => byWord.get(word.toLowerCase()) ?? 0;
 }
 
-/** The distinct words whose specificity the condenser may ask for: the question's, the user's earlier turns' and their sources' labels. */
-export function wordsToScore(question: string, history: readonly { user: string; sources?: readonly string[] }[]): string[] {
-  return [...new Set([question, ...history.flatMap((h) => [h.user, ...(h.sources ?? [])])].flatMap((t) => contentWords(t)))].slice(0, 1000);
+/** The distinct words whose specificity the condenser may ask for: the question's and the user's earlier turns'. */
+export function wordsToScore(question: string, history: readonly { user: string }[]): string[] {
+  return [...new Set([question, ...history.map((h) => h.user)].flatMap((t) => contentWords(t)))].slice(0, 1000);
 }

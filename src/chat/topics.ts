@@ -12,8 +12,6 @@ import { COMMON_VERBS, COMPARATIVES, NON_TOPIC_WORDS, SMALLTALK } from './word-l
 export interface HistoryTurn {
   user: string;
   assistant: string;
-  /** Labels of the passages the answer cited ("Refund policy › Refund window"): what the user was reading. */
-  sources?: readonly string[];
 }
 
 export interface Topic {

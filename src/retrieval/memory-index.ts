@@ -198,13 +198,23 @@ export class MemoryIndex {
     const dense = mode === 'lexical' ? [] : this.vectors.search(queryVector as Float32Array, depth, { allow, int8: options.int8 ?? false });
     const lexical = mode === 'dense' ? [] : this.lexical.search(indexTerms(query.text, query.terms), depth, allow);
     // Per-query weighted z-score fusion (fusion.ts): a flat ranking cannot drown a decisive one.
+    const context = query.context && query.context.weight > 0 ? this.contextRanking(query.context.docIds, allow) : [];
     const ranked: Hit[] = mode === 'dense' ? dense : mode === 'lexical' ? lexical : separationFusion([
       { hits: dense, weight: options.weights?.dense ?? 1 },
       { hits: lexical, weight: options.weights?.lexical ?? 1, exhaustive: lexical.length < depth },
+      ...(context.length ? [{ hits: context, weight: query.context?.weight ?? 0, exhaustive: true }] : []),
     ], k);
     const denseScore = new Map(dense.map((h) => [h.key, h.score]));
     const lexicalScore = new Map(lexical.map((h) => [h.key, h.score]));
     return ranked.slice(0, k).map((h) => this.hit(h, denseScore.get(h.key), lexicalScore.get(h.key)));
+  }
+
+  /** Every chunk of the context documents, scored 1: a ranking the fusion weighs like the others. */
+  private contextRanking(docIds: readonly string[], allow: ((key: number) => boolean) | undefined): Hit[] {
+    const ids = new Set(docIds);
+    const hits: Hit[] = [];
+    for (const chunk of this.chunks.values()) if (ids.has(chunk.docId) && (!allow || allow(chunk.key))) hits.push({ key: chunk.key, score: 1 });
+    return hits;
   }
 
   private allowed(key: number, filter: SearchFilter | undefined): boolean {

@@ -15,10 +15,10 @@ export function parseQuery(input: unknown): Query {
     return { text: input.slice(0, MAX_QUERY_CHARS) };
   }
   if (typeof input !== 'object' || input === null) throw invalid('search() needs a query string or a { text, terms?, hedge? } object');
-  const { text, terms, hedge } = input as Record<string, unknown>;
+  const { text, terms, hedge, context } = input as Record<string, unknown>;
   if (typeof text !== 'string' || text.trim() === '') throw invalid('query.text must be a non-empty string');
   if (hedge !== undefined && (typeof hedge !== 'string' || hedge.trim() === '')) throw invalid('query.hedge must be a non-empty string when given');
-  const query: Query = { text: text.slice(0, MAX_QUERY_CHARS), ...(hedge !== undefined ? { hedge: hedge.slice(0, MAX_QUERY_CHARS) } : {}) };
+  const query: Query = { text: text.slice(0, MAX_QUERY_CHARS), ...(hedge !== undefined ? { hedge: hedge.slice(0, MAX_QUERY_CHARS) } : {}), ...(context !== undefined ? { context: parseContext(context) } : {}) };
   if (terms === undefined) return query;
   if (!Array.isArray(terms) || terms.length > MAX_QUERY_TERMS) throw invalid(`query.terms must be an array of at most ${MAX_QUERY_TERMS} { term, weight } entries`);
   const checked: WeightedTerm[] = terms.map((t: unknown) => {
@@ -28,4 +28,11 @@ export function parseQuery(input: unknown): Query {
     return { term, weight };
   });
   return { ...query, terms: checked };
+}
+
+function parseContext(input: unknown): NonNullable<Query['context']> {
+  const { docIds, weight } = (typeof input === 'object' && input !== null ? input : {}) as Record<string, unknown>;
+  if (!Array.isArray(docIds) || docIds.length > 20 || docIds.some((id) => typeof id !== 'string')) throw invalid('query.context.docIds must be an array of at most 20 document ids');
+  if (typeof weight !== 'number' || !Number.isFinite(weight) || weight < 0 || weight > 10) throw invalid('query.context.weight must be a number from 0 to 10');
+  return { docIds: docIds as string[], weight };
 }

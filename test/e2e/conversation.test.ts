@@ -46,6 +46,18 @@ describe('the conversation engine in Chromium (offline model, rules condenser, e
     await page.close();
   });
 
+  it('paraphrases of the sample conversation find the same clauses', async () => {
+    const page = await openHarness(browser);
+    const paraphrase = ['how long do I have to return something?', 'what about damaged items?', 'and how long does the refund take?'];
+    const { traces } = await converse(page, 'support', 'paraphrase', paraphrase);
+    console.log('paraphrase trace:\n' + traces.map((t, i) => `  ${i + 1}. [${t.method}/${t.gate}] “${t.question}” → ${t.top} (${t.reason})`).join('\n'));
+    expect(traces.map((t) => t.top)).toEqual(['Refund policy › Refund window', 'Refund policy › Damaged on arrival', 'Refund policy › Refund processing time']);
+    // The third turn as the issue that asked for this phrased it: never the triple splice it once was.
+    const money = await converse(page, 'support', 'paraphrase-money', [...paraphrase.slice(0, 2), 'and how long until I get my money back?']);
+    expect(money.traces[2]?.question).not.toMatch(/return something.*damaged items.*money/);
+    await page.close();
+  });
+
   it('a session resumes after a page reload with the same history, and ids stay apart', async () => {
     const page = await openHarness(browser);
     await converse(page, 'resume', 'alpha', TURNS.slice(0, 2));

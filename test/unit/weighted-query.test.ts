@@ -66,6 +66,36 @@ describe('weighted lexical queries', () => {
   });
 });
 
+describe('the context ranking (documents the conversation is reading)', () => {
+  const memory = () => {
+    const m = new MemoryIndex(2);
+    const chunks = [
+      { key: 1, docId: 'refunds', text: 'damaged on arrival: we refund the full price' },
+      { key: 2, docId: 'refunds', text: 'refund window: thirty days' },
+      { key: 3, docId: 'warranty', text: 'items damaged by misuse are not covered' },
+      { key: 4, docId: 'shipping', text: 'delivery takes five days' },
+    ];
+    m.addChunks(chunks.map((c) => ({ ...c, context: c.text, headingPath: [], start: 0, end: c.text.length })), new Float32Array([1, 0, 1, 0, 1, 0, 0, 1]));
+    return m;
+  };
+
+  it('favours the context document’s chunks in hybrid search, and only as much as its weight says', () => {
+    const m = memory();
+    const q = { text: 'damaged items' };
+    const vector = new Float32Array([1, 0]);
+    expect(m.search(q, vector, { k: 1, mode: 'hybrid' })[0]?.docId).toBe('warranty');
+    expect(m.search({ ...q, context: { docIds: ['refunds'], weight: 2 } }, vector, { k: 1, mode: 'hybrid' })[0]?.docId).toBe('refunds');
+    expect(m.search({ ...q, context: { docIds: ['refunds'], weight: 0 } }, vector, { k: 1, mode: 'hybrid' })[0]?.docId).toBe('warranty');
+  });
+
+  it('never returns a chunk the filter excludes, nor changes lexical-only or dense-only rankings', () => {
+    const m = memory();
+    const hits = m.search({ text: 'delivery', context: { docIds: ['refunds'], weight: 5 } }, new Float32Array([0, 1]), { k: 4, mode: 'hybrid', filter: { docIds: ['shipping', 'warranty'] } });
+    expect(hits.every((h) => h.docId !== 'refunds')).toBe(true);
+    expect(m.search({ text: 'damaged', context: { docIds: ['shipping'], weight: 5 } }, null, { k: 4, mode: 'lexical' }).map((h) => h.docId)).not.toContain('shipping');
+  });
+});
+
 describe('separation fusion', () => {
   const list = (scores: number[], offset = 0) => scores.map((score, i) => ({ key: i + offset, score }));
 
@@ -111,6 +141,8 @@ describe('queries from the page are checked (parseQuery)', () => {
     ['huge weight', { text: 'a', terms: [{ term: 'b', weight: 1e9 }] }], ['null term entry', { text: 'a', terms: [null] }],
     ['too many terms', { text: 'a', terms: Array.from({ length: MAX_QUERY_TERMS + 1 }, () => ({ term: 'b', weight: 0.1 })) }],
     ['blank hedge', { text: 'a', hedge: '' }], ['hedge not a string', { text: 'a', hedge: 3 }],
+    ['context without ids', { text: 'a', context: { weight: 1 } }], ['context id not a string', { text: 'a', context: { docIds: [1], weight: 1 } }],
+    ['context weight NaN', { text: 'a', context: { docIds: ['d'], weight: Number.NaN } }], ['too many context docs', { text: 'a', context: { docIds: Array.from({ length: 21 }, (_, i) => `d${i}`), weight: 1 } }],
   ])('refuses %s with INVALID_INPUT', (_, input) => {
     expect(() => parseQuery(input)).toThrow(expect.objectContaining({ code: 'INVALID_INPUT' }));
   });
