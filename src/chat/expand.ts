@@ -197,11 +197,16 @@ export function resolveAndExpand(text: string, history: readonly HistoryTurn[], 
   const expand = !REFERENCE_REASONS.has(decision.reason) || ownSpecific <= 1;
   const terms = expand ? expansionTerms(question, history, specificity, options) : [];
   const added = terms.length ? `; + ${terms.slice(0, 4).map((t) => `${t.term} ${t.weight}`).join(', ')}${terms.length > 4 ? ', …' : ''}` : '';
-  if (decision.reason !== 'implicit-topic') return { decision, question, query: { text: question, terms }, reason: `${resolved.reason}${added}` };
-  // A question of its own that names nothing specific: the topic it lacks is context, searched at
-  // the weight of the turn that named it (as history words are), not at the weight of the words typed.
-  const typed = new Set(contentWords(ask));
-  const topic = contentWords(resolved.question).filter((w) => !typed.has(w)).map((term) => ({ term, weight: turnWeight(term, history, options) }));
+  // A topic the resolution appended in parentheses ("how long does the refund take (refund window)?")
+  // is context, searched at the weight of the turn that named it (as history words are), not at the
+  // weight of the words typed; replaced pronouns and spliced ellipses are searched as written.
+  // Only where the user named what they ask about in their own words ("that refund", or a full question
+  // with no specific word); a topic appended to a fragment or a comparison is what it asks about.
+  const context = decision.reason === 'implicit-topic' || decision.reason === 'demonstrative' ? /\s*\(([^()]*)\)(?=[?.!\s]*$)/.exec(resolved.question) : null;
+  if (!context) return { decision, question, query: { text: question, terms }, reason: `${resolved.reason}${added}` };
+  const searched = resolved.question.slice(0, context.index) + resolved.question.slice(context.index + context[0].length);
+  const typed = new Set(contentWords(searched));
+  const topic = [...new Set(contentWords(context[1] ?? ''))].filter((w) => !typed.has(w)).map((term) => ({ term, weight: turnWeight(term, history, options) }));
   const merged = [...topic, ...terms.filter((t) => !topic.some((x) => x.term === t.term))];
-  return { decision, question, query: { text: text.trim(), terms: merged }, reason: `${resolved.reason} (as context)${added}` };
+  return { decision, question, query: { text: preamble ? `${preamble} ${searched}` : searched, terms: merged }, reason: `${resolved.reason} (as context)${added}` };
 }
