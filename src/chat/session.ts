@@ -1,22 +1,25 @@
 /**
- * A chat session: one turn = gate → condense → retrieve → answer → remember.
- * Each step reports what it decided as an event. A turn is saved only when it
- * completes, so an abort (or a consumer that stops iterating) leaves no half
- * turn; turns of one session run one at a time.
+ * A chat session: the lock, the history, the sequence of a turn and its
+ * events. One turn is the design's five steps: gate and condense
+ * (condense.ts), retrieve, answer (answer.ts), remember. A turn is saved only
+ * when it completes, so an abort (or a consumer that breaks out of its loop)
+ * leaves no half turn; turns of one session run one at a time, and every
+ * await of a turn races its signal, so Stop always stops.
  */
-import { ThreadlineError, isThreadlineError, throwIfAborted, toThreadlineError } from '../errors';
-import { complete, type ChatMessage, type Llm } from '../llm/llm';
-import type { SearchHit } from '../retrieval/memory-index';
+import { ThreadlineError, throwIfAborted } from '../errors';
+import { complete, type Llm } from '../llm/llm';
 import type { Retriever } from '../retriever';
 import type { SessionInfo, SessionStore, StoredTurn } from '../storage/session-store';
-import { checkCitations } from './citations';
-import { extractiveAnswer } from './extractive';
-import { EXPAND_DEFAULTS, resolveAndExpand } from './expand';
-import { decide } from './gate';
-import { condenseWithLlm } from './llm-condenser';
+import { raced } from '../util/abort';
+import { Mutex } from '../util/mutex';
+import { answerTurn } from './answer';
+import { condenseTurn } from './condense';
+import { eventStream } from './event-stream';
+import { EXPAND_DEFAULTS } from './expand';
+import { decide, type GateReason } from './gate';
 import { MEMORY_DEFAULTS, SUMMARY_MAX_TOKENS, estimateTokens, truncateToTokens, windowTurns, type CountTokens } from './memory';
-import { answerMessages, summaryMessages } from './prompts';
-import { specificityFrom, wordsToScore, type Specificity } from './specificity';
+import { PromptLayout } from './prompt-layout';
+import { summaryMessages } from './prompts';
 import type { HistoryTurn } from './topics';
 import type { AnswerMode, ChatOptions, Turn, TurnEvent } from './types';
 
@@ -24,21 +27,35 @@ import type { AnswerMode, ChatOptions, Turn, TurnEvent } from './types';
 export type SessionRetriever = Pick<Retriever, 'search' | 'termStats'>;
 
 /** `hedge` is off: hedging the expanded query lost 3 points of gap closure on CAsT 2021 and gained 3 on our own set (README, Quality). */
-export const CHAT_DEFAULTS = Object.freeze({ condense: 'auto', hedge: false, k: 5, minDense: 0.3 } as const);
+export const CHAT_DEFAULTS = Object.freeze({ condense: 'auto', hedge: false, k: 5, minDense: 0.3, promptLayout: 'kv-stable' } as const);
 /** Questions longer than this are refused with INVALID_INPUT. */
 export const MAX_QUESTION_CHARS = 20_000;
 /** Tokens of the question that go into prompts. */
 const QUESTION_PROMPT_TOKENS = 1_024;
-/** Tokens an answer may generate. */
-const ANSWER_MAX_TOKENS = 768;
+/** A summary that takes longer than this is given up (the window alone still bounds every prompt). */
+const SUMMARY_TIMEOUT_MS = 60_000;
 
-type Event<T extends TurnEvent['type']> = Extract<TurnEvent, { type: T }>;
+/** Options resolved once when the session opens; later code never writes `?? default`. */
+type ResolvedChatOptions = Required<Pick<ChatOptions, 'condense' | 'hedge' | 'k' | 'promptLayout'>> & { minDense: number; memory: typeof MEMORY_DEFAULTS | Required<NonNullable<ChatOptions['memory']>> };
+
+function resolveOptions(options: ChatOptions): ResolvedChatOptions {
+  return {
+    condense: options.condense ?? CHAT_DEFAULTS.condense,
+    hedge: options.hedge ?? CHAT_DEFAULTS.hedge,
+    k: options.k ?? CHAT_DEFAULTS.k,
+    promptLayout: options.promptLayout ?? CHAT_DEFAULTS.promptLayout,
+    minDense: options.abstain?.minDense ?? CHAT_DEFAULTS.minDense,
+    memory: { ...MEMORY_DEFAULTS, ...options.memory },
+  };
+}
 
 export class ChatSession {
   private turns: StoredTurn[];
-  private busy: Promise<void> = Promise.resolve();
-  /** The answer conversation exactly as last sent, reply included (kv-stable layout). */
-  private answerConversation: ChatMessage[] | null = null;
+  private readonly lock = new Mutex();
+  private readonly layout: PromptLayout;
+  private readonly options: ResolvedChatOptions;
+  private readonly count: CountTokens;
+  private summarizing = false;
 
   private constructor(
     private info: SessionInfo,
@@ -46,9 +63,12 @@ export class ChatSession {
     private readonly store: SessionStore,
     private readonly retriever: SessionRetriever,
     private readonly llm: Llm | undefined,
-    private readonly options: ChatOptions,
+    options: ChatOptions,
   ) {
     this.turns = turns;
+    this.options = resolveOptions(options);
+    this.count = llm?.countTokens ? (t) => (llm as Required<Llm>).countTokens(t) : estimateTokens;
+    this.layout = new PromptLayout(this.options.promptLayout, this.options.memory, this.count);
   }
 
   static async open(store: SessionStore, retriever: SessionRetriever, llm: Llm | undefined, options: ChatOptions = {}): Promise<ChatSession> {
@@ -70,204 +90,143 @@ export class ChatSession {
 
   /** Forgets the turns, keeps the session id. */
   async reset(): Promise<void> {
-    await this.exclusive(async () => {
+    await this.lock.run(async () => {
       const now = Date.now();
       this.info = { id: this.info.id, title: '', createdAt: this.info.createdAt, updatedAt: now, turnCount: 0 };
       await this.store.clear(this.info.id, true, this.info);
       this.turns = [];
+      this.layout.reset();
     });
   }
 
   /** Deletes the session and its turns. */
   async delete(): Promise<void> {
-    await this.exclusive(async () => {
+    await this.lock.run(async () => {
       await this.store.clear(this.info.id, false);
       this.turns = [];
+      this.layout.reset();
     });
   }
 
-  ask(text: string, options: { signal?: AbortSignal } = {}): AsyncIterable<TurnEvent> {
+  /**
+   * Asks a question. The events stream as the turn runs; breaking out of the
+   * loop or aborting `signal` cancels the turn (nothing is saved); a consumer
+   * that simply stops reading lets the turn finish and be saved.
+   */
+  ask(text: string, options: { signal?: AbortSignal } = {}): AsyncIterableIterator<TurnEvent> {
     if (typeof text !== 'string' || text.trim() === '') throw new ThreadlineError('INVALID_INPUT', 'ask() needs a non-empty question');
     if (text.length > MAX_QUESTION_CHARS) throw new ThreadlineError('INVALID_INPUT', `The question is longer than ${MAX_QUESTION_CHARS} characters.`);
-    return this.turn(text, options.signal);
+    return eventStream<TurnEvent>(async (emit, signal) => {
+      const release = await this.lock.acquire(signal);
+      try {
+        await this.runTurn(text, emit, signal);
+      } finally {
+        release();
+      }
+    }, options.signal);
   }
 
-  private async *turn(text: string, signal: AbortSignal | undefined): AsyncGenerator<TurnEvent> {
-    const release = await this.acquire();
-    try {
-      yield* this.runTurn(text, signal);
-    } finally {
-      release();
-    }
-  }
-
-  private async *runTurn(text: string, signal: AbortSignal | undefined): AsyncGenerator<TurnEvent> {
+  /** Gate and condense, retrieve, answer, remember. */
+  private async runTurn(text: string, emit: (e: TurnEvent) => void, signal: AbortSignal): Promise<void> {
     const started = performance.now();
-    throwIfAborted(signal);
+    await this.refresh(signal);
     const history: HistoryTurn[] = this.turns.map((t) => ({ user: t.user, assistant: t.assistant }));
-    const count: CountTokens = this.llm?.countTokens ? (t) => (this.llm as Required<Llm>).countTokens(t) : estimateTokens;
-    const window = windowTurns(history, this.options.memory, count);
-    const decision = decide(text, history.length > 0);
+    const window = windowTurns(history, this.options.memory, this.count);
 
-    if (decision.action === 'reply') {
-      yield { type: 'condensed', original: text, question: text, query: { text, terms: [] }, method: 'kept', gate: decision.reason, reason: 'small talk: answered without retrieval' };
-      const reply = smalltalkReply(text);
-      yield { type: 'token', text: reply };
-      const ms = performance.now() - started;
-      await this.remember(text, reply, 'smalltalk', []);
-      yield { type: 'done', answer: reply, mode: 'smalltalk', citations: [], invalidCitations: [], timings: { condenseMs: 0, retrieveMs: 0, firstTokenMs: ms, totalMs: ms } };
-      return;
-    }
+    const smalltalk = decide(text, history.length > 0);
+    if (smalltalk.action === 'reply') return this.replySmalltalk(text, smalltalk.reason, emit, started);
 
-    const condensed = await this.condense(text, history, window, signal);
-    yield condensed;
+    // 1–2. Gate and condense.
+    const condensed = await condenseTurn(text, history, window, { retriever: this.retriever, llm: this.llm, mode: this.options.condense, summary: this.info.summary, signal });
+    emit(condensed);
     const condenseMs = performance.now() - started;
 
+    // 3. Retrieve: the query as data, one round trip; a follow-up searches near the previous answer's main
+    // source (a conversation tends to stay in a document while it moves across its sections).
     throwIfAborted(signal);
-    const k = this.options.k ?? CHAT_DEFAULTS.k;
-    const hedge = (this.options.hedge ?? CHAT_DEFAULTS.hedge) && condensed.query.text !== text;
     const { query } = condensed;
-    // A follow-up searches near the previous answer's main source (its first citation): a conversation
-    // tends to stay in a document while it moves across its sections. Weighted like the conversation's topic words.
+    const hedge = this.options.hedge && query.text !== text;
     const reading = condensed.method !== 'kept' ? this.turns.at(-1)?.citations[0]?.docId : undefined;
-    const hits = await this.retriever.search({
+    const hits = await raced(this.retriever.search({
       text: query.text,
       ...(query.terms.length ? { terms: query.terms } : {}),
       ...(hedge ? { hedge: text } : {}),
       ...(reading !== undefined ? { context: { docIds: [reading], weight: EXPAND_DEFAULTS.firstTurnWeight } } : {}),
-    }, { k, ...(signal ? { signal } : {}) });
-    yield { type: 'sources', chunks: hits, hedged: hedge };
+    }, { k: this.options.k, signal }), signal);
+    emit({ type: 'sources', chunks: hits, hedged: hedge });
     const retrieveMs = performance.now() - started - condenseMs;
 
-    const done = yield* this.answer(text, condensed.question, hits, window, signal, started);
+    // 4. Answer.
+    const question = truncateToTokens(text, QUESTION_PROMPT_TOKENS, estimateTokens);
+    const answering = answerTurn(condensed.question, hits, {
+      llm: this.llm, minDense: this.options.minDense, started, signal,
+      prompt: (passages) => this.layout.build(question, passages, window, this.info.summary),
+      completed: (prompt, answer) => this.layout.completed(prompt, answer),
+    });
+    let step = await answering.next();
+    while (!step.done) {
+      emit(step.value);
+      step = await answering.next();
+    }
+    const done = step.value;
+
+    // 5. Remember: the user's own words and the answer, never the rewrite or the passages.
+    throwIfAborted(signal);
     await this.remember(text, done.answer, done.mode, done.citations.map(({ n, docId, label, url }) => ({ n, docId, label, ...(url !== undefined ? { url } : {}) })));
-    void this.summarize(count); // queued behind this turn; runs even if the consumer stops at 'done'
-    yield { ...done, timings: { ...done.timings, condenseMs, retrieveMs, totalMs: performance.now() - started } };
+    void this.summarize(); // after this turn, outside the lock; runs even if the consumer stops at 'done'
+    emit({ ...done, timings: { ...done.timings, condenseMs, retrieveMs, totalMs: performance.now() - started } });
   }
 
-  /** Gate, then condense: the LLM when there is one (and the mode allows), else resolve and expand (expand.ts). */
-  private async condense(text: string, history: HistoryTurn[], window: HistoryTurn[], signal: AbortSignal | undefined): Promise<Event<'condensed'>> {
-    const mode = this.options.condense ?? CHAT_DEFAULTS.condense;
-    const kept = { question: text, query: { text, terms: [] } };
-    if (mode === 'off') return { type: 'condensed', original: text, ...kept, method: 'kept', gate: decide(text, history.length > 0).reason, reason: 'condensation is off' };
-    const specificity = history.length ? await this.specificity(text, history, signal) : () => 0;
-    const zero = resolveAndExpand(text, history, specificity);
-    const base = { type: 'condensed' as const, original: text, gate: zero.decision.reason };
-    if (zero.decision.action !== 'condense') return { ...base, ...kept, method: 'kept', reason: zero.reason };
-    if (this.llm && mode !== 'rules') {
-      const out = await condenseWithLlm(this.llm, text, window, zero.decision, {
-        ...(signal ? { signal } : {}), ...(this.info.summary ? { summary: this.info.summary } : {}), fallback: () => zero,
-      });
-      const query = out.method === 'rules' ? zero.query : { text: out.question, terms: [] };
-      return { ...base, question: out.question, query, method: out.method, reason: out.reason, ...(out.fallback ? { fallback: out.fallback } : {}) };
-    }
-    return { ...base, question: zero.question, query: zero.query, method: 'rules', reason: zero.reason };
+  private async replySmalltalk(text: string, gate: GateReason, emit: (e: TurnEvent) => void, started: number): Promise<void> {
+    emit({ type: 'condensed', original: text, question: text, query: { text, terms: [] }, method: 'kept', gate, reason: 'small talk: answered without retrieval' });
+    const reply = smalltalkReply(text);
+    emit({ type: 'token', text: reply });
+    const ms = performance.now() - started;
+    await this.remember(text, reply, 'smalltalk', []);
+    emit({ type: 'done', answer: reply, mode: 'smalltalk', citations: [], invalidCitations: [], timings: { condenseMs: 0, retrieveMs: 0, firstTokenMs: ms, totalMs: ms } });
   }
 
-  /** How specific the turn's and the history's words are in the user's own index (one round trip). */
-  private async specificity(text: string, history: HistoryTurn[], signal: AbortSignal | undefined): Promise<Specificity> {
-    return specificityFrom(await this.retriever.termStats(wordsToScore(text, history), signal ? { signal } : {}));
-  }
-
-  private async *answer(
-    question: string, condensed: string, hits: SearchHit[], window: HistoryTurn[], signal: AbortSignal | undefined, started: number,
-  ): AsyncGenerator<TurnEvent, Event<'done'>> {
-    const timings = { condenseMs: 0, retrieveMs: 0, firstTokenMs: 0, totalMs: 0 };
-    const minDense = this.options.abstain?.minDense ?? CHAT_DEFAULTS.minDense;
-    const best = hits[0];
-    if (!best || (hits.every((h) => h.lexical === undefined) && (best.dense ?? 0) < minDense)) {
-      const text = 'I could not find this in the documents.';
-      yield { type: 'token', text };
-      return { type: 'done', answer: text, mode: 'abstained', citations: [], invalidCitations: [], timings: { ...timings, firstTokenMs: performance.now() - started } };
-    }
-    if (this.llm) {
-      const prompt = this.answerPrompt(truncateToTokens(question, QUESTION_PROMPT_TOKENS, estimateTokens), hits, window);
-      this.answerConversation = null; // only a completed reply makes the conversation reusable
-      let answer = '';
-      try {
-        for await (const piece of this.llm.stream(prompt, { purpose: 'answer', maxTokens: ANSWER_MAX_TOKENS, ...(signal ? { signal } : {}) })) {
-          throwIfAborted(signal);
-          if (!answer) timings.firstTokenMs = performance.now() - started;
-          answer += piece;
-          yield { type: 'token', text: piece };
-        }
-        throwIfAborted(signal);
-      } catch (error) {
-        if (isThreadlineError(error, 'ABORTED') || signal?.aborted) throw toThreadlineError(error, 'ABORTED');
-        if (answer) throw toThreadlineError(error, 'LLM_FAILED', 'The language model failed mid-answer');
-        return { ...this.extractive(condensed, hits, started, timings), fallback: 'llm-error' };
-      }
-      if ((this.options.promptLayout ?? 'kv-stable') === 'kv-stable') this.answerConversation = [...prompt, { role: 'assistant', content: answer }];
-      const checked = checkCitations(answer, hits);
-      return { type: 'done', answer: checked.answer, mode: 'generated', citations: checked.citations, invalidCitations: checked.invalid, timings };
-    }
-    const done = this.extractive(condensed, hits, started, timings);
-    yield { type: 'token', text: done.answer };
-    return done;
-  }
-
-  /** The compact prompt, or the previous conversation extended by this turn when that stays within budget. */
-  private answerPrompt(question: string, hits: SearchHit[], window: HistoryTurn[]): ChatMessage[] {
-    const compact = answerMessages(question, hits, window, this.info.summary);
-    const previous = this.answerConversation;
-    if ((this.options.promptLayout ?? 'kv-stable') !== 'kv-stable' || !previous) return compact;
-    const memory = { ...MEMORY_DEFAULTS, ...this.options.memory };
-    const extended = [...previous, compact.at(-1) as ChatMessage];
-    const count = (messages: ChatMessage[]) => messages.reduce((n, m) => n + (this.llm?.countTokens?.(m.content) ?? estimateTokens(m.content)), 0);
-    const turnsCarried = extended.filter((m) => m.role === 'assistant').length;
-    return turnsCarried <= memory.turns && count(extended) <= count(compact) + memory.maxTokens ? extended : compact;
-  }
-
-  private extractive(question: string, hits: SearchHit[], started: number, timings: Event<'done'>['timings']): Event<'done'> {
-    const { text, passages } = extractiveAnswer(question, hits);
-    const { citations } = checkCitations(passages.map((p) => `[${p.n}]`).join(' '), hits);
-    return { type: 'done', answer: text, mode: 'extractive', citations, invalidCitations: [], extractive: passages, timings: { ...timings, firstTokenMs: performance.now() - started } };
+  /** Re-reads the stored session: another handle (another tab) may have added turns since. */
+  private async refresh(signal: AbortSignal): Promise<void> {
+    const { info, turns } = await raced(this.store.load(this.info.id), signal);
+    if (turns.length !== this.turns.length || turns.at(-1)?.index !== this.turns.at(-1)?.index) this.layout.reset();
+    this.turns = turns;
+    if (info) this.info = info;
   }
 
   private async remember(user: string, assistant: string, mode: AnswerMode, citations: StoredTurn['citations']): Promise<void> {
     const now = Date.now();
-    const turn: StoredTurn = { sessionId: this.info.id, index: this.turns.length, user, assistant, mode, citations, at: now };
-    const info: SessionInfo = { ...this.info, title: this.info.title || user.slice(0, 80), updatedAt: now, turnCount: this.turns.length + 1 };
-    await this.store.append(info, turn);
-    this.info = info;
-    this.turns = [...this.turns, turn];
+    const info: SessionInfo = { ...this.info, title: this.info.title || user.slice(0, 80), updatedAt: now };
+    const saved = await this.store.append(info, { sessionId: this.info.id, user, assistant, mode, citations, at: now });
+    this.info = saved.info;
+    this.turns = [...this.turns, saved.turn];
   }
 
-  /** Summary memory: folds turns that left the window into the running summary (best effort). */
-  private async summarize(count: CountTokens): Promise<void> {
-    const memory = { ...MEMORY_DEFAULTS, ...this.options.memory };
-    if (memory.kind !== 'summary' || !this.llm) return;
+  /** Summary memory: folds turns that left the window into the running summary (best effort, bounded in time). */
+  private async summarize(): Promise<void> {
+    const memory = this.options.memory;
+    if (memory.kind !== 'summary' || !this.llm || this.summarizing) return;
     const upTo = Math.max(0, this.turns.length - memory.turns);
     const from = this.info.summarizedUpTo ?? 0;
     if (upTo <= from) return;
-    await this.exclusive(async () => {
-      try {
-        const older = this.turns.slice(from, upTo).map((t) => ({ user: t.user, assistant: t.assistant }));
-        const text = await complete(this.llm as Llm, summaryMessages(this.info.summary ?? '', older), { purpose: 'summary', temperature: 0, maxTokens: SUMMARY_MAX_TOKENS });
-        this.info = { ...this.info, summary: truncateToTokens(text.trim(), SUMMARY_MAX_TOKENS, count), summarizedUpTo: upTo };
-        await this.store.saveInfo(this.info);
-      } catch {
-        // The summary is an optimisation; the window alone still bounds every prompt.
-      }
-    });
-  }
-
-  private async exclusive<T>(work: () => Promise<T>): Promise<T> {
-    const release = await this.acquire();
+    this.summarizing = true;
+    const timeout = AbortSignal.timeout(SUMMARY_TIMEOUT_MS);
+    let caughtUp = false;
     try {
-      return await work();
+      const older = this.turns.slice(from, upTo).map((t) => ({ user: t.user, assistant: t.assistant }));
+      const text = await raced(complete(this.llm, summaryMessages(this.info.summary ?? '', older), { purpose: 'summary', temperature: 0, maxTokens: SUMMARY_MAX_TOKENS, signal: timeout }), timeout);
+      await this.lock.run(async () => {
+        this.info = { ...this.info, summary: truncateToTokens(text.trim(), SUMMARY_MAX_TOKENS, this.count), summarizedUpTo: upTo };
+        await this.store.saveInfo(this.info);
+      });
+      caughtUp = true;
+    } catch {
+      // The summary is an optimisation; the window alone still bounds every prompt.
     } finally {
-      release();
+      this.summarizing = false;
     }
-  }
-
-  /** Waits for this session's earlier turns and maintenance; call the result to let the next one run. */
-  private async acquire(): Promise<() => void> {
-    let release!: () => void;
-    const previous = this.busy;
-    this.busy = new Promise((r) => { release = r; });
-    await previous;
-    return release;
+    // Turns that finished meanwhile are folded in next (after a success only: a failing model is not retried in a loop).
+    if (caughtUp) await this.summarize();
   }
 }
 

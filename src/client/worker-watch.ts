@@ -6,15 +6,8 @@
  * error or an unreadable message counts as death too.
  */
 import { ThreadlineError } from '../errors';
+import { lockManager } from '../util/web-locks';
 
-interface LockManagerLike {
-  request(name: string, callback: () => unknown): Promise<unknown>;
-  query(): Promise<{ held?: { name?: string }[] }>;
-}
-
-function lockManager(): LockManagerLike | undefined {
-  return (globalThis as { navigator?: { locks?: LockManagerLike } }).navigator?.locks;
-}
 
 /** A rejecting promise for the worker's death; `what` names it in the error. Never resolves. */
 export function watchWorker(worker: Worker, lockName: string, what: string): Promise<never> {

@@ -64,24 +64,55 @@ export class SessionStore {
   }
 
   async list(): Promise<SessionInfo[]> {
-    return this.guard(async () => (await this.db.getAllFromIndex('sessions', 'byUpdated')).reverse(), 'Could not list sessions');
+    return this.guard(async () => ((await this.db.getAllFromIndex('sessions', 'byUpdated')) as unknown[]).filter(isSessionInfo).reverse(), 'Could not list sessions');
   }
 
-  async load(id: string): Promise<{ info: SessionInfo | undefined; turns: StoredTurn[] }> {
+  /**
+   * The session as stored now. Records that are not well-formed turns (a
+   * browser bug, tampering, a future format) are skipped and counted, never
+   * thrown: one bad record must not lock a visitor out of the conversation.
+   */
+  async load(id: string): Promise<{ info: SessionInfo | undefined; turns: StoredTurn[]; skipped: number }> {
     return this.guard(async () => {
       const tx = this.db.transaction(['sessions', 'turns'], 'readonly');
-      const [info, turns] = await Promise.all([
+      const [info, records] = await Promise.all([
         tx.objectStore('sessions').get(id),
         tx.objectStore('turns').getAll(IDBKeyRange.bound([id, 0], [id, Number.MAX_SAFE_INTEGER])),
       ]);
-      return { info, turns };
+      const turns = (records as unknown[]).filter(isStoredTurn);
+      return { info: isSessionInfo(info) ? info : undefined, turns, skipped: records.length - turns.length };
     }, 'Could not load the session');
   }
 
-  async append(info: SessionInfo, turn: StoredTurn): Promise<void> {
-    await this.guard(async () => {
+  /**
+   * Appends a turn after the last one stored, whoever wrote it: the index is
+   * computed inside the write transaction, so two handles on one session (two
+   * tabs, or two chats in one page) never overwrite each other's turns. The
+   * header is merged with the stored one. Returns what was stored.
+   */
+  async append(info: SessionInfo, turn: Omit<StoredTurn, 'index'>): Promise<{ info: SessionInfo; turn: StoredTurn }> {
+    return this.guard(async () => {
       const tx = this.db.transaction(['sessions', 'turns'], 'readwrite', TX);
-      await Promise.all([tx.objectStore('turns').put(turn), tx.objectStore('sessions').put(info), tx.done]);
+      try {
+        const range = IDBKeyRange.bound([info.id, 0], [info.id, Number.MAX_SAFE_INTEGER]);
+        const turns = tx.objectStore('turns');
+        const [last, count, stored] = await Promise.all([turns.openCursor(range, 'prev'), turns.count(range), tx.objectStore('sessions').get(info.id)]);
+        const index = last ? (last.key)[1] + 1 : 0;
+        const saved: StoredTurn = { ...turn, sessionId: info.id, index };
+        const header = isSessionInfo(stored) ? stored : undefined;
+        const merged: SessionInfo = {
+          ...info,
+          title: header?.title || info.title,
+          createdAt: header?.createdAt ?? info.createdAt,
+          turnCount: count + 1,
+          ...((header?.summarizedUpTo ?? 0) > (info.summarizedUpTo ?? 0) ? { summary: header?.summary, summarizedUpTo: header?.summarizedUpTo } : {}),
+        };
+        await Promise.all([turns.put(saved), tx.objectStore('sessions').put(merged), tx.done]);
+        return { info: merged, turn: saved };
+      } catch (error) {
+        abortQuietly(tx);
+        throw error;
+      }
     }, 'Could not save the turn');
   }
 
@@ -99,6 +130,14 @@ export class SessionStore {
     }, 'Could not clear the session');
   }
 
+  /** Deletes every session of this name and their turns. */
+  async clearAll(): Promise<void> {
+    await this.guard(async () => {
+      const tx = this.db.transaction(['sessions', 'turns'], 'readwrite', TX);
+      await Promise.all([tx.objectStore('turns').clear(), tx.objectStore('sessions').clear(), tx.done]);
+    }, 'Could not delete the sessions');
+  }
+
   private async guard<T>(work: () => Promise<T>, message: string): Promise<T> {
     try {
       return await work();
@@ -106,4 +145,25 @@ export class SessionStore {
       throw storageError(error, message);
     }
   }
+}
+
+function abortQuietly(tx: { abort(): void }): void {
+  try {
+    tx.abort();
+  } catch {
+    // Already finished or aborted.
+  }
+}
+
+const isText = (v: unknown): v is string => typeof v === 'string';
+
+function isStoredTurn(value: unknown): value is StoredTurn {
+  const t = value as Partial<StoredTurn> | null;
+  return typeof t === 'object' && t !== null && isText(t.sessionId) && Number.isInteger(t.index) && isText(t.user) && isText(t.assistant)
+    && isText(t.mode) && Array.isArray(t.citations) && t.citations.every((c) => typeof c === 'object' && c !== null && Number.isInteger(c.n) && isText(c.docId) && isText(c.label));
+}
+
+function isSessionInfo(value: unknown): value is SessionInfo {
+  const i = value as Partial<SessionInfo> | null;
+  return typeof i === 'object' && i !== null && isText(i.id) && isText(i.title) && typeof i.createdAt === 'number' && typeof i.updatedAt === 'number';
 }

@@ -7,9 +7,8 @@ import { transfer } from 'comlink';
 import { ThreadlineError } from '../errors';
 import type { ProgressListener } from '../progress';
 import { RETRIEVER_METHODS, type IndexStats, type Retriever } from '../retriever';
+import { lockManager } from '../util/web-locks';
 import { envelope, type RetrievalPort, type WorkerInit } from './protocol';
-
-interface LockManagerLike { request(name: string, callback: () => Promise<unknown>): Promise<unknown> }
 
 /** An opened retriever the port can serve; `stats` answers init. */
 export type ServedRetriever = Retriever & { close(): void; stats(): Promise<IndexStats> };
@@ -23,7 +22,7 @@ export function exposeRetriever(
 
   return {
     init: (config, onProgress) => envelope(async () => {
-      const locks = (globalThis as { navigator?: { locks?: LockManagerLike } }).navigator?.locks;
+      const locks = lockManager();
       // Held until this worker dies; never released otherwise.
       if (locks) await new Promise<void>((held) => { void locks.request(config.aliveLock, () => { held(); return new Promise(() => undefined); }); });
       served = await open(config, onProgress ? (p) => void onProgress(p) : undefined);

@@ -17,7 +17,7 @@ import { openChangeFeed, type ChangeFeed } from '../storage/change-feed';
 import { IndexStore, type PendingDoc } from '../storage/index-store';
 import { withWriteLock } from '../storage/write-lock';
 import { decodePrebuilt, readPrebuiltHeader } from '../prebuilt/format';
-import { SerialQueue } from '../util/serial';
+import { Mutex } from '../util/mutex';
 import { fetchPrebuilt } from './fetch-prebuilt';
 import { parseQuery } from './parse-query';
 
@@ -39,7 +39,7 @@ const GROUP_CHUNKS = 256;
 export class RetrievalEngine implements Retriever {
   private memory: MemoryIndex | null = null;
   private generation = 0;
-  private readonly queue = new SerialQueue();
+  private readonly queue = new Mutex();
   private feed: ChangeFeed | null = null;
   private embedded = { chunks: 0, queries: 0 };
   private embedderPromise: Promise<Embedder> | null = null;

@@ -1,0 +1,45 @@
+/**
+ * Steps 1 and 2 of a turn: the gate, then condensation. Without an LLM (or
+ * with `condense: 'rules'`), resolve-then-expand on the index's own
+ * statistics (expand.ts); with one, the LLM's rewrite behind guards, the
+ * zero-model condensation standing in when it is rejected or fails.
+ */
+import type { Llm } from '../llm/llm';
+import type { Retriever } from '../retriever';
+import { raced } from '../util/abort';
+import { resolveAndExpand } from './expand';
+import { decide } from './gate';
+import { condenseWithLlm } from './llm-condenser';
+import { specificityFrom, wordsToScore } from './specificity';
+import type { HistoryTurn } from './topics';
+import type { CondenseMode, TurnEvent } from './types';
+
+export type CondensedEvent = Extract<TurnEvent, { type: 'condensed' }>;
+
+export interface CondenseContext {
+  retriever: Pick<Retriever, 'termStats'>;
+  llm: Llm | undefined;
+  mode: CondenseMode;
+  /** The running summary of older turns, for the LLM. */
+  summary?: string | undefined;
+  signal?: AbortSignal | undefined;
+}
+
+export async function condenseTurn(text: string, history: readonly HistoryTurn[], window: readonly HistoryTurn[], ctx: CondenseContext): Promise<CondensedEvent> {
+  const kept = { type: 'condensed' as const, original: text, question: text, query: { text, terms: [] } };
+  if (ctx.mode === 'off') return { ...kept, method: 'kept', gate: decide(text, history.length > 0).reason, reason: 'condensation is off' };
+  const options = ctx.signal ? { signal: ctx.signal } : {};
+  // One round trip: how specific the turn's and the history's words are in the user's own index.
+  const specificity = history.length ? specificityFrom(await raced(ctx.retriever.termStats(wordsToScore(text, history), options), ctx.signal)) : () => 0;
+  const zero = resolveAndExpand(text, history, specificity);
+  const gate = zero.decision.reason;
+  if (zero.decision.action !== 'condense') return { ...kept, method: 'kept', gate, reason: zero.reason };
+  if (ctx.llm && ctx.mode !== 'rules') {
+    const out = await raced(condenseWithLlm(ctx.llm, text, window, zero.decision, {
+      ...options, ...(ctx.summary ? { summary: ctx.summary } : {}), fallback: () => zero,
+    }), ctx.signal);
+    const query = out.method === 'rules' ? zero.query : { text: out.question, terms: [] };
+    return { ...kept, question: out.question, query, method: out.method, gate, reason: out.reason, ...(out.fallback ? { fallback: out.fallback } : {}) };
+  }
+  return { ...kept, question: zero.question, query: zero.query, method: 'rules', gate, reason: zero.reason };
+}
