@@ -1,5 +1,7 @@
 /** threadline's public API. Every export is listed here explicitly. */
 export { createThreadline, THREADLINE_DEFAULTS } from './threadline';
+export { deleteIndex } from './storage/delete-index';
+export type { DeleteIndexOptions } from './storage/delete-index';
 export type { Threadline, ThreadlineOptions } from './threadline';
 export { RETRIEVER_METHODS } from './retriever';
 export type { AddOptions, AddResult, CallOptions, IndexStats, LoadResult, Query, Retriever, SearchOptions, TermStats, WeightedTerm } from './retriever';

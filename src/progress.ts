@@ -13,6 +13,8 @@ export type Progress =
   | { phase: 'ingest'; docsDone: number; docsTotal: number; chunksDone: number; chunksTotal: number; chunksPerSecond: number }
   /** The stored index being read back into memory. */
   | { phase: 'hydrate'; chunks: number; ms: number }
+  /** Damaged stored records were found: these documents were removed (add them again), the rest of the index is intact. */
+  | { phase: 'repair'; removedDocs: string[]; problems: string[] }
   /** The language model loading: download, reading from cache, shader compilation. */
   | { phase: 'llm-load'; model: string; stage: 'download' | 'cache' | 'compile' | 'ready'; fraction: number; loadedMB?: number; text: string }
   /** What the language model can do here, and why ("WebGPU unavailable: …"). */

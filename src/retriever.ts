@@ -84,6 +84,8 @@ export interface IndexStats {
   embeddedChunks: number;
   /** Queries embedded by this engine since it started. */
   embeddedQueries: number;
+  /** Documents removed because their stored records were damaged (see the `repair` progress event); absent when none. */
+  repairedDocs?: string[];
 }
 
 /**

@@ -91,8 +91,16 @@ export async function decodePrebuilt(bytes: Uint8Array): Promise<PrebuiltIndex> 
   const payload = bytes.subarray(payloadStart);
   if ((await sha256(payload)) !== header.hash) throw corrupt('its content does not match the hash in its header');
   const view = new DataView(payload.buffer, payload.byteOffset, payload.byteLength);
+  if (payload.length < 4) throw corrupt('its body is truncated');
   const bodyLength = view.getUint32(0, true);
-  const body = JSON.parse(new TextDecoder().decode(payload.subarray(4, 4 + bodyLength))) as { docs: PrebuiltDoc[]; chunks: PrebuiltChunk[] };
+  if (4 + bodyLength > payload.length) throw corrupt('its body is truncated');
+  let body: { docs: PrebuiltDoc[]; chunks: PrebuiltChunk[] };
+  try {
+    body = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(payload.subarray(4, 4 + bodyLength))) as typeof body;
+  } catch {
+    throw corrupt('its body is not JSON');
+  }
+  if (typeof body !== 'object' || body === null || !Array.isArray(body.docs) || !Array.isArray(body.chunks)) throw corrupt('its body lacks the documents and chunks lists');
   if (body.docs.length !== header.docs || body.chunks.length !== header.chunks) throw corrupt('its counts do not match its header');
   const vectorStart = 4 + bodyLength + ((4 - ((4 + bodyLength) % 4)) % 4);
   if (payload.length - vectorStart !== header.chunks * header.dims * 4) throw corrupt('its vectors are truncated');

@@ -115,6 +115,14 @@ export class MemoryIndex {
     })).sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   }
 
+  /** An index of `dims` with this one's documents and no chunks (an index without vectors adopting a model's size). */
+  emptyCopy(dims: number, options: { int8?: boolean } = {}): MemoryIndex {
+    if (this.chunks.size) throw new ThreadlineError('INTERNAL', 'only an index without chunks can change its dimensions');
+    const copy = new MemoryIndex(dims, options);
+    for (const doc of this.docs.values()) copy.setDoc(doc);
+    return copy;
+  }
+
   setDoc(doc: IndexedDoc): void {
     this.docs.set(doc.id, doc);
   }

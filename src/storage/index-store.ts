@@ -9,6 +9,7 @@ import { openDB, type IDBPDatabase, type IDBPTransaction } from 'idb';
 import { ThreadlineError } from '../errors';
 import { buildSegment, isCurrentSegment, type LexicalSegment } from '../retrieval/lexical-segment';
 import { storageError } from './storage-errors';
+import { checkRecords } from './stored-index-check';
 import { MIGRATIONS, SCHEMA_VERSION, databaseName, type ChunkRecord, type DocRecord, type Manifest, type ShardRecord, type ThreadlineDB } from './schema';
 
 /** Shards are cut at this size, and merged while smaller than MIN. */
@@ -52,6 +53,10 @@ export interface StoredIndex {
   vectors: VectorRun[];
   /** Usable BM25 segments by shard id; chunks of other shards must be tokenized. */
   segments: StoredSegments;
+  /** Documents left out because a record of theirs is damaged (see stored-index-check.ts); `repair` deletes them. */
+  damaged: string[];
+  /** What was wrong, when anything was; non-empty means `repair` should run. */
+  problems: string[];
 }
 
 const TX = { durability: 'strict' } as const;
@@ -90,34 +95,73 @@ export class IndexStore {
     }, 'Could not read documents');
   }
 
-  /** Reads everything needed to rebuild the in-memory index, in one snapshot. */
+  /** Reads everything needed to rebuild the in-memory index, in one snapshot; damaged records are left out and reported. */
   async load(): Promise<StoredIndex> {
     return this.run(async () => {
       const tx = this.db.transaction(['meta', 'docs', 'chunks', 'shards'], 'readonly');
-      const [manifest, docs, chunks, shards] = await Promise.all([
+      const [rawManifest, rawDocs, rawChunks, rawShards] = await Promise.all([
         tx.objectStore('meta').get('manifest'), tx.objectStore('docs').getAll(),
         tx.objectStore('chunks').getAll(), tx.objectStore('shards').getAll(),
       ]);
+      const { manifest, docs, chunks, shards, damaged, problems } = checkRecords(rawManifest, rawDocs, rawChunks, rawShards);
       const dims = manifest?.dims ?? 0;
-      const byId = new Map(shards.map((s) => [s.id, s]));
       // Chunks come in key order and keys fill shards slot after slot, so runs are long; no copy is made here.
       const vectors: VectorRun[] = [];
       for (let i = 0; i < chunks.length;) {
         const first = chunks[i] as ChunkRecord;
-        const shard = byId.get(first.shard);
-        let end = i;
-        for (; end < chunks.length; end++) {
-          const c = chunks[end] as ChunkRecord;
-          if (c.shard !== first.shard || c.slot !== first.slot + (end - i)) break;
-          if (!shard || shard.keys[c.slot] !== c.key) throw new ThreadlineError('STORAGE_FAILED', `chunk ${c.key} points at a missing vector`);
-        }
-        vectors.push({ from: i, count: end - i, rows: (shard as ShardRecord).vectors.subarray(first.slot * dims, (first.slot + end - i) * dims) });
+        const shard = shards.get(first.shard) as ShardRecord;
+        let end = i + 1;
+        while (end < chunks.length && (chunks[end] as ChunkRecord).shard === first.shard && (chunks[end] as ChunkRecord).slot === first.slot + (end - i)) end++;
+        vectors.push({ from: i, count: end - i, rows: shard.vectors.subarray(first.slot * dims, (first.slot + end - i) * dims) });
         i = end;
       }
       const segments: StoredSegments = new Map();
-      for (const shard of shards) if (isCurrentSegment(shard.lexical, shard.keys.length)) segments.set(shard.id, { keys: shard.keys, lexical: shard.lexical });
-      return { manifest, docs, chunks, vectors, segments };
+      for (const shard of shards.values()) if (isCurrentSegment(shard.lexical, shard.keys.length)) segments.set(shard.id, { keys: shard.keys, lexical: shard.lexical });
+      return { manifest, docs, chunks, vectors, segments, damaged, problems };
     }, 'Could not load the index');
+  }
+
+  /**
+   * Repairs what `load` found damaged, in one transaction: deletes the damaged
+   * documents and every chunk of theirs, and writes a manifest whose counts
+   * match the records (keeping its counters, so no key is ever reused). A
+   * manifest that lost its model id takes `modelId`, the configured model's.
+   */
+  async repair(damaged: readonly string[], modelId: string): Promise<void> {
+    await this.write('Could not repair the index', async (tx) => {
+      const raw = await tx.objectStore('meta').get('manifest');
+      const [docs, chunks, shards] = await Promise.all([tx.objectStore('docs').getAll(), tx.objectStore('chunks').getAll(), tx.objectStore('shards').getAll()]);
+      const checked = checkRecords(raw, docs, chunks, shards);
+      const drop = new Set([...damaged, ...checked.damaged]);
+      const byDoc = tx.objectStore('chunks').index('byDoc');
+      for (const id of drop) {
+        void tx.objectStore('docs').delete(id);
+        for (const key of await byDoc.getAllKeys(id)) void tx.objectStore('chunks').delete(key);
+      }
+      // Unreadable records cannot be found by document: sweep them by key.
+      const goodChunks = new Set(checked.chunks.map((c) => c.key));
+      const goodDocs = new Set(checked.docs.map((d) => d.id));
+      for (const c of chunks as unknown[]) {
+        const key = (c as { key?: unknown } | null)?.key;
+        if (typeof key === 'number' && !goodChunks.has(key)) void tx.objectStore('chunks').delete(key);
+      }
+      for (const d of docs as unknown[]) {
+        const id = (d as { id?: unknown } | null)?.id;
+        if (typeof id === 'string' && !goodDocs.has(id)) void tx.objectStore('docs').delete(id);
+      }
+      const base = checked.manifest ?? emptyManifest({ modelId, dims: 0 });
+      const live = checked.chunks;
+      const shardLive: Record<number, number> = {};
+      for (const c of live) shardLive[c.shard] = (shardLive[c.shard] ?? 0) + 1;
+      const manifest: Manifest = {
+        ...base,
+        ...(base.modelId === '' ? { modelId } : {}),
+        shardLive, shardSlots: Object.fromEntries(checked.shards.size ? [...checked.shards.values()].map((s) => [s.id, s.keys.length]) : []),
+        chunkCount: live.length, docCount: checked.docs.length, generation: base.generation + 1, updatedAt: Date.now(),
+      };
+      if (manifest.chunkCount === 0) Object.assign(manifest, { modelId: '', dims: 0 });
+      await tx.objectStore('meta').put(manifest, 'manifest');
+    });
   }
 
   /**
@@ -125,15 +169,14 @@ export class IndexStore {
    * either the new index is stored entirely, or the old one stays as it was.
    */
   async replaceAll(pending: readonly PendingDoc[], identity: ModelIdentity, sourceHash: string): Promise<CommitResult> {
-    return this.run(async () => {
-      const tx = this.db.transaction(['meta', 'docs', 'chunks', 'shards'], 'readwrite', TX);
+    return this.write('Could not store the prebuilt index', async (tx) => {
       const old = await tx.objectStore('meta').get('manifest');
       await Promise.all([tx.objectStore('docs').clear(), tx.objectStore('chunks').clear(), tx.objectStore('shards').clear()]);
-      const manifest = { ...emptyManifest(identity), generation: old?.generation ?? 0, sourceHash };
-      const result = await this.write(tx, manifest, pending, identity);
-      await tx.done;
+      // Counters carry on past the old index: a key or shard id is never reused, even across replacements.
+      const manifest = { ...emptyManifest(identity), nextChunkKey: old?.nextChunkKey ?? 1, nextShardId: old?.nextShardId ?? 1, generation: old?.generation ?? 0, sourceHash };
+      const result = await this.put(tx, manifest, pending, identity);
       return { ...result, removedKeys: [] };
-    }, 'Could not store the prebuilt index');
+    });
   }
 
   /**
@@ -142,8 +185,7 @@ export class IndexStore {
    * that re-embeds every stored document in this same commit may set it.
    */
   async commit(pending: readonly PendingDoc[], identity: ModelIdentity, options: { replaceIdentity?: boolean } = {}): Promise<CommitResult> {
-    return this.run(async () => {
-      const tx = this.db.transaction(['meta', 'docs', 'chunks', 'shards'], 'readwrite', TX);
+    return this.write('Could not store documents', async (tx) => {
       const meta = tx.objectStore('meta');
       const stored = await meta.get('manifest');
       const manifest = options.replaceIdentity && stored
@@ -151,14 +193,13 @@ export class IndexStore {
         : checkIdentity(stored, identity);
       manifest.shardSlots ??= {};
       const removedKeys = await this.deleteDocs(tx, pending.map((d) => d.record.id), manifest);
-      const written = await this.write(tx, manifest, pending, identity);
-      await tx.done;
+      const written = await this.put(tx, manifest, pending, identity);
       return { ...written, removedKeys };
-    }, 'Could not store documents');
+    });
   }
 
   /** Writes documents, chunk records and new shards into `tx`, and the manifest last. */
-  private async write(tx: WriteTx, manifest: Manifest, pending: readonly PendingDoc[], identity: ModelIdentity): Promise<Omit<CommitResult, 'removedKeys'>> {
+  private async put(tx: WriteTx, manifest: Manifest, pending: readonly PendingDoc[], identity: ModelIdentity): Promise<Omit<CommitResult, 'removedKeys'>> {
     const total = pending.reduce((n, d) => n + d.chunks.length, 0);
     const packed = new Float32Array(total * identity.dims);
     const keys = new Float64Array(total);
@@ -203,31 +244,28 @@ export class IndexStore {
   }
 
   async remove(ids: readonly string[]): Promise<{ removedKeys: number[]; generation: number }> {
-    return this.run(async () => {
-      const tx = this.db.transaction(['meta', 'docs', 'chunks', 'shards'], 'readwrite', TX);
+    return this.write('Could not remove documents', async (tx) => {
       const manifest = await tx.objectStore('meta').get('manifest');
-      if (!manifest) { await tx.done; return { removedKeys: [], generation: 0 }; }
+      if (!manifest) return { removedKeys: [], generation: 0 };
       const removedKeys = await this.deleteDocs(tx, ids, manifest);
       if (removedKeys.length || ids.length) {
         manifest.generation++;
         manifest.updatedAt = Date.now();
         await tx.objectStore('meta').put(manifest, 'manifest');
       }
-      await tx.done;
       return { removedKeys, generation: manifest.generation };
-    }, 'Could not remove documents');
+    });
   }
 
-  /** Deletes every document and vector; the model identity is forgotten too. */
+  /** Deletes every document and vector; the model identity is forgotten too (an empty index accepts any model). */
   async clear(): Promise<void> {
-    await this.run(async () => {
-      const tx = this.db.transaction(['meta', 'docs', 'chunks', 'shards'], 'readwrite', TX);
+    await this.write('Could not clear the index', async (tx) => {
       const old = await tx.objectStore('meta').get('manifest');
       await Promise.all([tx.objectStore('docs').clear(), tx.objectStore('chunks').clear(), tx.objectStore('shards').clear()]);
-      // Keep the generation moving forward so other tabs notice the clear.
-      if (old) await tx.objectStore('meta').put({ ...emptyManifest(old), generation: old.generation + 1 }, 'manifest');
-      await tx.done;
-    }, 'Could not clear the index');
+      // Keep the generation and the counters moving forward: other tabs notice the clear, and no key is reused.
+      const next = { ...emptyManifest({ modelId: '', dims: 0 }), nextChunkKey: old?.nextChunkKey ?? 1, nextShardId: old?.nextShardId ?? 1, generation: (old?.generation ?? 0) + 1 };
+      await tx.objectStore('meta').put(next, 'manifest');
+    });
   }
 
   /**
@@ -236,15 +274,14 @@ export class IndexStore {
    * Returns the number of shards rewritten.
    */
   async compact(): Promise<number> {
-    return this.run(async () => {
-      const tx = this.db.transaction(['meta', 'chunks', 'shards'], 'readwrite', TX);
+    return this.write('Could not compact the index', async (tx) => {
       const manifest = await tx.objectStore('meta').get('manifest');
-      if (!manifest) { await tx.done; return 0; }
+      if (!manifest) return 0;
       // Decide from the manifest alone: reading every shard on each commit would make ingest quadratic.
       manifest.shardSlots ??= {};
       const victimIds = Object.keys(manifest.shardLive).map(Number)
         .filter((id) => isCompactable(manifest.shardSlots[id] ?? 0, manifest.shardLive[id] ?? 0, manifest.dims));
-      if (victimIds.length < COMPACT_TRIGGER) { await tx.done; return 0; }
+      if (victimIds.length < COMPACT_TRIGGER) return 0;
       const victims = (await Promise.all(victimIds.map((id) => tx.objectStore('shards').get(id)))).filter((v): v is ShardRecord => v !== undefined);
       const live: { record: ChunkRecord; vector: Float32Array }[] = [];
       for (const shard of victims) {
@@ -275,9 +312,8 @@ export class IndexStore {
         manifest.shardSlots[id] = part.length;
       }
       await tx.objectStore('meta').put(manifest, 'manifest');
-      await tx.done;
       return victims.length;
-    }, 'Could not compact the index');
+    });
   }
 
   /** Shard count and vector bytes, from the manifest alone (reading the shards would load every vector). */
@@ -301,6 +337,27 @@ export class IndexStore {
     manifest.docCount = Math.max(0, manifest.docCount - docs.length);
     manifest.chunkCount = Math.max(0, manifest.chunkCount - keys.length);
     return keys;
+  }
+
+  /**
+   * One strict readwrite transaction over every store: `work` issues its
+   * requests, then the transaction must complete. Any exception aborts it, so
+   * a failed write path never commits half a change (IndexedDB would
+   * otherwise commit whatever was issued before the throw).
+   */
+  private async write<T>(message: string, work: (tx: WriteTx) => Promise<T>): Promise<T> {
+    return this.run(async () => {
+      const tx = this.db.transaction(['meta', 'docs', 'chunks', 'shards'], 'readwrite', TX);
+      try {
+        const result = await work(tx);
+        await tx.done;
+        return result;
+      } catch (error) {
+        tx.done.catch(() => undefined);
+        try { tx.abort(); } catch { /* already finished or aborted */ }
+        throw error;
+      }
+    }, message);
   }
 
   private async run<T>(work: () => Promise<T>, message: string): Promise<T> {
@@ -328,7 +385,7 @@ function emptyManifest(identity: ModelIdentity): Manifest {
 /** An empty store adopts the model; a non-empty one must match it exactly. */
 export function checkIdentity(manifest: Manifest | undefined, identity: ModelIdentity): Manifest {
   if (!manifest) return emptyManifest(identity);
-  if (manifest.chunkCount === 0 && manifest.docCount === 0) return { ...manifest, modelId: identity.modelId, dims: identity.dims };
+  if ((manifest.chunkCount === 0 && manifest.docCount === 0) || manifest.modelId === '') return { ...manifest, modelId: identity.modelId, dims: identity.dims };
   if (manifest.modelId !== identity.modelId || manifest.dims !== identity.dims) {
     throw new ThreadlineError('MODEL_MISMATCH',
       `This index was built with "${manifest.modelId}" (${manifest.dims} dims) but the embedder is "${identity.modelId}" (${identity.dims} dims). ` +

@@ -1,25 +1,30 @@
 /**
- * The retrieval worker's engine: ingest (parse, chunk, embed, commit), the
- * in-memory index kept equal to what is stored, search, and cross-tab
- * refresh. Hydrating from IndexedDB never loads or calls the embedding model;
- * the model loads on the first add or search.
+ * The retrieval engine: the Retriever interface in-process. It holds the
+ * state (the memory index, kept equal to what is stored; the generation; the
+ * embedding model) and sequences the operations, whose work lives beside it:
+ * ingest-batches.ts, hydrate.ts, prebuilt-pending.ts, parse-query.ts.
+ * Hydrating never loads or calls the embedding model; it loads on the first
+ * add or search.
  */
 import type { Embedder } from '../embedding/embedder';
 import { ThreadlineError, throwIfAborted } from '../errors';
-import { prepareDocument, documentFields } from '../ingest/prepare';
-import { contentHash, validateDocuments } from '../ingest/validate';
+import { documentFields } from '../ingest/prepare';
+import { validateDocuments } from '../ingest/validate';
 import type { ProgressListener } from '../progress';
-import { CHUNK_DEFAULTS, type ChunkOptions } from '../retrieval/chunker';
+import type { ChunkOptions } from '../retrieval/chunker';
 import { hedgedFusion } from '../retrieval/fusion';
 import { MemoryIndex, type DocumentInfo, type HybridWeights, type SearchHit } from '../retrieval/memory-index';
 import type { AddOptions, AddResult, CallOptions, IndexStats, LoadResult, Query, Retriever, SearchOptions, TermStats } from '../retriever';
 import { openChangeFeed, type ChangeFeed } from '../storage/change-feed';
 import { IndexStore, type PendingDoc } from '../storage/index-store';
 import { withWriteLock } from '../storage/write-lock';
-import { decodePrebuilt, readPrebuiltHeader } from '../prebuilt/format';
+import { readPrebuiltHeader } from '../prebuilt/format';
 import { Mutex } from '../util/mutex';
 import { fetchPrebuilt } from './fetch-prebuilt';
+import { memoryFrom, modelMismatch, sameModel } from './hydrate';
+import { batches, changedDocuments, withVectors } from './ingest-batches';
 import { parseQuery } from './parse-query';
+import { prebuiltPending } from './prebuilt-pending';
 
 export interface EngineConfig {
   name: string;
@@ -33,9 +38,6 @@ export interface EngineConfig {
   onModelMismatch: 'error' | 'rebuild';
 }
 
-/** Chunks embedded and committed together; a document is never split across commits. */
-const GROUP_CHUNKS = 256;
-
 export class RetrievalEngine implements Retriever {
   private memory: MemoryIndex | null = null;
   private generation = 0;
@@ -43,13 +45,23 @@ export class RetrievalEngine implements Retriever {
   private feed: ChangeFeed | null = null;
   private embedded = { chunks: 0, queries: 0 };
   private embedderPromise: Promise<Embedder> | null = null;
+  /** The model the index uses: the configured one, or the offline model that stood in for it on a fresh index. */
+  private modelId: string;
+  /** Set once a rebuild re-embedded the index, so a mismatch found after it is an error, never another rebuild. */
+  private rebuilt = false;
+  /** At most one refresh from another tab is pending; later notices fold into it. */
+  private refreshPending = false;
+  /** Documents removed by the last repair of damaged storage. */
+  private repaired: string[] = [];
 
   private constructor(
     private readonly config: EngineConfig,
     private readonly store: IndexStore,
     private readonly loadEmbedder: () => Promise<Embedder>,
     private readonly onProgress?: ProgressListener,
-  ) {}
+  ) {
+    this.modelId = config.modelId;
+  }
 
   /** Opens the store and restores the index (reported as a `hydrate` progress event). */
   static async open(config: EngineConfig, loadEmbedder: () => Promise<Embedder>, onProgress?: ProgressListener): Promise<RetrievalEngine> {
@@ -61,9 +73,7 @@ export class RetrievalEngine implements Retriever {
       store.close();
       throw error;
     }
-    engine.feed = openChangeFeed(config.name, (generation) => {
-      if (generation > engine.generation) void engine.queue.run(() => engine.hydrate()).catch(() => undefined);
-    });
+    engine.feed = openChangeFeed(config.name, (generation) => engine.refreshFrom(generation));
     return engine;
   }
 
@@ -75,10 +85,11 @@ export class RetrievalEngine implements Retriever {
   async stats(): Promise<IndexStats> {
     const shards = await this.store.shardSummary();
     return {
-      name: this.config.name, modelId: this.config.modelId, dims: this.memory?.dims ?? 0,
+      name: this.config.name, modelId: this.modelId, dims: this.memory?.chunkCount ? this.memory.dims : 0,
       docs: this.memory?.docCount ?? 0, chunks: this.memory?.chunkCount ?? 0, generation: this.generation,
       shards: shards.shards, vectorBytes: shards.bytes,
       embeddedChunks: this.embedded.chunks, embeddedQueries: this.embedded.queries,
+      ...(this.repaired.length ? { repairedDocs: [...this.repaired] } : {}),
     };
   }
 
@@ -95,28 +106,18 @@ export class RetrievalEngine implements Retriever {
     const docs = validateDocuments(input);
     throwIfAborted(options.signal);
     const embedder = await this.embedder();
-    const recipe = { chunking: { ...CHUNK_DEFAULTS, ...this.config.chunking }, model: this.config.modelId };
-    const hashes = await Promise.all(docs.map((d) => contentHash(d, recipe)));
-    const stored = await this.store.docHashes(docs.map((d) => d.id));
-    const todo = docs.map((doc, i) => ({ doc, hash: hashes[i] as string })).filter(({ doc, hash }) => stored.get(doc.id) !== hash);
-    const prepared = todo.map(({ doc, hash }) => prepareDocument(doc, hash, embedder, this.config.chunking));
-    const result: AddResult = { added: 0, unchanged: docs.length - todo.length, chunks: 0, empty: prepared.filter((p) => p.chunks.length === 0).map((p) => p.record.id) };
+    const prepared = await changedDocuments(docs, (ids) => this.store.docHashes(ids), embedder, this.config.chunking, this.modelId);
+    const result: AddResult = { added: 0, unchanged: docs.length - prepared.length, chunks: 0, empty: prepared.filter((p) => p.chunks.length === 0).map((p) => p.record.id) };
     const progress = { docsDone: 0, docsTotal: prepared.length, chunksDone: 0, chunksTotal: prepared.reduce((n, p) => n + p.chunks.length, 0) };
     const started = performance.now();
     try {
-      for (const group of groups(prepared)) {
+      for (const group of batches(prepared)) {
         throwIfAborted(options.signal);
         const texts = group.flatMap((p) => p.chunks.map((c) => c.context));
         const vectors = await embedder.embed(texts, options.signal ? { signal: options.signal } : {});
         this.embedded.chunks += texts.length;
         throwIfAborted(options.signal);
-        let offset = 0;
-        const pending: PendingDoc[] = group.map((p) => {
-          const slice = vectors.subarray(offset * embedder.dims, (offset + p.chunks.length) * embedder.dims);
-          offset += p.chunks.length;
-          return { ...p, vectors: slice };
-        });
-        await this.commit(pending, embedder.dims);
+        await this.commit(withVectors(group, vectors, embedder.dims), embedder.dims);
         result.added += group.length;
         result.chunks += texts.length;
         progress.docsDone += group.length;
@@ -143,23 +144,15 @@ export class RetrievalEngine implements Retriever {
 
   /** `load` from bytes already in hand (the CLI and tests). */
   async loadPrebuilt(bytes: Uint8Array): Promise<LoadResult> {
-    const { header } = readPrebuiltHeader(bytes);
-    if (header.modelId !== this.config.modelId) {
-      throw new ThreadlineError('MODEL_MISMATCH', `The prebuilt index was built with "${header.modelId}" but this index uses "${this.config.modelId}". Configure the same embedding model.`, {
-        details: { stored: { modelId: header.modelId, dims: header.dims }, requested: { modelId: this.config.modelId } },
-      });
-    }
-    // Verify before anything else, even a file that claims the hash already loaded: a damaged copy is an error.
-    const file = await decodePrebuilt(bytes);
-    if ((await this.store.manifest())?.sourceHash === header.hash) return { loaded: false, docs: header.docs, chunks: header.chunks };
-    let offset = 0;
-    const pending: PendingDoc[] = file.docs.map((doc) => {
-      const chunks = file.chunks.filter((c) => c.docId === doc.id);
-      const vectors = file.vectors.subarray(offset * header.dims, (offset + chunks.length) * header.dims);
-      offset += chunks.length;
-      return { record: { id: doc.id, hash: doc.hash, chars: doc.chars, addedAt: Date.now(), ...documentFields(doc) }, chunks, vectors };
+    const { header: claimed } = readPrebuiltHeader(bytes);
+    if (claimed.modelId !== this.modelId) throw new ThreadlineError('MODEL_MISMATCH', `The prebuilt index was built with "${claimed.modelId}" but this index uses "${this.modelId}". Configure the same embedding model.`, {
+      details: { stored: { modelId: claimed.modelId, dims: claimed.dims }, requested: { modelId: this.modelId } },
     });
-    if (offset !== file.chunks.length) throw new ThreadlineError('CORRUPT_INDEX', 'The prebuilt index file lists chunks out of document order.');
+    // The file's vectors must be the model's own size, or every later search and add would fail.
+    const embedder = await this.embedder(false);
+    // Verify all of it before anything else, even a file that claims the hash already loaded: a damaged copy is an error.
+    const { header, pending } = await prebuiltPending(bytes, { modelId: this.modelId, dims: embedder.dims });
+    if ((await this.store.manifest())?.sourceHash === header.hash) return { loaded: false, docs: header.docs, chunks: header.chunks };
     await this.queue.run(() => withWriteLock(this.config.name, async () => {
       await this.store.replaceAll(pending, { modelId: header.modelId, dims: header.dims }, header.hash);
       await this.hydrate();
@@ -184,9 +177,11 @@ export class RetrievalEngine implements Retriever {
     }));
   }
 
+  /** Removes every document; the emptied index forgets its model and accepts any. */
   async clear(_options: CallOptions = {}): Promise<void> {
     await this.queue.run(() => withWriteLock(this.config.name, async () => {
       await this.store.clear();
+      this.memory = null;
       await this.hydrate();
       this.feed?.publish(this.generation);
     }));
@@ -232,7 +227,7 @@ export class RetrievalEngine implements Retriever {
 
   private async commit(pending: PendingDoc[], dims: number): Promise<void> {
     await this.queue.run(() => withWriteLock(this.config.name, async () => {
-      const result = await this.store.commit(pending, { modelId: this.config.modelId, dims });
+      const result = await this.store.commit(pending, { modelId: this.modelId, dims });
       if (result.generation !== this.generation + 1 || !this.memory) {
         await this.hydrate(); // another tab committed in between: reload the truth
       } else {
@@ -247,6 +242,21 @@ export class RetrievalEngine implements Retriever {
   }
 
   /**
+   * Another tab changed the index. Notices arrive once per commit (an ingest
+   * in another tab sends dozens); at most one refresh waits in the queue, and
+   * it runs only if the store is still ahead of memory when its turn comes.
+   */
+  private refreshFrom(generation: number): void {
+    if (generation <= this.generation || this.refreshPending) return;
+    this.refreshPending = true;
+    void this.queue.run(async () => {
+      this.refreshPending = false;
+      const stored = await this.store.manifest();
+      if ((stored?.generation ?? 0) !== this.generation) await this.hydrate();
+    }).catch(() => undefined);
+  }
+
+  /**
    * Compaction only reclaims space, after a commit that has already succeeded;
    * its failure (a full quota, say) must not fail that call. The next commit retries.
    */
@@ -254,25 +264,24 @@ export class RetrievalEngine implements Retriever {
     await this.store.compact().catch(() => 0);
   }
 
-  /** Rebuilds memory from the store; checks the model identity first. */
+  /** Rebuilds memory from the store: damaged records are repaired first, and the model identity is checked. */
   private async hydrate(): Promise<void> {
     const started = performance.now();
-    const stored = await this.store.load();
+    let stored = await this.store.load();
+    if (stored.problems.length) {
+      const damaged = stored.damaged;
+      // A manifest rebuilt from the records has lost its model id: the configured model adopts it (dimensions are checked when it loads).
+      await withWriteLock(this.config.name, () => this.store.repair(damaged, this.modelId));
+      this.repaired = [...new Set([...this.repaired, ...damaged])];
+      this.onProgress?.({ phase: 'repair', removedDocs: damaged, problems: stored.problems.slice(0, 20) });
+      stored = await this.store.load();
+    }
     const manifest = stored.manifest;
-    if (manifest && manifest.chunkCount > 0 && manifest.modelId !== this.config.modelId) {
-      if (this.config.onModelMismatch === 'rebuild') return this.rebuild(stored.docs, stored.chunks);
-      throw new ThreadlineError('MODEL_MISMATCH',
-        `The index "${this.config.name}" was built with "${manifest.modelId}" but the embedder is "${this.config.modelId}". ` +
-        'Open it with the same model, or pass onModelMismatch: "rebuild" to re-embed the stored chunks with the new model.',
-        { details: { stored: { modelId: manifest.modelId, dims: manifest.dims }, requested: { modelId: this.config.modelId } } });
+    if (manifest && !sameModel(manifest, this.modelId)) {
+      if (this.config.onModelMismatch === 'rebuild' && !this.rebuilt) return this.rebuild(stored.docs, stored.chunks);
+      throw modelMismatch(this.config.name, manifest, this.modelId);
     }
-    const dims = manifest && manifest.dims > 0 ? manifest.dims : this.memory?.dims;
-    const memory = dims ? new MemoryIndex(dims, { int8: this.config.int8, capacity: stored.chunks.length }) : null;
-    if (memory) {
-      for (const d of stored.docs) memory.setDoc(d);
-      memory.addStored(stored.chunks, stored.vectors, stored.segments);
-    }
-    this.memory = memory;
+    this.memory = memoryFrom(stored, this.config.int8);
     this.generation = manifest?.generation ?? 0;
     this.onProgress?.({ phase: 'hydrate', chunks: stored.chunks.length, ms: performance.now() - started });
   }
@@ -293,9 +302,9 @@ export class RetrievalEngine implements Retriever {
         vectors,
       });
     }
-    await withWriteLock(this.config.name, () => this.store.commit(pending, { modelId: this.config.modelId, dims: embedder.dims }, { replaceIdentity: true }));
+    await withWriteLock(this.config.name, () => this.store.commit(pending, { modelId: this.modelId, dims: embedder.dims }, { replaceIdentity: true }));
     this.memory = null;
-    this.config.onModelMismatch = 'error'; // the rebuilt index matches; never loop
+    this.rebuilt = true; // the rebuilt index matches; never loop
     await this.hydrate();
   }
 
@@ -304,16 +313,18 @@ export class RetrievalEngine implements Retriever {
       this.embedderPromise = null;
       throw error;
     }));
-    if (embedder.modelId !== this.config.modelId) {
+    if (embedder.modelId !== this.modelId) {
       // A fallback model stood in for the configured one: acceptable only for an index without vectors.
       if ((this.memory?.chunkCount ?? 0) > 0) {
         this.embedderPromise = null;
-        throw new ThreadlineError('MODEL_LOAD_FAILED', `The embedding model "${this.config.modelId}" could not be loaded, and this index already holds its vectors, so the offline model cannot stand in.`, {
-          details: { configured: this.config.modelId, fallback: embedder.modelId },
+        throw new ThreadlineError('MODEL_LOAD_FAILED', `The embedding model "${this.modelId}" could not be loaded, and this index already holds its vectors, so the offline model cannot stand in.`, {
+          details: { configured: this.modelId, fallback: embedder.modelId },
         });
       }
-      this.config.modelId = embedder.modelId;
+      this.modelId = embedder.modelId;
     }
+    // An index without vectors takes the model's size, whatever it held before.
+    if (this.memory && this.memory.chunkCount === 0 && this.memory.dims !== embedder.dims) this.memory = this.memory.emptyCopy(embedder.dims, { int8: this.config.int8 });
     if (checkDims && this.memory && this.memory.dims !== embedder.dims) {
       throw new ThreadlineError('MODEL_MISMATCH', `The index has ${this.memory.dims}-dimensional vectors but the model produces ${embedder.dims}.`, {
         details: { stored: { dims: this.memory.dims }, requested: { modelId: embedder.modelId, dims: embedder.dims } },
@@ -322,16 +333,4 @@ export class RetrievalEngine implements Retriever {
     if (!this.memory) this.memory = new MemoryIndex(embedder.dims, { int8: this.config.int8 });
     return embedder;
   }
-}
-
-/** Groups whole documents into batches of about GROUP_CHUNKS chunks. */
-function* groups<T extends { chunks: unknown[] }>(items: T[]): Generator<T[]> {
-  let group: T[] = [];
-  let size = 0;
-  for (const item of items) {
-    group.push(item);
-    size += item.chunks.length;
-    if (size >= GROUP_CHUNKS) { yield group; group = []; size = 0; }
-  }
-  if (group.length) yield group;
 }

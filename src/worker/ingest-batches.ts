@@ -1,0 +1,51 @@
+/**
+ * Ingest planning: which documents changed (content hash), their chunks, and
+ * the batches they are embedded and committed in. A document is never split
+ * across commits, so a crash leaves it whole or absent.
+ */
+import type { Embedder } from '../embedding/embedder';
+import { prepareDocument } from '../ingest/prepare';
+import { contentHash } from '../ingest/validate';
+import type { ThreadlineDocument } from '../document';
+import { CHUNK_DEFAULTS, type ChunkOptions } from '../retrieval/chunker';
+import type { PendingDoc } from '../storage/index-store';
+
+/** Chunks embedded and committed together. */
+export const GROUP_CHUNKS = 256;
+
+export type PreparedDoc = Omit<PendingDoc, 'vectors'>;
+
+/** The documents whose content hash differs from the stored one, prepared (parsed and chunked). */
+export async function changedDocuments(
+  docs: readonly ThreadlineDocument[], storedHashes: (ids: string[]) => Promise<Map<string, string>>,
+  embedder: Pick<Embedder, 'countTokens' | 'maxTokens'>, chunking: ChunkOptions, modelId: string,
+): Promise<PreparedDoc[]> {
+  const recipe = { chunking: { ...CHUNK_DEFAULTS, ...chunking }, model: modelId };
+  const hashes = await Promise.all(docs.map((d) => contentHash(d, recipe)));
+  const stored = await storedHashes(docs.map((d) => d.id));
+  return docs.map((doc, i) => ({ doc, hash: hashes[i] as string }))
+    .filter(({ doc, hash }) => stored.get(doc.id) !== hash)
+    .map(({ doc, hash }) => prepareDocument(doc, hash, embedder, chunking));
+}
+
+/** Groups whole documents into batches of about GROUP_CHUNKS chunks. */
+export function* batches<T extends { chunks: unknown[] }>(items: readonly T[]): Generator<T[]> {
+  let group: T[] = [];
+  let size = 0;
+  for (const item of items) {
+    group.push(item);
+    size += item.chunks.length;
+    if (size >= GROUP_CHUNKS) { yield group; group = []; size = 0; }
+  }
+  if (group.length) yield group;
+}
+
+/** Hands each document of a batch its rows of the batch's packed vectors. */
+export function withVectors(group: readonly PreparedDoc[], vectors: Float32Array, dims: number): PendingDoc[] {
+  let offset = 0;
+  return group.map((p) => {
+    const slice = vectors.subarray(offset * dims, (offset + p.chunks.length) * dims);
+    offset += p.chunks.length;
+    return { ...p, vectors: slice };
+  });
+}

@@ -1,0 +1,212 @@
+import 'fake-indexeddb/auto';
+import { openDB } from 'idb';
+import { resolve } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { SAMPLE_KB } from '../../demo/sample-kb';
+import type { Embedder } from '../../src/embedding/embedder';
+import { embedderIdentity, loadTransformersEmbedder } from '../../src/embedding/transformers-embedder';
+import type { Progress } from '../../src/progress';
+import { buildPrebuiltIndex } from '../../src/prebuilt/build';
+import { decodePrebuilt, encodePrebuilt, type PrebuiltChunk, type PrebuiltDoc } from '../../src/prebuilt/format';
+import { deleteIndex } from '../../src/storage/delete-index';
+import { RetrievalEngine } from '../../src/worker/retrieval-engine';
+
+const MODEL = resolve(import.meta.dirname, '../../.models/threadline-glove-30k') + '/';
+const MODEL_ID = embedderIdentity({ model: MODEL });
+const docs = SAMPLE_KB.map((d) => ({ id: d.id, title: d.title, url: d.url, text: d.markdown, format: 'markdown' as const }));
+let embedder: Embedder;
+let file: Uint8Array;
+let unique = 0;
+
+beforeAll(async () => {
+  embedder = await loadTransformersEmbedder({ model: MODEL });
+  file = await buildPrebuiltIndex(docs, embedder);
+});
+
+/** The real offline model behind the Embedder seam, optionally reporting other dimensions (a model of another size). */
+function open(name: string, options: { dims?: number; onProgress?: (p: Progress) => void } = {}) {
+  const dims = options.dims ?? embedder.dims;
+  const load = (): Promise<Embedder> => Promise.resolve({
+    ...embedder, modelId: MODEL_ID, dims, countTokens: (t) => embedder.countTokens(t),
+    embed: async (t, o) => {
+      const v = await embedder.embed(t, o);
+      if (dims === embedder.dims) return v;
+      const out = new Float32Array(t.length * dims);
+      for (let r = 0; r < t.length; r++) out.set(v.subarray(r * embedder.dims, r * embedder.dims + Math.min(dims, embedder.dims)), r * dims);
+      return out;
+    },
+  });
+  return RetrievalEngine.open({ name, modelId: MODEL_ID, chunking: {}, int8: false, weights: { dense: 1, lexical: 1 }, onModelMismatch: 'error' }, load, options.onProgress);
+}
+
+/** A prebuilt file whose hash is valid (anyone can compute it) but whose content is tampered with. */
+async function tampered(change: (parts: { docs: PrebuiltDoc[]; chunks: PrebuiltChunk[]; vectors: Float32Array; dims: number }) => void): Promise<Uint8Array> {
+  const decoded = await decodePrebuilt(file);
+  const parts = { docs: structuredClone(decoded.docs), chunks: structuredClone(decoded.chunks), vectors: decoded.vectors.slice(), dims: decoded.header.dims };
+  change(parts);
+  return encodePrebuilt({ modelId: decoded.header.modelId, ...parts });
+}
+
+async function seeded() {
+  const name = `faults-${unique++}`;
+  const engine = await open(name);
+  await engine.add(docs);
+  return { name, engine };
+}
+
+describe('a prebuilt file with a valid hash is still checked field by field before any write', () => {
+  it.each([
+    ['a chunk context that is not a string', (p: { chunks: PrebuiltChunk[] }) => { (p.chunks[0] as unknown as { context: unknown }).context = 42; }],
+    ['null chunk text', (p: { chunks: PrebuiltChunk[] }) => { (p.chunks[1] as unknown as { text: unknown }).text = null; }],
+    ['a duplicate document id', (p: { docs: PrebuiltDoc[] }) => { (p.docs[1] as PrebuiltDoc).id = (p.docs[0] as PrebuiltDoc).id; }],
+    ['a document id that is not a string', (p: { docs: PrebuiltDoc[] }) => { (p.docs[0] as unknown as { id: unknown }).id = 7; }],
+    ['negative offsets', (p: { chunks: PrebuiltChunk[] }) => { (p.chunks[0] as PrebuiltChunk).start = -3; }],
+    ['a heading path of numbers', (p: { chunks: PrebuiltChunk[] }) => { (p.chunks[0] as unknown as { headingPath: unknown }).headingPath = [1, 2]; }],
+    ['a NaN in a vector', (p: { vectors: Float32Array }) => { p.vectors[5] = Number.NaN; }],
+    ['chunks out of document order', (p: { chunks: PrebuiltChunk[] }) => { p.chunks.reverse(); }],
+  ])('%s: CORRUPT_INDEX, and the stored index is untouched and reopens', async (_label, change) => {
+    const { name, engine } = await seeded();
+    const before = await engine.search('refund window', { k: 3 });
+    await expect(engine.loadPrebuilt(await tampered(change))).rejects.toMatchObject({ code: 'CORRUPT_INDEX' });
+    expect(await engine.search('refund window', { k: 3 })).toEqual(before);
+    engine.close();
+    const again = await open(name);
+    expect((await again.stats()).docs).toBe(docs.length);
+    again.close();
+  });
+
+  it('a body that is not JSON (hash recomputed) is CORRUPT_INDEX, never INTERNAL', async () => {
+    const decoded = await decodePrebuilt(file);
+    const bad = await encodePrebuilt({ modelId: decoded.header.modelId, dims: decoded.header.dims, docs: decoded.docs, chunks: decoded.chunks, vectors: decoded.vectors });
+    // Break the JSON body, then recompute the header hash as an attacker would.
+    const { header, payloadStart } = (await import('../../src/prebuilt/format')).readPrebuiltHeader(bad);
+    const payload = bad.slice(payloadStart);
+    payload[4] = '}'.charCodeAt(0);
+    const hash = Array.from(new Uint8Array(await crypto.subtle.digest('SHA-256', payload)), (b) => b.toString(16).padStart(2, '0')).join('');
+    const headerBytes = new TextEncoder().encode(JSON.stringify({ ...header, hash }));
+    const out = new Uint8Array(8 + headerBytes.length + payload.length);
+    out.set(bad.subarray(0, 4));
+    new DataView(out.buffer).setUint32(4, headerBytes.length, true);
+    out.set(headerBytes, 8);
+    out.set(payload, 8 + headerBytes.length);
+    const { engine } = await seeded();
+    await expect(engine.loadPrebuilt(out)).rejects.toMatchObject({ code: 'CORRUPT_INDEX' });
+    engine.close();
+  });
+
+  it('the right model id with other dimensions is MODEL_MISMATCH and replaces nothing', async () => {
+    const { engine } = await seeded();
+    const decoded = await decodePrebuilt(file);
+    const wide = await encodePrebuilt({ modelId: decoded.header.modelId, dims: 8, docs: decoded.docs, chunks: decoded.chunks, vectors: new Float32Array(decoded.chunks.length * 8).fill(0.1) });
+    await expect(engine.loadPrebuilt(wide)).rejects.toMatchObject({ code: 'MODEL_MISMATCH' });
+    expect((await engine.search('refund window', { k: 1 }))[0]?.docId).toBe('refunds');
+    engine.close();
+  });
+});
+
+describe('an emptied index accepts any model', () => {
+  it('after clear(), a model of other dimensions adds and searches', async () => {
+    const { name, engine } = await seeded();
+    await engine.clear();
+    engine.close();
+    const other = await open(name, { dims: 50 });
+    expect(await other.add(docs.slice(0, 2))).toMatchObject({ added: 2 });
+    expect((await other.stats()).dims).toBe(50);
+    expect((await other.search('refund window', { k: 1 }))[0]?.docId).toBe('refunds');
+    other.close();
+  });
+});
+
+describe('damaged storage never bricks the name', () => {
+  const tamper = async (name: string, work: (db: Awaited<ReturnType<typeof openDB>>) => Promise<void>) => {
+    const db = await openDB(`threadline:${name}`);
+    await work(db);
+    db.close();
+  };
+
+  it('a missing shard: open repairs, reports the documents it removed, the rest answers, and they can be added again', async () => {
+    const { name, engine } = await seeded();
+    engine.close();
+    await tamper(name, async (db) => { await db.delete('shards', (await db.getAllKeys('shards'))[0] as number); });
+    const events: Progress[] = [];
+    const repaired = await open(name, { onProgress: (p) => events.push(p) });
+    const repair = events.find((e) => e.phase === 'repair');
+    expect(repair).toBeDefined();
+    const stats = await repaired.stats();
+    expect(stats.repairedDocs?.length).toBeGreaterThan(0);
+    expect(stats.docs).toBe(docs.length - (stats.repairedDocs?.length ?? 0));
+    expect(await repaired.add(docs)).toMatchObject({ added: stats.repairedDocs?.length });
+    expect((await repaired.stats()).docs).toBe(docs.length);
+    repaired.close();
+  });
+
+  it('a truncated shard is repaired the same way, never INVALID_INPUT', async () => {
+    const { name, engine } = await seeded();
+    engine.close();
+    await tamper(name, async (db) => {
+      const [shard] = await db.getAll('shards') as { vectors: Float32Array }[];
+      if (!shard) throw new Error('no shard');
+      await db.put('shards', { ...shard, vectors: shard.vectors.slice(0, 7) });
+    });
+    const repaired = await open(name);
+    expect((await repaired.stats()).repairedDocs?.length).toBeGreaterThan(0);
+    repaired.close();
+  });
+
+  it('a missing manifest is rebuilt: chunk keys are never reused, and remove() deletes only its own document', async () => {
+    const { name, engine } = await seeded();
+    engine.close();
+    await tamper(name, (db) => db.delete('meta', 'manifest'));
+    const rebuilt = await open(name);
+    const keysBefore = rebuilt.chunkKeys();
+    await rebuilt.add([{ id: 'new', text: 'A brand new note about passports and visas.' }]);
+    const added = rebuilt.chunkKeys().filter((k) => !keysBefore.includes(k));
+    expect(added.length).toBeGreaterThan(0);
+    expect(Math.min(...added)).toBeGreaterThan(Math.max(...keysBefore));
+    await rebuilt.remove(['new']);
+    expect(rebuilt.chunkKeys()).toEqual(keysBefore);
+    expect((await rebuilt.stats()).docs).toBe(docs.length);
+    rebuilt.close();
+  });
+
+  it('garbage in every store still opens, as an empty index, and works', async () => {
+    const { name, engine } = await seeded();
+    engine.close();
+    await tamper(name, async (db) => {
+      await db.put('meta', 'nonsense', 'manifest');
+      for (const key of await db.getAllKeys('chunks')) await db.put('chunks', { key, docId: 5 });
+      await db.put('docs', { id: 'x' });
+    });
+    const opened = await open(name);
+    expect((await opened.stats()).docs).toBe(0);
+    expect(await opened.add(docs.slice(0, 1))).toMatchObject({ added: 1 });
+    opened.close();
+  });
+
+  it('deleteIndex(name) needs no instance and leaves nothing behind', async () => {
+    const { name, engine } = await seeded();
+    engine.close();
+    await deleteIndex(name);
+    const fresh = await open(name);
+    expect((await fresh.stats()).docs).toBe(0);
+    fresh.close();
+    await expect(deleteIndex('')).rejects.toMatchObject({ code: 'INVALID_INPUT' });
+  });
+});
+
+describe('another tab’s ingest', () => {
+  it('many commits elsewhere fold into few refreshes here, and this tab ends up current', async () => {
+    const { name, engine: writer } = await seeded();
+    let hydrates = 0;
+    const reader = await open(name, { onProgress: (p) => { if (p.phase === 'hydrate') hydrates++; } });
+    hydrates = 0;
+    const many = Array.from({ length: 30 }, (_, i) => ({ id: `note-${i}`, text: `Note ${i} about passports, visas and customs number ${i}. `.repeat(40) }));
+    await writer.add(many);
+    await new Promise((r) => setTimeout(r, 300));
+    const stats = await reader.stats();
+    expect(stats.docs).toBe(docs.length + many.length);
+    expect(hydrates).toBeLessThanOrEqual(3);
+    writer.close();
+    reader.close();
+  });
+});
