@@ -1,0 +1,102 @@
+/**
+ * Faults as an attacker or a browser bug makes them, in real Chromium: the
+ * page tampers with the real IndexedDB stores behind threadline's back, or
+ * hands it files whose hash is valid but whose content is not.
+ */
+import { openDB } from 'idb';
+import { describe, expect, it } from 'vitest';
+import { createThreadline, deleteIndex, type Progress } from '../../src/index';
+import { decodePrebuilt, encodePrebuilt, type PrebuiltChunk } from '../../src/prebuilt/format';
+import { buildPrebuiltIndex } from '../../src/prebuilt/build';
+import { auditStore, freshName, sampleDocs } from './helpers';
+
+async function ask(chat: { ask(q: string): AsyncIterable<{ type: string }> }, q: string) {
+  for await (const _ of chat.ask(q)) { /* drain */ }
+}
+
+describe('tampered storage and files in Chromium (real worker, real IndexedDB)', () => {
+  it('two chats on one session, in one page or two instances (as two tabs would), never lose a turn', async () => {
+    const name = freshName('turns');
+    const a = await createThreadline({ name });
+    await a.add(sampleDocs);
+    const b = await createThreadline({ name });
+    const [one, two, three] = await Promise.all([a.chat({ sessionId: 's' }), a.chat({ sessionId: 's' }), b.chat({ sessionId: 's' })]);
+    await ask(one!, "what's the refund window?");
+    await ask(two!, 'how do I track my order?');
+    await Promise.all([ask(three!, 'how do I reset my password?'), ask(one!, 'what does Pro cost?')]);
+    const reopened = await (await createThreadline({ name })).chat({ sessionId: 's' });
+    expect(reopened.history().map((t) => t.user).sort()).toEqual(["what's the refund window?", 'how do I reset my password?', 'how do I track my order?', 'what does Pro cost?'].sort());
+    await a.dispose();
+    await b.dispose();
+  });
+
+  it('a .tlix with a valid hash and a non-string chunk context is refused before any write; the stored index stays', async () => {
+    const name = freshName('tlix');
+    const tl = await createThreadline({ name });
+    await tl.add(sampleDocs);
+    const decoded = await decodePrebuilt(await buildPrebuiltIndex(sampleDocs.slice(0, 2), await embedderFor(tl)));
+    (decoded.chunks[0] as unknown as { context: unknown }).context = { not: 'text' };
+    const file = await encodePrebuilt({ modelId: decoded.header.modelId, dims: decoded.header.dims, docs: decoded.docs, chunks: decoded.chunks as PrebuiltChunk[], vectors: decoded.vectors });
+    const url = URL.createObjectURL(new Blob([file as Uint8Array<ArrayBuffer>]));
+    await expect(tl.load(url)).rejects.toMatchObject({ code: 'CORRUPT_INDEX' });
+    expect((await tl.stats()).docs).toBe(sampleDocs.length);
+    await tl.dispose();
+    const again = await createThreadline({ name });
+    expect((await again.search('refund window', { k: 1 }))[0]?.docId).toBe('refunds');
+    await again.dispose();
+  });
+
+  it('a deleted shard record: the next open repairs, reports, and answers from the rest', async () => {
+    const name = freshName('shard');
+    const tl = await createThreadline({ name });
+    await tl.add(sampleDocs);
+    await tl.dispose();
+    const db = await openDB(`threadline:${name}`);
+    await db.delete('shards', (await db.getAllKeys('shards'))[0] as number);
+    db.close();
+    const events: Progress[] = [];
+    const repaired = await createThreadline({ name, onProgress: (p) => events.push(p) });
+    expect(events.some((e) => e.phase === 'repair')).toBe(true);
+    const stats = await repaired.stats();
+    expect(stats.repairedDocs?.length).toBeGreaterThan(0);
+    expect(await repaired.add(sampleDocs)).toMatchObject({ added: stats.repairedDocs?.length });
+    expect((await repaired.search('refund window', { k: 1 }))[0]?.docId).toBe('refunds');
+    expect(await auditStore(name)).toMatchObject({ partialDocs: [], duplicateChunks: 0, danglingVectors: 0 });
+    await repaired.dispose();
+  });
+
+  it('a deleted manifest: keys are not reused, and remove() deletes only its own chunks', async () => {
+    const name = freshName('manifest');
+    const tl = await createThreadline({ name });
+    await tl.add(sampleDocs);
+    await tl.dispose();
+    const db = await openDB(`threadline:${name}`);
+    await db.delete('meta', 'manifest');
+    db.close();
+    const reopened = await createThreadline({ name });
+    await reopened.add([{ id: 'extra', text: 'Passports and visas for international travel.' }]);
+    await reopened.remove(['extra']);
+    const audit = await auditStore(name);
+    expect(audit).toMatchObject({ partialDocs: [], duplicateChunks: 0, danglingVectors: 0 });
+    expect(audit.docs.map((d) => d.id).sort()).toEqual(sampleDocs.map((d) => d.id).sort());
+    await reopened.dispose();
+  });
+
+  it('deleteIndex(name) works while another instance has the index open, and that instance can be replaced', async () => {
+    const name = freshName('delete');
+    const tl = await createThreadline({ name });
+    await tl.add(sampleDocs);
+    await deleteIndex(name, { sessions: true });
+    expect((await indexedDB.databases()).some((d) => d.name === `threadline:${name}`)).toBe(false);
+    await tl.dispose();
+    const fresh = await createThreadline({ name });
+    expect((await fresh.stats()).docs).toBe(0);
+    await fresh.dispose();
+  });
+});
+
+/** The offline model as an Embedder in the page, for building a prebuilt file like the CLI does. */
+async function embedderFor(tl: { embed(texts: readonly string[]): Promise<Float32Array>; stats(): Promise<{ modelId: string; dims: number }> }) {
+  const { modelId, dims } = await tl.stats();
+  return { modelId, dims, maxTokens: 512, countTokens: (t: string) => t.split(/\s+/).length, embed: (texts: readonly string[]) => tl.embed(texts) };
+}
