@@ -24,6 +24,8 @@ export type ThreadlineErrorCode =
   | 'WORKER_CRASHED'
   /** The instance was disposed. */
   | 'DISPOSED'
+  /** The page is not a secure context (https or localhost): the browser withholds what threadline needs (Web Locks, Web Crypto). */
+  | 'INSECURE_CONTEXT'
   /** WebGPU is missing or too limited to run the LLM. */
   | 'WEBGPU_UNAVAILABLE'
   /** The language model failed. */

@@ -64,6 +64,16 @@ export interface AddResult {
   empty: string[];
 }
 
+export interface LoadOptions extends CallOptions {
+  /**
+   * Follow HTTP redirects when fetching the file. Off by default: a redirect
+   * could send the request to another origin, and zero egress must not depend
+   * on the host's configuration; point `load` at the file's final URL.
+   * @default false
+   */
+  followRedirects?: boolean;
+}
+
 export interface LoadResult {
   /** False when the same file was already loaded (a no-op). */
   loaded: boolean;
@@ -111,7 +121,7 @@ export interface Retriever {
    * file again is a no-op. A corrupt or mismatched file fails with
    * CORRUPT_INDEX or MODEL_MISMATCH and leaves the stored index unchanged.
    */
-  load(url: string, options?: CallOptions): Promise<LoadResult>;
+  load(url: string, options?: LoadOptions): Promise<LoadResult>;
   /** Removes documents by id; returns the number of chunks removed. */
   remove(ids: readonly string[], options?: CallOptions): Promise<number>;
   /** Removes every document of this name. */

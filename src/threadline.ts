@@ -11,7 +11,7 @@ import { validateDocuments } from './ingest/validate';
 import type { ProgressListener } from './progress';
 import type { ChunkOptions } from './retrieval/chunker';
 import type { HybridWeights } from './retrieval/memory-index';
-import type { AddOptions, CallOptions, LoadResult, Retriever } from './retriever';
+import type { AddOptions, LoadOptions, LoadResult, Retriever } from './retriever';
 import { ChatSession } from './chat/session';
 import type { ChatOptions } from './chat/types';
 import type { Llm } from './llm/llm';
@@ -56,7 +56,7 @@ export interface Threadline extends Omit<Retriever, 'load'> {
   /** The WebGPU adapter's capability, when a WebLLM configuration passed the check. */
   readonly gpu: WebGpuCapability | undefined;
   /** Retriever.load, with a URL relative to the page. */
-  load(url: string | URL, options?: CallOptions): Promise<LoadResult>;
+  load(url: string | URL, options?: LoadOptions): Promise<LoadResult>;
   /** Opens a chat session; an existing `sessionId` resumes its stored history. */
   chat(options?: ChatOptions): Promise<ChatSession>;
   /** Stored sessions of this name, most recently used first. */
@@ -85,6 +85,11 @@ export const THREADLINE_DEFAULTS = Object.freeze({
 
 /** Opens (or creates) the index `name` and resolves once it is loaded and searchable. */
 export async function createThreadline(options: ThreadlineOptions = {}): Promise<Threadline> {
+  // Over plain http on a non-localhost host the browser withholds Web Locks, Web Crypto and storage
+  // persistence; fail here, typed, rather than later with an untyped TypeError.
+  if ((globalThis as { isSecureContext?: boolean }).isSecureContext === false) {
+    throw new ThreadlineError('INSECURE_CONTEXT', 'threadline needs a secure context: serve the page over https (or from localhost). Over plain http the browser withholds Web Locks and Web Crypto.');
+  }
   const name = options.name ?? THREADLINE_DEFAULTS.name;
   if (typeof name !== 'string' || name.trim() === '' || name.length > 200) throw new ThreadlineError('INVALID_INPUT', 'name must be a non-empty string of at most 200 characters');
   const retriever = wrapRetriever(options.worker ?? defaultRetrievalWorker, {

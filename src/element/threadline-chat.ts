@@ -20,11 +20,11 @@ import { isThreadlineError } from '../errors';
 import type { Llm } from '../llm/llm';
 import type { LlmOption } from '../llm/resolve-llm';
 import type { Progress } from '../progress';
-import { TurnView } from '../render/turn-view';
+import { TurnView, type TurnViewOptions } from '../render/turn-view';
 import { createThreadline, type Threadline } from '../threadline';
 import { ELEMENT_CSS } from './style';
 
-const ATTRIBUTES = ['index', 'embedder', 'llm', 'name', 'placeholder'] as const;
+const ATTRIBUTES = ['index', 'embedder', 'llm', 'name', 'placeholder', 'link-hosts'] as const;
 
 function llmOption(value: string | null): LlmOption {
   const v = value?.trim() ?? '';
@@ -137,6 +137,7 @@ export class ThreadlineChat extends HTMLElement {
 
   attributeChangedCallback(name: string, previous: string | null, next: string | null): void {
     if (name === 'placeholder') this.ui.input.placeholder = next ?? '';
+    else if (name === 'link-hosts') return; // read for each new turn
     else if (previous !== next && this.started) this.restart();
   }
 
@@ -172,9 +173,18 @@ export class ThreadlineChat extends HTMLElement {
       if (!current()) return void (await tl.dispose());
       this.instance = tl;
       const index = this.getAttribute('index');
+      let stale = '';
       if (index) {
         this.setStatus('Loading the index…');
-        await tl.load(index);
+        try {
+          await tl.load(index);
+        } catch (error) {
+          // Offline, a 503, or a broken redeploy: a verified copy stored on this device still answers.
+          if ((await tl.stats()).docs === 0) throw error;
+          const m = message(error);
+          stale = ` · the index could not be updated (${m.code}); answering from the copy saved on this device`;
+          this.emit('threadline-error', { ...m, recovered: true });
+        }
       }
       const [stats, sessions] = await Promise.all([tl.stats(), tl.sessions()]);
       if (!current()) return;
@@ -182,7 +192,7 @@ export class ThreadlineChat extends HTMLElement {
       for (const turn of this.session.history()) this.ui.log.append(TurnView.restored(turn, this.viewOptions()).element);
       this.ui.progress.hidden = true;
       const answers = tl.llm ? `answers by ${tl.llm.id}` : `extractive answers (no language model${this.llmNote ? `: ${this.llmNote}` : ''})`;
-      this.readyStatus = `${stats.docs} documents · ${answers}`;
+      this.readyStatus = `${stats.docs} documents · ${answers}${stale}`;
       this.setStatus(this.readyStatus);
       this.setBusy(false);
       this.ui.fresh.disabled = false;
@@ -235,9 +245,11 @@ export class ThreadlineChat extends HTMLElement {
     this.ui.input.focus();
   }
 
-  private viewOptions(): { llmId?: string } {
+  private viewOptions(): TurnViewOptions {
     const id = this.instance?.llm?.id;
-    return id ? { llmId: id } : {};
+    // "link-hosts": space-separated hosts whose links stay clickable; absent: any http(s) host.
+    const hosts = this.getAttribute('link-hosts')?.split(/[\s,]+/).filter(Boolean);
+    return { ...(id ? { llmId: id } : {}), ...(hosts ? { linkHosts: hosts } : {}) };
   }
 
   private onProgress(p: Progress): void {

@@ -14,6 +14,13 @@ export interface TurnViewOptions {
   llmId?: string;
   /** Ids are derived from it, so two views never collide. @default a random prefix */
   idPrefix?: string;
+  /**
+   * Hosts whose links stay clickable inside answers (documents and models can
+   * write any link); others render as plain text. Source links (the
+   * documents' own `url`) are not affected. `undefined` allows every http(s)
+   * host. @default undefined
+   */
+  linkHosts?: readonly string[];
 }
 
 const MODE_LABELS = {
@@ -115,7 +122,7 @@ export class TurnView {
   }
 
   private render(): void {
-    renderInto(this.answer, this.text, { citations: this.citable });
+    renderInto(this.answer, this.text, { citations: this.citable, ...(this.options.linkHosts ? { linkHosts: this.options.linkHosts } : {}) });
   }
 
   private finish(mode: keyof typeof MODE_LABELS | 'generated', fallback?: string): void {

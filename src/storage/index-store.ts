@@ -62,34 +62,76 @@ export interface StoredIndex {
 const TX = { durability: 'strict' } as const;
 
 export class IndexStore {
-  private constructor(private readonly db: IDBPDatabase<ThreadlineDB>) {}
+  /** The open connection; null once it was closed under us (another tab's upgrade or deletion, site data cleared). */
+  private db: IDBPDatabase<ThreadlineDB> | null;
+  private opening: Promise<IDBPDatabase<ThreadlineDB>> | null = null;
+  private closed = false;
 
-  static async open(name: string, onVersionChange?: () => void): Promise<IndexStore> {
+  private constructor(db: IDBPDatabase<ThreadlineDB>, private readonly name: string, private readonly onLost: (() => void) | undefined) {
+    this.db = db;
+  }
+
+  /**
+   * Opens the index `name`. `onLost` is told when the connection is closed
+   * under us (another tab upgraded or deleted the database, or the user
+   * cleared the site's data): what memory holds may be gone from disk, and
+   * the next call reopens the database.
+   */
+  static async open(name: string, onLost?: () => void): Promise<IndexStore> {
+    let store: IndexStore | null = null;
+    const db = await IndexStore.connect(name, () => store?.lost());
+    store = new IndexStore(db, name, onLost);
+    return store;
+  }
+
+  private static async connect(name: string, lost: () => void): Promise<IDBPDatabase<ThreadlineDB>> {
     try {
       const db = await openDB<ThreadlineDB>(databaseName(name), SCHEMA_VERSION, {
         upgrade(database, oldVersion, _newVersion, tx) {
           for (let v = oldVersion; v < SCHEMA_VERSION; v++) MIGRATIONS[v]?.(database, tx);
         },
-        // Another tab wants to upgrade: close at once so it never hangs waiting on us.
-        blocking() { db.close(); onVersionChange?.(); },
+        // Another tab wants to upgrade or delete: close at once so it never hangs waiting on us.
+        blocking() { db.close(); lost(); },
+        // The browser closed the connection (site data cleared, storage failure).
+        terminated() { lost(); },
       });
-      return new IndexStore(db);
+      return db;
     } catch (error) {
       throw storageError(error, `Could not open the index "${name}"`);
     }
   }
 
   close(): void {
-    this.db.close();
+    this.closed = true;
+    this.db?.close();
+    this.db = null;
+  }
+
+  private lost(): void {
+    this.db = null;
+    if (!this.closed) this.onLost?.();
+  }
+
+  /** The connection, reopened if it was lost. */
+  private async connection(): Promise<IDBPDatabase<ThreadlineDB>> {
+    if (this.db) return this.db;
+    if (this.closed) throw new ThreadlineError('DISPOSED', 'This index store was closed.');
+    this.opening ??= IndexStore.connect(this.name, () => this.lost()).then((db) => {
+      this.opening = null;
+      if (this.closed) { db.close(); throw new ThreadlineError('DISPOSED', 'This index store was closed.'); }
+      this.db = db;
+      return db;
+    }, (error: unknown) => { this.opening = null; throw error; });
+    return this.opening;
   }
 
   async manifest(): Promise<Manifest | undefined> {
-    return this.run(() => this.db.get('meta', 'manifest'), 'Could not read the manifest');
+    return this.run(async () => (await this.connection()).get('meta', 'manifest'), 'Could not read the manifest');
   }
 
   async docHashes(ids: readonly string[]): Promise<Map<string, string>> {
     return this.run(async () => {
-      const tx = this.db.transaction('docs', 'readonly');
+      const tx = (await this.connection()).transaction('docs', 'readonly');
       const records = await Promise.all(ids.map((id) => tx.store.get(id)));
       return new Map(records.flatMap((r) => (r ? [[r.id, r.hash] as const] : [])));
     }, 'Could not read documents');
@@ -98,7 +140,7 @@ export class IndexStore {
   /** Reads everything needed to rebuild the in-memory index, in one snapshot; damaged records are left out and reported. */
   async load(): Promise<StoredIndex> {
     return this.run(async () => {
-      const tx = this.db.transaction(['meta', 'docs', 'chunks', 'shards'], 'readonly');
+      const tx = (await this.connection()).transaction(['meta', 'docs', 'chunks', 'shards'], 'readonly');
       const [rawManifest, rawDocs, rawChunks, rawShards] = await Promise.all([
         tx.objectStore('meta').get('manifest'), tx.objectStore('docs').getAll(),
         tx.objectStore('chunks').getAll(), tx.objectStore('shards').getAll(),
@@ -347,7 +389,7 @@ export class IndexStore {
    */
   private async write<T>(message: string, work: (tx: WriteTx) => Promise<T>): Promise<T> {
     return this.run(async () => {
-      const tx = this.db.transaction(['meta', 'docs', 'chunks', 'shards'], 'readwrite', TX);
+      const tx = (await this.connection()).transaction(['meta', 'docs', 'chunks', 'shards'], 'readwrite', TX);
       try {
         const result = await work(tx);
         await tx.done;

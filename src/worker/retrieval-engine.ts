@@ -14,7 +14,7 @@ import type { ProgressListener } from '../progress';
 import type { ChunkOptions } from '../retrieval/chunker';
 import { hedgedFusion } from '../retrieval/fusion';
 import { MemoryIndex, type DocumentInfo, type HybridWeights, type SearchHit } from '../retrieval/memory-index';
-import type { AddOptions, AddResult, CallOptions, IndexStats, LoadResult, Query, Retriever, SearchOptions, TermStats } from '../retriever';
+import type { AddOptions, AddResult, CallOptions, IndexStats, LoadOptions, LoadResult, Query, Retriever, SearchOptions, TermStats } from '../retriever';
 import { openChangeFeed, type ChangeFeed } from '../storage/change-feed';
 import { IndexStore, type PendingDoc } from '../storage/index-store';
 import { withWriteLock } from '../storage/write-lock';
@@ -65,8 +65,11 @@ export class RetrievalEngine implements Retriever {
 
   /** Opens the store and restores the index (reported as a `hydrate` progress event). */
   static async open(config: EngineConfig, loadEmbedder: () => Promise<Embedder>, onProgress?: ProgressListener): Promise<RetrievalEngine> {
-    const store = await IndexStore.open(config.name);
-    const engine = new RetrievalEngine(config, store, loadEmbedder, onProgress);
+    let engine: RetrievalEngine | null = null;
+    // The database was closed under us (deleted, upgraded, site data cleared): memory may hold what disk no
+    // longer has. Drop it and read the truth again (the store reopens the database on the next call).
+    const store = await IndexStore.open(config.name, () => engine?.storageLost());
+    engine = new RetrievalEngine(config, store, loadEmbedder, onProgress);
     try {
       await engine.hydrate();
     } catch (error) {
@@ -138,8 +141,8 @@ export class RetrievalEngine implements Retriever {
    * verified first; the same file again is a no-op, and a corrupt or
    * mismatched file leaves the stored index as it was.
    */
-  async load(url: string, options: CallOptions = {}): Promise<LoadResult> {
-    return this.loadPrebuilt(await fetchPrebuilt(url, options.signal));
+  async load(url: string, options: LoadOptions = {}): Promise<LoadResult> {
+    return this.loadPrebuilt(await fetchPrebuilt(url, options.signal, options.followRedirects === true));
   }
 
   /** `load` from bytes already in hand (the CLI and tests). */
@@ -254,6 +257,12 @@ export class RetrievalEngine implements Retriever {
       const stored = await this.store.manifest();
       if ((stored?.generation ?? 0) !== this.generation) await this.hydrate();
     }).catch(() => undefined);
+  }
+
+  private storageLost(): void {
+    this.memory = null;
+    this.generation = -1;
+    void this.queue.run(() => this.hydrate()).catch(() => undefined);
   }
 
   /**

@@ -6,12 +6,14 @@
 import { openDB } from 'idb';
 import { describe, expect, it } from 'vitest';
 import { createThreadline, deleteIndex, type Progress } from '../../src/index';
-import { decodePrebuilt, encodePrebuilt, type PrebuiltChunk } from '../../src/prebuilt/format';
+import { decodePrebuilt, encodePrebuilt } from '../../src/prebuilt/format';
 import { buildPrebuiltIndex } from '../../src/prebuilt/build';
 import { auditStore, freshName, sampleDocs } from './helpers';
 
-async function ask(chat: { ask(q: string): AsyncIterable<{ type: string }> }, q: string) {
-  for await (const _ of chat.ask(q)) { /* drain */ }
+async function ask(chat: { ask(q: string): AsyncIterable<{ type: string }> }, q: string): Promise<string[]> {
+  const types: string[] = [];
+  for await (const event of chat.ask(q)) types.push(event.type);
+  return types;
 }
 
 describe('tampered storage and files in Chromium (real worker, real IndexedDB)', () => {
@@ -21,9 +23,9 @@ describe('tampered storage and files in Chromium (real worker, real IndexedDB)',
     await a.add(sampleDocs);
     const b = await createThreadline({ name });
     const [one, two, three] = await Promise.all([a.chat({ sessionId: 's' }), a.chat({ sessionId: 's' }), b.chat({ sessionId: 's' })]);
-    await ask(one!, "what's the refund window?");
-    await ask(two!, 'how do I track my order?');
-    await Promise.all([ask(three!, 'how do I reset my password?'), ask(one!, 'what does Pro cost?')]);
+    await ask(one, "what's the refund window?");
+    await ask(two, 'how do I track my order?');
+    await Promise.all([ask(three, 'how do I reset my password?'), ask(one, 'what does Pro cost?')]);
     const reopened = await (await createThreadline({ name })).chat({ sessionId: 's' });
     expect(reopened.history().map((t) => t.user).sort()).toEqual(["what's the refund window?", 'how do I reset my password?', 'how do I track my order?', 'what does Pro cost?'].sort());
     await a.dispose();
@@ -36,7 +38,7 @@ describe('tampered storage and files in Chromium (real worker, real IndexedDB)',
     await tl.add(sampleDocs);
     const decoded = await decodePrebuilt(await buildPrebuiltIndex(sampleDocs.slice(0, 2), await embedderFor(tl)));
     (decoded.chunks[0] as unknown as { context: unknown }).context = { not: 'text' };
-    const file = await encodePrebuilt({ modelId: decoded.header.modelId, dims: decoded.header.dims, docs: decoded.docs, chunks: decoded.chunks as PrebuiltChunk[], vectors: decoded.vectors });
+    const file = await encodePrebuilt({ modelId: decoded.header.modelId, dims: decoded.header.dims, docs: decoded.docs, chunks: decoded.chunks, vectors: decoded.vectors });
     const url = URL.createObjectURL(new Blob([file as Uint8Array<ArrayBuffer>]));
     await expect(tl.load(url)).rejects.toMatchObject({ code: 'CORRUPT_INDEX' });
     expect((await tl.stats()).docs).toBe(sampleDocs.length);

@@ -67,6 +67,32 @@ describe('<threadline-chat> on the example static page (built element, prebuilt 
   });
 });
 
+describe('<threadline-chat> when its index file cannot be fetched again', () => {
+  it.each([
+    ['unreachable (HTTP 503)', { status: 503, body: 'Service Unavailable' }],
+    ['replaced by a broken file', { status: 200, body: 'TLIX garbage from a broken deploy' }],
+  ])('%s: warns, and answers from the verified copy stored on the first visit', async (_label, reply) => {
+    const context = await browser.newContext();
+    const foreign = await confineTo(context, server.origin);
+    const page = await context.newPage();
+    await watchElementEvents(page);
+    await page.goto(`${server.origin}/index.html`);
+    expect(await waitForElement(page)).toMatchObject({ type: 'threadline-ready' });
+    await context.route('**/*.tlix', (route) => route.fulfill(reply));
+    await page.reload();
+    const ready = await page.waitForFunction(() => (window as unknown as { tlEvents: { type: string }[] }).tlEvents.find((e) => e.type === 'threadline-ready'), undefined, { timeout: 60_000 });
+    expect(await ready.jsonValue()).toMatchObject({ detail: { docs: SAMPLE_KB.length } });
+    const events = await page.evaluate(() => (window as unknown as { tlEvents: { type: string; detail: { recovered?: boolean } }[] }).tlEvents);
+    expect(events.some((e) => e.type === 'threadline-error' && e.detail.recovered === true)).toBe(true);
+    const chat = page.locator('threadline-chat');
+    expect(await chat.locator('.status').textContent()).toMatch(/could not be updated .*answering from the copy saved on this device/);
+    await askRefundWindow(page);
+    expect(await chat.locator('.tl-turn .tl-answer').last().textContent()).toMatch(/30 days/);
+    expect(foreign).toEqual([]);
+    await context.close();
+  });
+});
+
 /** The example page with llm="auto" set before the element starts, other origins blocked; resolves at its first ready/error event. */
 async function openWithLlmAuto(from: Browser) {
   const context = await from.newContext();
