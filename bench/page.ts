@@ -64,6 +64,33 @@ const bench = {
     return { longestTaskMsIngest: ingest.longestTaskMs, longestTaskMsQuery: query.longestTaskMs, chunks: ingest.value.chunks };
   },
 
+  /**
+   * One timed ingest of `docs` one-sentence documents into `name` (first
+   * seeding it with `base` chunks when asked), for the two-tab comparison:
+   * the caller runs it alone, then with another tab holding the same index.
+   */
+  async tabIngest(name: string, base: number, docs: number, tag: string) {
+    const texts = await sentences(Math.max(base, docs));
+    if (base > 0) await this.seed(name, base);
+    const tl = await createThreadline({ name });
+    await tl.embed(['warm up']);
+    const started = performance.now();
+    const result = await tl.add(texts.slice(0, docs).map((text, i) => ({ id: `${tag}${i}`, text: `${text} (${tag})` })));
+    const ms = performance.now() - started;
+    await tl.dispose();
+    return { ms, chunks: result.chunks };
+  },
+  /** An index of `base` one-sentence chunks, written directly (no ingest), so two seeds are identical. */
+  async seed(name: string, base: number) {
+    await benchWorker().prepareIndex(name, await sentences(base));
+  },
+  /** The other tab: an instance on the same index, kept open (it follows every commit). */
+  async holdOpen(name: string) {
+    const tl = await createThreadline({ name });
+    (window as unknown as { held: unknown }).held = tl;
+    return (await tl.stats()).chunks;
+  },
+
   /** Offline model in the retrieval worker: load (worker start + model) and embedding throughput. */
   async embedder(count: number) {
     const vocab = await loadVocab();

@@ -20,8 +20,8 @@ const quick = args.includes('--quick');
 const jsonAt = args.indexOf('--json');
 const jsonFile = jsonAt >= 0 ? args[jsonAt + 1] : undefined;
 const SIZE = quick
-  ? { scan: [10_000, 100_000], scanRuns: 5, hydrate: 20_000, hydrateRuns: 1, hnswN: 10_000, ingest: 500, query: 10_000, queries: 50, main: 500, sentences: 1_000, chars: 300_000 }
-  : { scan: [10_000, 100_000], scanRuns: 15, hydrate: 100_000, hydrateRuns: 5, hnswN: 100_000, ingest: 2_000, query: 10_000, queries: 200, main: 2_000, sentences: 4_000, chars: 1_200_000 };
+  ? { scan: [10_000, 100_000], scanRuns: 5, hydrate: 20_000, hydrateRuns: 1, hnswN: 10_000, ingest: 500, query: 10_000, queries: 50, main: 500, sentences: 1_000, chars: 300_000, tabBase: 3_000, tabDocs: 800 }
+  : { scan: [10_000, 100_000], scanRuns: 15, hydrate: 100_000, hydrateRuns: 5, hnswN: 100_000, ingest: 2_000, query: 10_000, queries: 200, main: 2_000, sentences: 4_000, chars: 1_200_000, tabBase: 40_000, tabDocs: 8_000 };
 const DIMS = 384;
 
 /** The offline model in Node (onnxruntime-node): load time and sentences/s. */
@@ -68,6 +68,22 @@ try {
   const query = await page.evaluate(({ chunks, count }) => window.bench.query10k(chunks, count), { chunks: SIZE.query, count: SIZE.queries });
   log('main thread');
   const mainThread = await page.evaluate((n) => window.bench.mainThread(n), SIZE.main);
+  log('two tabs');
+  // The same ingest into two identically seeded indexes; the second tab is open and idle in both runs,
+  // and holds the second index (following its commits) only in the second run.
+  await open();
+  const otherTab = await browser.newPage();
+  otherTab.setDefaultTimeout(600_000);
+  await otherTab.goto(`${origin}/bench/bench.html`);
+  await otherTab.waitForFunction(() => window.benchReady === true);
+  const tabsName = `bench-tabs-${Date.now()}`;
+  for (const suffix of ['alone', 'shared']) await page.evaluate(({ name, base }) => window.bench.seed(name, base), { name: `${tabsName}-${suffix}`, base: SIZE.tabBase });
+  const alone = await page.evaluate(({ name, docs }) => window.bench.tabIngest(name, 0, docs, 'a'), { name: `${tabsName}-alone`, docs: SIZE.tabDocs });
+  await otherTab.evaluate((name) => window.bench.holdOpen(name), `${tabsName}-shared`);
+  await new Promise((r) => setTimeout(r, 1_000));
+  const together = await page.evaluate(({ name, docs }) => window.bench.tabIngest(name, 0, docs, 'a'), { name: `${tabsName}-shared`, docs: SIZE.tabDocs });
+  await otherTab.close();
+  const twoTabs = { baseChunks: SIZE.tabBase, docs: SIZE.tabDocs, aloneMs: alone.ms, withOtherTabMs: together.ms, ratio: together.ms / alone.ms };
   log('peers');
   const peers = await page.evaluate(({ sizes, dims, runs, hnswN }) => window.bench.peers(sizes, dims, runs, hnswN), { sizes: [SIZE.scan.at(-1) ?? 100_000], dims: DIMS, runs: SIZE.scanRuns, hnswN: SIZE.hnswN });
 
@@ -81,6 +97,7 @@ try {
     peers,
     embedder,
     corpus: { ...corpus, reload },
+    twoTabs,
   };
   const row = (k: string, v: string) => console.log(`${k.padEnd(38)} ${v}`);
   const f = (x: number, d = 2) => x.toFixed(d);
@@ -100,6 +117,7 @@ try {
   row(`search() main thread, ${SIZE.query} chunks`, `p50 ${f(query.p50Ms)} ms, p95 ${f(query.p95Ms)} ms (${query.count} queries)`);
   row('longest main-thread task', `ingest of ${mainThread.chunks} chunks: ${f(mainThread.longestTaskMsIngest, 0)} ms; 100 queries: ${f(mainThread.longestTaskMsQuery, 0)} ms`);
   for (const [peer, p] of Object.entries(peers)) row(`peer ${peer}`, p.scanMs === undefined ? (p.note ?? 'no result') : `${p.note ? `(${p.note}) ` : ''}N=${p.n}: scan ${f(p.scanMs ?? NaN)} ms vs ours ${f(p.oursMs ?? NaN)} ms = ${f(p.scanRatioToOurs ?? NaN)}× ours${p.recallAt10 !== undefined ? `, recall@10 ${f(p.recallAt10, 3)}` : ''} (build ${f((p.buildMs ?? 0) / 1000, 1)} s)`);
+  row('ingest with a second tab open', `${f(twoTabs.withOtherTabMs, 0)} vs ${f(twoTabs.aloneMs, 0)} ms alone = ${f(twoTabs.ratio)}× (${twoTabs.docs} documents into ${twoTabs.baseChunks} chunks)`);
   row('offline model, Node', `load ${f(embedder.node.loadMs, 0)} ms, ${f(embedder.node.sentencesPerS, 0)} sentences/s`);
   row('offline model, Chromium worker', `load ${f(embedder.chromium.loadMs, 0)} ms, ${f(embedder.chromium.sentencesPerS, 0)} sentences/s`);
   row('Markdown corpus through add()', `${corpus.docs} docs, ${f(corpus.chars / 1e6)} MB, ${corpus.chunks} chunks, ${f(corpus.chunksPerS, 0)} chunks/s`);

@@ -38,6 +38,11 @@ export interface EngineConfig {
   onModelMismatch: 'error' | 'rebuild';
 }
 
+/** A refresh waits until another tab's commits pause this long… */
+const REFRESH_QUIET_MS = 150;
+/** …but never longer than this after the first notice: another tab sees a change within about a second. */
+const REFRESH_MAX_WAIT_MS = 1_000;
+
 export class RetrievalEngine implements Retriever {
   private memory: MemoryIndex | null = null;
   private generation = 0;
@@ -49,8 +54,10 @@ export class RetrievalEngine implements Retriever {
   private modelId: string;
   /** Set once a rebuild re-embedded the index, so a mismatch found after it is an error, never another rebuild. */
   private rebuilt = false;
-  /** At most one refresh from another tab is pending; later notices fold into it. */
+  /** At most one refresh from another tab is pending; later notices fold into it (see refreshFrom). */
   private refreshPending = false;
+  private refreshTimer: ReturnType<typeof setTimeout> | null = null;
+  private refreshFirstNotice: number | null = null;
   /** Documents removed by the last repair of damaged storage. */
   private repaired: string[] = [];
 
@@ -81,6 +88,7 @@ export class RetrievalEngine implements Retriever {
   }
 
   close(): void {
+    if (this.refreshTimer !== null) clearTimeout(this.refreshTimer);
     this.feed?.close();
     this.store.close();
   }
@@ -246,17 +254,30 @@ export class RetrievalEngine implements Retriever {
 
   /**
    * Another tab changed the index. Notices arrive once per commit (an ingest
-   * in another tab sends dozens); at most one refresh waits in the queue, and
-   * it runs only if the store is still ahead of memory when its turn comes.
+   * in another tab sends one every few hundred milliseconds), and a refresh
+   * reads the whole index, which also holds up that tab's next write
+   * transaction. So notices are debounced: the refresh runs once the other
+   * tab has been quiet for REFRESH_QUIET_MS, or REFRESH_MAX_WAIT_MS after the
+   * first notice, whichever comes first; at most one is pending, and it runs
+   * only if the store is still ahead of memory when its turn comes.
    */
   private refreshFrom(generation: number): void {
-    if (generation <= this.generation || this.refreshPending) return;
-    this.refreshPending = true;
-    void this.queue.run(async () => {
-      this.refreshPending = false;
-      const stored = await this.store.manifest();
-      if ((stored?.generation ?? 0) !== this.generation) await this.hydrate();
-    }).catch(() => undefined);
+    if (generation <= this.generation) return;
+    const now = performance.now();
+    this.refreshFirstNotice ??= now;
+    if (this.refreshTimer !== null) clearTimeout(this.refreshTimer);
+    const wait = Math.max(0, Math.min(REFRESH_QUIET_MS, this.refreshFirstNotice + REFRESH_MAX_WAIT_MS - now));
+    this.refreshTimer = setTimeout(() => {
+      this.refreshTimer = null;
+      this.refreshFirstNotice = null;
+      if (this.refreshPending) return;
+      this.refreshPending = true;
+      void this.queue.run(async () => {
+        this.refreshPending = false;
+        const stored = await this.store.manifest();
+        if ((stored?.generation ?? 0) !== this.generation) await this.hydrate();
+      }).catch(() => undefined);
+    }, wait);
   }
 
   private storageLost(): void {

@@ -14,7 +14,7 @@ describe('npm run bench -- --quick (runs and emits every key; how fast is not as
     const file = join(mkdtempSync(join(tmpdir(), 'bench-')), 'bench.json');
     await run('npx', ['tsx', 'bench/run.ts', '--quick', '--json', file], { cwd: resolve(import.meta.dirname, '../..'), timeout: 170_000 });
     const report = JSON.parse(readFileSync(file, 'utf8')) as {
-      machine: string; scan?: Record<string, unknown>; hydrate?: Record<string, unknown>; ingest?: unknown; query?: unknown; mainThread?: unknown; peers?: Record<string, unknown>;
+      machine: string; twoTabs?: unknown; scan?: Record<string, unknown>; hydrate?: Record<string, unknown>; ingest?: unknown; query?: unknown; mainThread?: unknown; peers?: Record<string, unknown>;
     };
     expect(typeof report.machine).toBe('string');
     for (const size of ['10000x384', '100000x384']) {
@@ -31,5 +31,6 @@ describe('npm run bench -- --quick (runs and emits every key; how fast is not as
     expect(report.mainThread).toMatchObject({ longestTaskMsIngest: num, longestTaskMsQuery: num });
     for (const peer of ['orama', 'langchain', 'hnswlib-wasm', 'voy-search', 'client-vector-search']) expect(report.peers?.[peer]).toBeDefined();
     expect(report.peers?.orama).toMatchObject({ scanRatioToOurs: num });
+    expect(report.twoTabs).toMatchObject({ aloneMs: num, withOtherTabMs: num, ratio: num });
   }, 180_000);
 });
