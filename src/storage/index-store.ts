@@ -5,20 +5,21 @@
  * embeddings before calling `commit`: nothing slow happens inside a
  * transaction (which IndexedDB would auto-commit early).
  */
-import { openDB, type IDBPDatabase, type IDBPTransaction } from 'idb';
+import { openDB, type IDBPDatabase } from 'idb';
 import { ThreadlineError } from '../errors';
-import { buildSegment, isCurrentSegment, type LexicalSegment } from '../retrieval/lexical-segment';
+import { isCurrentSegment, type LexicalSegment } from '../retrieval/lexical-segment';
 import { storageError } from './storage-errors';
 import { checkRecords } from './stored-index-check';
+import { compactShards } from './compaction';
+import { checkIdentity, emptyManifest, type ModelIdentity } from './manifest';
+import { repairRecords } from './repair';
+import type { WriteTx } from './write-tx';
+import { deleteDocs, putDocs } from './write-docs';
 import { MIGRATIONS, SCHEMA_VERSION, databaseName, type ChunkRecord, type DocRecord, type Manifest, type ShardRecord, type ThreadlineDB } from './schema';
 
-/** Shards are cut at this size, and merged while smaller than MIN. */
-export const SHARD_MAX_BYTES = 16 * 1024 * 1024;
-export const SHARD_MIN_BYTES = 1024 * 1024;
-/** Compaction runs once this many shards are small or mostly dead. */
-const COMPACT_TRIGGER = 8;
+export { SHARD_MAX_BYTES, SHARD_MIN_BYTES } from './schema';
 
-export interface ModelIdentity { modelId: string; dims: number }
+export type { ModelIdentity } from './manifest';
 
 export interface PendingDoc {
   record: Omit<DocRecord, 'chunkKeys'>;
@@ -164,46 +165,11 @@ export class IndexStore {
   }
 
   /**
-   * Repairs what `load` found damaged, in one transaction: deletes the damaged
-   * documents and every chunk of theirs, and writes a manifest whose counts
-   * match the records (keeping its counters, so no key is ever reused). A
-   * manifest that lost its model id takes `modelId`, the configured model's.
+   * Repairs what `load` found damaged (repair.ts): deletes the damaged
+   * documents and every chunk of theirs and fixes the manifest, in one transaction.
    */
   async repair(damaged: readonly string[], modelId: string): Promise<void> {
-    await this.write('Could not repair the index', async (tx) => {
-      const raw = await tx.objectStore('meta').get('manifest');
-      const [docs, chunks, shards] = await Promise.all([tx.objectStore('docs').getAll(), tx.objectStore('chunks').getAll(), tx.objectStore('shards').getAll()]);
-      const checked = checkRecords(raw, docs, chunks, shards);
-      const drop = new Set([...damaged, ...checked.damaged]);
-      const byDoc = tx.objectStore('chunks').index('byDoc');
-      for (const id of drop) {
-        void tx.objectStore('docs').delete(id);
-        for (const key of await byDoc.getAllKeys(id)) void tx.objectStore('chunks').delete(key);
-      }
-      // Unreadable records cannot be found by document: sweep them by key.
-      const goodChunks = new Set(checked.chunks.map((c) => c.key));
-      const goodDocs = new Set(checked.docs.map((d) => d.id));
-      for (const c of chunks as unknown[]) {
-        const key = (c as { key?: unknown } | null)?.key;
-        if (typeof key === 'number' && !goodChunks.has(key)) void tx.objectStore('chunks').delete(key);
-      }
-      for (const d of docs as unknown[]) {
-        const id = (d as { id?: unknown } | null)?.id;
-        if (typeof id === 'string' && !goodDocs.has(id)) void tx.objectStore('docs').delete(id);
-      }
-      const base = checked.manifest ?? emptyManifest({ modelId, dims: 0 });
-      const live = checked.chunks;
-      const shardLive: Record<number, number> = {};
-      for (const c of live) shardLive[c.shard] = (shardLive[c.shard] ?? 0) + 1;
-      const manifest: Manifest = {
-        ...base,
-        ...(base.modelId === '' ? { modelId } : {}),
-        shardLive, shardSlots: Object.fromEntries(checked.shards.size ? [...checked.shards.values()].map((s) => [s.id, s.keys.length]) : []),
-        chunkCount: live.length, docCount: checked.docs.length, generation: base.generation + 1, updatedAt: Date.now(),
-      };
-      if (manifest.chunkCount === 0) Object.assign(manifest, { modelId: '', dims: 0 });
-      await tx.objectStore('meta').put(manifest, 'manifest');
-    });
+    await this.write('Could not repair the index', (tx) => repairRecords(tx, damaged, modelId));
   }
 
   /**
@@ -216,7 +182,7 @@ export class IndexStore {
       await Promise.all([tx.objectStore('docs').clear(), tx.objectStore('chunks').clear(), tx.objectStore('shards').clear()]);
       // Counters carry on past the old index: a key or shard id is never reused, even across replacements.
       const manifest = { ...emptyManifest(identity), nextChunkKey: old?.nextChunkKey ?? 1, nextShardId: old?.nextShardId ?? 1, generation: old?.generation ?? 0, sourceHash };
-      const result = await this.put(tx, manifest, pending, identity);
+      const result = await putDocs(tx, manifest, pending, identity);
       return { ...result, removedKeys: [] };
     });
   }
@@ -234,62 +200,17 @@ export class IndexStore {
         ? { ...stored, modelId: identity.modelId, dims: identity.dims }
         : checkIdentity(stored, identity);
       manifest.shardSlots ??= {};
-      const removedKeys = await this.deleteDocs(tx, pending.map((d) => d.record.id), manifest);
-      const written = await this.put(tx, manifest, pending, identity);
+      const removedKeys = await deleteDocs(tx, pending.map((d) => d.record.id), manifest);
+      const written = await putDocs(tx, manifest, pending, identity);
       return { ...written, removedKeys };
     });
-  }
-
-  /** Writes documents, chunk records and new shards into `tx`, and the manifest last. */
-  private async put(tx: WriteTx, manifest: Manifest, pending: readonly PendingDoc[], identity: ModelIdentity): Promise<Omit<CommitResult, 'removedKeys'>> {
-    const total = pending.reduce((n, d) => n + d.chunks.length, 0);
-    const packed = new Float32Array(total * identity.dims);
-    const keys = new Float64Array(total);
-    const contexts: string[] = [];
-    const chunks: ChunkRecord[] = [];
-    const vectors: VectorRun[] = [];
-    const segments: StoredSegments = new Map();
-    let row = 0;
-    const perShard = Math.max(1, Math.floor(SHARD_MAX_BYTES / (4 * identity.dims)));
-    const firstShard = manifest.nextShardId;
-    for (const doc of pending) {
-      const records: ChunkRecord[] = doc.chunks.map((c) => {
-        const key = manifest.nextChunkKey++;
-        keys[row] = key;
-        const record = { ...c, key, shard: firstShard + Math.floor(row / perShard), slot: row % perShard };
-        contexts.push(c.context);
-        row++;
-        return record;
-      });
-      packed.set(doc.vectors, (row - records.length) * identity.dims);
-      for (const r of records) void tx.objectStore('chunks').put(r);
-      void tx.objectStore('docs').put({ ...doc.record, chunkKeys: records.map((r) => r.key) });
-      vectors.push({ from: chunks.length, count: records.length, rows: doc.vectors });
-      chunks.push(...records);
-      manifest.docCount++;
-      manifest.chunkCount += records.length;
-    }
-    for (let s = 0; s * perShard < total; s++) {
-      const from = s * perShard;
-      const to = Math.min(total, from + perShard);
-      const id = manifest.nextShardId++;
-      const shard = { keys: keys.slice(from, to), lexical: buildSegment(contexts.slice(from, to)) };
-      void tx.objectStore('shards').put({ id, dims: identity.dims, vectors: packed.slice(from * identity.dims, to * identity.dims), ...shard });
-      segments.set(id, shard);
-      manifest.shardLive[id] = to - from;
-      manifest.shardSlots[id] = to - from;
-    }
-    manifest.generation++;
-    manifest.updatedAt = Date.now();
-    await tx.objectStore('meta').put(manifest, 'manifest');
-    return { chunks, vectors, segments, generation: manifest.generation };
   }
 
   async remove(ids: readonly string[]): Promise<{ removedKeys: number[]; generation: number }> {
     return this.write('Could not remove documents', async (tx) => {
       const manifest = await tx.objectStore('meta').get('manifest');
       if (!manifest) return { removedKeys: [], generation: 0 };
-      const removedKeys = await this.deleteDocs(tx, ids, manifest);
+      const removedKeys = await deleteDocs(tx, ids, manifest);
       if (removedKeys.length || ids.length) {
         manifest.generation++;
         manifest.updatedAt = Date.now();
@@ -311,51 +232,11 @@ export class IndexStore {
   }
 
   /**
-   * Merges shards that are small or mostly dead into full ones, so the store
-   * stays at a few large records without ever rewriting all of it.
+   * Merges shards that are small or mostly dead into full ones (compaction.ts).
    * Returns the number of shards rewritten.
    */
   async compact(): Promise<number> {
-    return this.write('Could not compact the index', async (tx) => {
-      const manifest = await tx.objectStore('meta').get('manifest');
-      if (!manifest) return 0;
-      // Decide from the manifest alone: reading every shard on each commit would make ingest quadratic.
-      manifest.shardSlots ??= {};
-      const victimIds = Object.keys(manifest.shardLive).map(Number)
-        .filter((id) => isCompactable(manifest.shardSlots[id] ?? 0, manifest.shardLive[id] ?? 0, manifest.dims));
-      if (victimIds.length < COMPACT_TRIGGER) return 0;
-      const victims = (await Promise.all(victimIds.map((id) => tx.objectStore('shards').get(id)))).filter((v): v is ShardRecord => v !== undefined);
-      const live: { record: ChunkRecord; vector: Float32Array }[] = [];
-      for (const shard of victims) {
-        // All of a shard's chunk reads in flight at once (see deleteDocs).
-        const records = await Promise.all(Array.from(shard.keys, (key) => tx.objectStore('chunks').get(key)));
-        records.forEach((record, slot) => {
-          if (record && record.shard === shard.id && record.slot === slot) {
-            live.push({ record, vector: shard.vectors.subarray(slot * shard.dims, (slot + 1) * shard.dims) });
-          }
-        });
-        void tx.objectStore('shards').delete(shard.id);
-        delete manifest.shardLive[shard.id];
-        delete manifest.shardSlots[shard.id];
-      }
-      const perShard = Math.max(1, Math.floor(SHARD_MAX_BYTES / (4 * manifest.dims)));
-      for (let from = 0; from < live.length; from += perShard) {
-        const part = live.slice(from, from + perShard);
-        const id = manifest.nextShardId++;
-        const vectors = new Float32Array(part.length * manifest.dims);
-        part.forEach(({ record, vector }, slot) => {
-          vectors.set(vector, slot * manifest.dims);
-          void tx.objectStore('chunks').put({ ...record, shard: id, slot });
-        });
-        void tx.objectStore('shards').put({
-          id, dims: manifest.dims, vectors, keys: Float64Array.from(part, (p) => p.record.key), lexical: buildSegment(part.map((p) => p.record.context)),
-        });
-        manifest.shardLive[id] = part.length;
-        manifest.shardSlots[id] = part.length;
-      }
-      await tx.objectStore('meta').put(manifest, 'manifest');
-      return victims.length;
-    });
+    return this.write('Could not compact the index', compactShards);
   }
 
   /** Shard count and vector bytes, from the manifest alone (reading the shards would load every vector). */
@@ -363,22 +244,6 @@ export class IndexStore {
     const manifest = await this.manifest();
     const slots = Object.values(manifest?.shardSlots ?? {});
     return { shards: slots.length, bytes: slots.reduce((n, s) => n + s * (manifest?.dims ?? 0) * 4, 0) };
-  }
-
-  /**
-   * Deletes documents and their chunks. Requests are issued together, not
-   * awaited one by one: IndexedDB pipelines them within the transaction.
-   */
-  private async deleteDocs(tx: WriteTx, ids: readonly string[], manifest: Manifest): Promise<number[]> {
-    const docs = (await Promise.all([...new Set(ids)].map((id) => tx.objectStore('docs').get(id)))).filter((d) => d !== undefined);
-    const keys = docs.flatMap((d) => d.chunkKeys);
-    const chunks = await Promise.all(keys.map((key) => tx.objectStore('chunks').get(key)));
-    for (const chunk of chunks) if (chunk) manifest.shardLive[chunk.shard] = Math.max(0, (manifest.shardLive[chunk.shard] ?? 1) - 1);
-    for (const key of keys) void tx.objectStore('chunks').delete(key);
-    for (const doc of docs) void tx.objectStore('docs').delete(doc.id);
-    manifest.docCount = Math.max(0, manifest.docCount - docs.length);
-    manifest.chunkCount = Math.max(0, manifest.chunkCount - keys.length);
-    return keys;
   }
 
   /**
@@ -411,28 +276,3 @@ export class IndexStore {
   }
 }
 
-type WriteTx = IDBPTransaction<ThreadlineDB, ('meta' | 'docs' | 'chunks' | 'shards')[], 'readwrite'>;
-
-function isCompactable(slots: number, live: number, dims: number): boolean {
-  return slots * dims * 4 < SHARD_MIN_BYTES || live < slots / 2;
-}
-
-function emptyManifest(identity: ModelIdentity): Manifest {
-  return {
-    schemaVersion: SCHEMA_VERSION, modelId: identity.modelId, dims: identity.dims, nextChunkKey: 1, nextShardId: 1,
-    shardLive: {}, shardSlots: {}, chunkCount: 0, docCount: 0, generation: 0, updatedAt: Date.now(),
-  };
-}
-
-/** An empty store adopts the model; a non-empty one must match it exactly. */
-export function checkIdentity(manifest: Manifest | undefined, identity: ModelIdentity): Manifest {
-  if (!manifest) return emptyManifest(identity);
-  if ((manifest.chunkCount === 0 && manifest.docCount === 0) || manifest.modelId === '') return { ...manifest, modelId: identity.modelId, dims: identity.dims };
-  if (manifest.modelId !== identity.modelId || manifest.dims !== identity.dims) {
-    throw new ThreadlineError('MODEL_MISMATCH',
-      `This index was built with "${manifest.modelId}" (${manifest.dims} dims) but the embedder is "${identity.modelId}" (${identity.dims} dims). ` +
-      'Open it with the same model, or pass onModelMismatch: "rebuild" to re-embed the stored chunks with the new one.',
-      { details: { stored: { modelId: manifest.modelId, dims: manifest.dims }, requested: identity } });
-  }
-  return manifest;
-}

@@ -10,6 +10,10 @@ import type { IndexedChunk } from '../retrieval/memory-index';
 
 export const SCHEMA_VERSION = 1;
 
+/** Shards are cut at this size, and merged while smaller than MIN. */
+export const SHARD_MAX_BYTES = 16 * 1024 * 1024;
+export const SHARD_MIN_BYTES = 1024 * 1024;
+
 export interface Manifest {
   schemaVersion: number;
   /** Embedding model identity; vectors of another model are never mixed in. */

@@ -1,0 +1,57 @@
+/**
+ * Compaction: merges shards that are small or mostly dead into full ones, so
+ * the store stays at a few large records without ever rewriting all of it.
+ * Decided from the manifest alone; runs inside the caller's write transaction.
+ */
+import { buildSegment } from '../retrieval/lexical-segment';
+import { SHARD_MAX_BYTES, SHARD_MIN_BYTES, type ChunkRecord, type ShardRecord } from './schema';
+import type { WriteTx } from './write-tx';
+
+/** Compaction runs once this many shards are small or mostly dead. */
+const COMPACT_TRIGGER = 8;
+
+/** Returns the number of shards rewritten. */
+export async function compactShards(tx: WriteTx): Promise<number> {
+  const manifest = await tx.objectStore('meta').get('manifest');
+  if (!manifest) return 0;
+  // Decide from the manifest alone: reading every shard on each commit would make ingest quadratic.
+  manifest.shardSlots ??= {};
+  const victimIds = Object.keys(manifest.shardLive).map(Number)
+    .filter((id) => isCompactable(manifest.shardSlots[id] ?? 0, manifest.shardLive[id] ?? 0, manifest.dims));
+  if (victimIds.length < COMPACT_TRIGGER) return 0;
+  const victims = (await Promise.all(victimIds.map((id) => tx.objectStore('shards').get(id)))).filter((v): v is ShardRecord => v !== undefined);
+  const live: { record: ChunkRecord; vector: Float32Array }[] = [];
+  for (const shard of victims) {
+    // All of a shard's chunk reads in flight at once (see deleteDocs).
+    const records = await Promise.all(Array.from(shard.keys, (key) => tx.objectStore('chunks').get(key)));
+    records.forEach((record, slot) => {
+      if (record && record.shard === shard.id && record.slot === slot) {
+        live.push({ record, vector: shard.vectors.subarray(slot * shard.dims, (slot + 1) * shard.dims) });
+      }
+    });
+    void tx.objectStore('shards').delete(shard.id);
+    delete manifest.shardLive[shard.id];
+    delete manifest.shardSlots[shard.id];
+  }
+  const perShard = Math.max(1, Math.floor(SHARD_MAX_BYTES / (4 * manifest.dims)));
+  for (let from = 0; from < live.length; from += perShard) {
+    const part = live.slice(from, from + perShard);
+    const id = manifest.nextShardId++;
+    const vectors = new Float32Array(part.length * manifest.dims);
+    part.forEach(({ record, vector }, slot) => {
+      vectors.set(vector, slot * manifest.dims);
+      void tx.objectStore('chunks').put({ ...record, shard: id, slot });
+    });
+    void tx.objectStore('shards').put({
+      id, dims: manifest.dims, vectors, keys: Float64Array.from(part, (p) => p.record.key), lexical: buildSegment(part.map((p) => p.record.context)),
+    });
+    manifest.shardLive[id] = part.length;
+    manifest.shardSlots[id] = part.length;
+  }
+  await tx.objectStore('meta').put(manifest, 'manifest');
+  return victims.length;
+}
+
+function isCompactable(slots: number, live: number, dims: number): boolean {
+  return slots * dims * 4 < SHARD_MIN_BYTES || live < slots / 2;
+}

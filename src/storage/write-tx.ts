@@ -1,0 +1,5 @@
+/** The transaction every index write runs in: readwrite over all four stores (see IndexStore.write). */
+import type { IDBPTransaction } from 'idb';
+import type { ThreadlineDB } from './schema';
+
+export type WriteTx = IDBPTransaction<ThreadlineDB, ('meta' | 'docs' | 'chunks' | 'shards')[], 'readwrite'>;
