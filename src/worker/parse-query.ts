@@ -1,4 +1,4 @@
-/** Checks a search query that arrived as data (possibly from a hostile caller) and normalizes it. */
+/** Checks what arrives as data from the page (possibly from a hostile caller): queries, search options, lists of strings. */
 import { ThreadlineError } from '../errors';
 import type { Query, WeightedTerm } from '../retriever';
 
@@ -35,4 +35,26 @@ function parseContext(input: unknown): NonNullable<Query['context']> {
   if (!Array.isArray(docIds) || docIds.length > 20 || docIds.some((id) => typeof id !== 'string')) throw invalid('query.context.docIds must be an array of at most 20 document ids');
   if (typeof weight !== 'number' || !Number.isFinite(weight) || weight < 0 || weight > 10) throw invalid('query.context.weight must be a number from 0 to 10');
   return { docIds: docIds as string[], weight };
+}
+
+/** k of a search: an integer from 1 to 1000. @default 5 */
+export function parseK(k: unknown): number {
+  const value = k ?? 5;
+  if (!Number.isInteger(value) || (value as number) < 1 || (value as number) > 1000) throw invalid(`k must be an integer from 1 to 1000, got ${describe(value)}`);
+  return value as number;
+}
+
+export function parseMode(mode: unknown): void {
+  if (mode !== undefined && mode !== 'hybrid' && mode !== 'dense' && mode !== 'lexical') throw invalid(`mode must be hybrid, dense or lexical, got ${describe(mode)}`);
+}
+
+/** An array of strings (at most `max`), or INVALID_INPUT with `message`. */
+export function parseStrings(value: unknown, message: string, max = Number.POSITIVE_INFINITY): string[] {
+  if (!Array.isArray(value) || value.length > max || value.some((v) => typeof v !== 'string')) throw invalid(message);
+  return value as string[];
+}
+
+/** A value for an error message, whatever it is (never throws, never "[object Object]"). */
+function describe(value: unknown): string {
+  return typeof value === 'number' || typeof value === 'boolean' ? String(value) : typeof value === 'string' ? JSON.stringify(value.slice(0, 40)) : typeof value;
 }

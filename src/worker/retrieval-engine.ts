@@ -16,15 +16,17 @@ import { hedgedFusion } from '../retrieval/fusion';
 import { MemoryIndex, type DocumentInfo, type HybridWeights, type SearchHit } from '../retrieval/memory-index';
 import type { AddOptions, AddResult, CallOptions, IndexStats, LoadOptions, LoadResult, Query, Retriever, SearchOptions, TermStats } from '../retriever';
 import { openChangeFeed, type ChangeFeed } from '../storage/change-feed';
-import { IndexStore, type PendingDoc } from '../storage/index-store';
+import { IndexStore, type PendingDoc, type StoredIndex } from '../storage/index-store';
 import { withWriteLock } from '../storage/write-lock';
 import { readPrebuiltHeader } from '../prebuilt/format';
 import { Mutex } from '../util/mutex';
 import { fetchPrebuilt } from './fetch-prebuilt';
 import { memoryFrom, modelMismatch, sameModel } from './hydrate';
 import { batches, changedDocuments, withVectors } from './ingest-batches';
-import { parseQuery } from './parse-query';
+import { parseK, parseMode, parseQuery, parseStrings } from './parse-query';
 import { prebuiltPending } from './prebuilt-pending';
+import { reembed } from './rebuild';
+import { RefreshScheduler } from './refresh-scheduler';
 
 export interface EngineConfig {
   name: string;
@@ -38,11 +40,6 @@ export interface EngineConfig {
   onModelMismatch: 'error' | 'rebuild';
 }
 
-/** A refresh waits until another tab's commits pause this long… */
-const REFRESH_QUIET_MS = 150;
-/** …but never longer than this after the first notice: another tab sees a change within about a second. */
-const REFRESH_MAX_WAIT_MS = 1_000;
-
 export class RetrievalEngine implements Retriever {
   private memory: MemoryIndex | null = null;
   private generation = 0;
@@ -54,10 +51,14 @@ export class RetrievalEngine implements Retriever {
   private modelId: string;
   /** Set once a rebuild re-embedded the index, so a mismatch found after it is an error, never another rebuild. */
   private rebuilt = false;
-  /** At most one refresh from another tab is pending; later notices fold into it (see refreshFrom). */
-  private refreshPending = false;
-  private refreshTimer: ReturnType<typeof setTimeout> | null = null;
-  private refreshFirstNotice: number | null = null;
+  /** Refreshes after other tabs' commits, debounced (refresh-scheduler.ts). */
+  private readonly refresh = new RefreshScheduler(
+    () => this.generation,
+    () => void this.queue.run(async () => {
+      const stored = await this.store.manifest();
+      if ((stored?.generation ?? 0) !== this.generation) await this.hydrate();
+    }).catch(() => undefined),
+  );
   /** Documents removed by the last repair of damaged storage. */
   private repaired: string[] = [];
 
@@ -83,12 +84,12 @@ export class RetrievalEngine implements Retriever {
       store.close();
       throw error;
     }
-    engine.feed = openChangeFeed(config.name, (generation) => engine.refreshFrom(generation));
+    engine.feed = openChangeFeed(config.name, (generation) => engine?.refresh.notice(generation));
     return engine;
   }
 
   close(): void {
-    if (this.refreshTimer !== null) clearTimeout(this.refreshTimer);
+    this.refresh.cancel();
     this.feed?.close();
     this.store.close();
   }
@@ -173,13 +174,13 @@ export class RetrievalEngine implements Retriever {
   }
 
   async remove(ids: unknown, _options: CallOptions = {}): Promise<number> {
-    if (!Array.isArray(ids) || ids.some((id) => typeof id !== 'string')) throw new ThreadlineError('INVALID_INPUT', 'remove() takes an array of document ids');
+    const list = parseStrings(ids, 'remove() takes an array of document ids');
     return this.queue.run(() => withWriteLock(this.config.name, async () => {
-      const { removedKeys, generation } = await this.store.remove(ids as string[]);
+      const { removedKeys, generation } = await this.store.remove(list);
       if (generation !== this.generation + 1) await this.hydrate();
       else {
         this.memory?.removeChunks(removedKeys);
-        for (const id of ids as string[]) this.memory?.removeDoc(id);
+        for (const id of list) this.memory?.removeDoc(id);
         this.generation = generation;
       }
       this.feed?.publish(this.generation);
@@ -200,10 +201,8 @@ export class RetrievalEngine implements Retriever {
 
   async search(input: unknown, options: SearchOptions = {}): Promise<SearchHit[]> {
     const query = parseQuery(input);
-    const k = options.k ?? 5;
-    if (!Number.isInteger(k) || k < 1 || k > 1000) throw new ThreadlineError('INVALID_INPUT', `k must be an integer from 1 to 1000, got ${String(k)}`);
-    const mode = options.mode ?? 'hybrid';
-    if (!['hybrid', 'dense', 'lexical'].includes(mode)) throw new ThreadlineError('INVALID_INPUT', `mode must be hybrid, dense or lexical, got ${String(mode)}`);
+    const k = parseK(options.k);
+    parseMode(options.mode);
     if (!this.memory || this.memory.chunkCount === 0) return [];
     if (query.hedge === undefined) return this.rank(query, k, options);
     // Hedged: the raw question's ranking fused under the condensed one's, so a bad rewrite cannot bury a good hit.
@@ -213,13 +212,13 @@ export class RetrievalEngine implements Retriever {
   }
 
   async termStats(words: unknown, _options: CallOptions = {}): Promise<TermStats> {
-    if (!Array.isArray(words) || words.some((w) => typeof w !== 'string') || words.length > 1000) throw new ThreadlineError('INVALID_INPUT', 'termStats() takes an array of at most 1000 words');
-    return Promise.resolve(this.memory?.termStats(words as string[]) ?? { terms: (words as string[]).map((word) => ({ word, term: word, importance: 0 })), reference: 0, chunks: 0 });
+    const list = parseStrings(words, 'termStats() takes an array of at most 1000 words', 1000);
+    return Promise.resolve(this.memory?.termStats(list) ?? { terms: list.map((word) => ({ word, term: word, importance: 0 })), reference: 0, chunks: 0 });
   }
 
   async embed(texts: unknown, options: CallOptions = {}): Promise<Float32Array> {
-    if (!Array.isArray(texts) || texts.some((t) => typeof t !== 'string')) throw new ThreadlineError('INVALID_INPUT', 'embed() takes an array of strings');
-    return (await this.embedder()).embed(texts as string[], options.signal ? { signal: options.signal } : {});
+    const list = parseStrings(texts, 'embed() takes an array of strings');
+    return (await this.embedder()).embed(list, options.signal ? { signal: options.signal } : {});
   }
 
   private async rank(query: Query, k: number, options: SearchOptions): Promise<SearchHit[]> {
@@ -250,34 +249,6 @@ export class RetrievalEngine implements Retriever {
       }
       this.feed?.publish(this.generation);
     }));
-  }
-
-  /**
-   * Another tab changed the index. Notices arrive once per commit (an ingest
-   * in another tab sends one every few hundred milliseconds), and a refresh
-   * reads the whole index, which also holds up that tab's next write
-   * transaction. So notices are debounced: the refresh runs once the other
-   * tab has been quiet for REFRESH_QUIET_MS, or REFRESH_MAX_WAIT_MS after the
-   * first notice, whichever comes first; at most one is pending, and it runs
-   * only if the store is still ahead of memory when its turn comes.
-   */
-  private refreshFrom(generation: number): void {
-    if (generation <= this.generation) return;
-    const now = performance.now();
-    this.refreshFirstNotice ??= now;
-    if (this.refreshTimer !== null) clearTimeout(this.refreshTimer);
-    const wait = Math.max(0, Math.min(REFRESH_QUIET_MS, this.refreshFirstNotice + REFRESH_MAX_WAIT_MS - now));
-    this.refreshTimer = setTimeout(() => {
-      this.refreshTimer = null;
-      this.refreshFirstNotice = null;
-      if (this.refreshPending) return;
-      this.refreshPending = true;
-      void this.queue.run(async () => {
-        this.refreshPending = false;
-        const stored = await this.store.manifest();
-        if ((stored?.generation ?? 0) !== this.generation) await this.hydrate();
-      }).catch(() => undefined);
-    }, wait);
   }
 
   private storageLost(): void {
@@ -316,22 +287,11 @@ export class RetrievalEngine implements Retriever {
     this.onProgress?.({ phase: 'hydrate', chunks: stored.chunks.length, ms: performance.now() - started });
   }
 
-  /** Re-embeds every stored chunk with the configured model, replacing the old vectors in one commit. */
-  private async rebuild(docs: Awaited<ReturnType<IndexStore['load']>>['docs'], chunks: Awaited<ReturnType<IndexStore['load']>>['chunks']): Promise<void> {
+  /** Re-embeds every stored chunk with the configured model (rebuild.ts), replacing the old vectors in one commit. */
+  private async rebuild(docs: StoredIndex['docs'], chunks: StoredIndex['chunks']): Promise<void> {
     const embedder = await this.embedder(false);
-    const byDoc = new Map<string, typeof chunks>();
-    for (const c of chunks) byDoc.set(c.docId, [...(byDoc.get(c.docId) ?? []), c]);
-    const pending: PendingDoc[] = [];
-    for (const doc of docs) {
-      const own = byDoc.get(doc.id) ?? [];
-      const vectors = await embedder.embed(own.map((c) => c.context));
-      this.embedded.chunks += own.length;
-      pending.push({
-        record: { id: doc.id, hash: doc.hash, chars: doc.chars, addedAt: doc.addedAt, ...documentFields(doc) },
-        chunks: own.map((c) => ({ docId: c.docId, text: c.text, context: c.context, headingPath: c.headingPath, start: c.start, end: c.end })),
-        vectors,
-      });
-    }
+    const pending = await reembed(docs, chunks, embedder);
+    this.embedded.chunks += chunks.length;
     await withWriteLock(this.config.name, () => this.store.commit(pending, { modelId: this.modelId, dims: embedder.dims }, { replaceIdentity: true }));
     this.memory = null;
     this.rebuilt = true; // the rebuilt index matches; never loop

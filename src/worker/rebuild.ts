@@ -1,0 +1,23 @@
+/** A rebuild's work: every stored chunk re-embedded with the new model, as documents ready to commit in one transaction. */
+import type { Embedder } from '../embedding/embedder';
+import { documentFields } from '../ingest/prepare';
+import type { PendingDoc, StoredIndex } from '../storage/index-store';
+
+export async function reembed(docs: StoredIndex['docs'], chunks: StoredIndex['chunks'], embedder: Embedder): Promise<PendingDoc[]> {
+  const byDoc = new Map<string, StoredIndex['chunks']>();
+  for (const c of chunks) {
+    let list = byDoc.get(c.docId);
+    if (!list) byDoc.set(c.docId, (list = []));
+    list.push(c);
+  }
+  const pending: PendingDoc[] = [];
+  for (const doc of docs) {
+    const own = byDoc.get(doc.id) ?? [];
+    pending.push({
+      record: { id: doc.id, hash: doc.hash, chars: doc.chars, addedAt: doc.addedAt, ...documentFields(doc) },
+      chunks: own.map((c) => ({ docId: c.docId, text: c.text, context: c.context, headingPath: c.headingPath, start: c.start, end: c.end })),
+      vectors: await embedder.embed(own.map((c) => c.context)),
+    });
+  }
+  return pending;
+}
