@@ -202,24 +202,11 @@ async function addDocuments(docs: ThreadlineDocument[], skipped: { name: string;
   let added = 0;
   let chunks = 0;
   try {
-    try {
-      const result = await tl.add(docs, { signal: abort.signal, onProgress });
-      added = result.added;
-      chunks = result.chunks;
-    } catch (error) {
-      // One bad file refuses the whole batch; retry one by one so the good ones still go in.
-      if (!isThreadlineError(error) || error.code !== 'INVALID_INPUT') throw error;
-      for (const doc of docs) {
-        try {
-          const result = await tl.add([doc], { signal: abort.signal, onProgress });
-          added += result.added;
-          chunks += result.chunks;
-        } catch (single) {
-          if (!isThreadlineError(single) || single.code !== 'INVALID_INPUT') throw single;
-          failed.push({ name: doc.id, reason: single.message });
-        }
-      }
-    }
+    // One bad file never refuses the others: the library reports it and indexes the rest.
+    const result = await tl.add(docs, { signal: abort.signal, onProgress, skipInvalid: true });
+    added = result.added;
+    chunks = result.chunks;
+    for (const f of result.failed) failed.push({ name: f.id ?? docs[f.index]?.id ?? `#${f.index}`, reason: f.message });
     const seconds = (performance.now() - started) / 1000;
     const summary = `${added} documents, ${chunks} chunks indexed in ${seconds.toFixed(1)} s (${Math.round(chunks / Math.max(seconds, 0.001))} chunks/s)`;
     if (failed.length) bars.ingest.fail(`${summary}. Skipped: ${failed.map((s) => `${s.name} (${s.reason})`).join('; ')}`);
@@ -251,7 +238,7 @@ async function clearEverything(): Promise<void> {
   clearArmed = null;
   ui.clearAll.textContent = 'Clear everything';
   await tl.clear();
-  for (const s of await tl.sessions()) await (await tl.chat({ sessionId: s.id })).delete();
+  await tl.clearSessions();
   await openSession();
   await refreshIndex();
   setStatus('Cleared: no documents, no conversations. Downloaded models stay in the browser cache.');

@@ -15,6 +15,7 @@ export { parseHtml } from './ingest/html';
 export { parseMarkdown } from './ingest/markdown';
 export { parsePlainText } from './ingest/plain-text';
 export { DOCUMENT_LIMITS } from './ingest/validate';
+export type { AddFailure } from './ingest/validate';
 export { ThreadlineError, isThreadlineError } from './errors';
 export type { ThreadlineErrorCode, ThreadlineErrorOptions } from './errors';
 export type { Progress, ProgressListener } from './progress';

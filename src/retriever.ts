@@ -7,6 +7,7 @@
  * arity to RETRIEVER_METHODS) and implementing it in the engine.
  */
 import type { ThreadlineDocument } from './document';
+import type { AddFailure } from './ingest/validate';
 import type { ProgressListener } from './progress';
 import type { SearchFilter } from './retrieval/filter';
 import type { DocumentInfo, SearchHit, SearchMode } from './retrieval/memory-index';
@@ -43,6 +44,11 @@ export interface CallOptions {
 
 export interface AddOptions extends CallOptions {
   onProgress?: ProgressListener;
+  /**
+   * Leave out unusable documents (reported in `AddResult.failed`) instead of
+   * refusing the whole batch with INVALID_INPUT. @default false
+   */
+  skipInvalid?: boolean;
 }
 
 export interface SearchOptions extends CallOptions {
@@ -62,6 +68,8 @@ export interface AddResult {
   chunks: number;
   /** Ids of documents that had no text to index (stored with zero chunks). */
   empty: string[];
+  /** Documents left out as unusable (only with `skipInvalid`; otherwise the call fails). */
+  failed: AddFailure[];
 }
 
 export interface LoadOptions extends CallOptions {

@@ -7,11 +7,11 @@ import { defaultRetrievalWorker } from './client/default-worker';
 import { wrapRetriever } from './client/wrap-retriever';
 import type { EmbedderOptions } from './embedding/transformers-embedder';
 import { ThreadlineError } from './errors';
-import { validateDocuments } from './ingest/validate';
+import { partitionDocuments, validateDocuments } from './ingest/validate';
 import type { ProgressListener } from './progress';
 import type { ChunkOptions } from './retrieval/chunker';
 import type { HybridWeights } from './retrieval/memory-index';
-import type { AddOptions, LoadOptions, LoadResult, Retriever } from './retriever';
+import type { AddOptions, AddResult, LoadOptions, LoadResult, Retriever } from './retriever';
 import { ChatSession } from './chat/session';
 import type { ChatOptions } from './chat/types';
 import type { Llm } from './llm/llm';
@@ -61,6 +61,8 @@ export interface Threadline extends Omit<Retriever, 'load'> {
   chat(options?: ChatOptions): Promise<ChatSession>;
   /** Stored sessions of this name, most recently used first. */
   sessions(): Promise<SessionInfo[]>;
+  /** Deletes every stored session (conversation) of this name. */
+  clearSessions(): Promise<void>;
   /** Stops the worker. Stored data stays; later calls fail with DISPOSED. */
   dispose(): Promise<void>;
 }
@@ -116,9 +118,17 @@ export async function createThreadline(options: ThreadlineOptions = {}): Promise
     gpu: capability,
     ...retriever,
     async add(docs, addOptions: AddOptions = {}) {
-      // Validate here too: a value the browser cannot clone would otherwise fail as an untyped DataCloneError.
-      validateDocuments(docs);
-      const result = await retriever.add(docs, addOptions);
+      // Validate here too: a value the browser cannot clone would otherwise fail as an untyped DataCloneError
+      // (with skipInvalid, such documents are left out here and reported, and only usable ones cross).
+      let result: AddResult;
+      if (addOptions.skipInvalid) {
+        const { docs: usable, failed, indexes } = partitionDocuments(docs);
+        const sent = await retriever.add(usable, addOptions);
+        result = { ...sent, failed: [...failed, ...sent.failed.map((f) => ({ ...f, index: indexes[f.index] ?? f.index }))].sort((a, b) => a.index - b.index) };
+      } else {
+        validateDocuments(docs);
+        result = await retriever.add(docs, addOptions);
+      }
       if (!persistAsked && result.added > 0) {
         persistAsked = true;
         // Ask once, after the user has put something worth keeping; the browser may say no.
@@ -137,6 +147,7 @@ export async function createThreadline(options: ThreadlineOptions = {}): Promise
     },
     chat: async (chatOptions = {}) => ChatSession.open(await sessions(), retriever, llm, chatOptions),
     sessions: async () => (await sessions()).list(),
+    clearSessions: async () => (await sessions()).clearAll(),
     dispose: async () => {
       retriever.dispose();
       disposeLlm?.();

@@ -62,6 +62,39 @@ export function validateDocuments(docs: unknown): ThreadlineDocument[] {
   return [...byId.values()];
 }
 
+/** A document `add()` left out because it is unusable (with `skipInvalid`). */
+export interface AddFailure {
+  /** Its position in the array given to `add()`. */
+  index: number;
+  /** Its id, when it has a usable one. */
+  id?: string;
+  code: 'INVALID_INPUT';
+  message: string;
+}
+
+/**
+ * Like validateDocuments, but a bad document is reported instead of refusing
+ * the batch: one unusable file in a folder never stops the others.
+ */
+export function partitionDocuments(docs: unknown): { docs: ThreadlineDocument[]; failed: AddFailure[]; indexes: number[] } {
+  if (!Array.isArray(docs)) throw new ThreadlineError('INVALID_INPUT', 'add() takes an array of documents');
+  if (docs.length > DOCUMENT_LIMITS.docsPerCall) throw new ThreadlineError('INVALID_INPUT', `add() takes at most ${DOCUMENT_LIMITS.docsPerCall} documents per call`);
+  const byId = new Map<string, { doc: ThreadlineDocument; index: number }>();
+  const failed: AddFailure[] = [];
+  docs.forEach((doc, index) => {
+    try {
+      const checked = checkOne(doc, index);
+      byId.delete(checked.id);
+      byId.set(checked.id, { doc: checked, index });
+    } catch (error) {
+      const id = (doc as { id?: unknown } | null)?.id;
+      failed.push({ index, ...(typeof id === 'string' ? { id } : {}), code: 'INVALID_INPUT', message: error instanceof Error ? error.message : String(error) });
+    }
+  });
+  const kept = [...byId.values()];
+  return { docs: kept.map((k) => k.doc), failed, indexes: kept.map((k) => k.index) };
+}
+
 /** SHA-256 of everything that determines a document's chunks and vectors. */
 export async function contentHash(doc: ThreadlineDocument, recipe: unknown): Promise<string> {
   const payload = JSON.stringify([recipe, doc.format ?? 'text', doc.title ?? null, doc.url ?? null, doc.metadata ?? null, doc.text]);

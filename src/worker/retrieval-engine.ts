@@ -9,7 +9,7 @@
 import type { Embedder } from '../embedding/embedder';
 import { ThreadlineError, throwIfAborted } from '../errors';
 import { documentFields } from '../ingest/prepare';
-import { validateDocuments } from '../ingest/validate';
+import { partitionDocuments, validateDocuments } from '../ingest/validate';
 import type { ProgressListener } from '../progress';
 import type { ChunkOptions } from '../retrieval/chunker';
 import { hedgedFusion } from '../retrieval/fusion';
@@ -115,11 +115,11 @@ export class RetrievalEngine implements Retriever {
   }
 
   async add(input: unknown, options: AddOptions = {}): Promise<AddResult> {
-    const docs = validateDocuments(input);
+    const { docs, failed } = options.skipInvalid ? partitionDocuments(input) : { docs: validateDocuments(input), failed: [] };
     throwIfAborted(options.signal);
     const embedder = await this.embedder();
     const prepared = await changedDocuments(docs, (ids) => this.store.docHashes(ids), embedder, this.config.chunking, this.modelId);
-    const result: AddResult = { added: 0, unchanged: docs.length - prepared.length, chunks: 0, empty: prepared.filter((p) => p.chunks.length === 0).map((p) => p.record.id) };
+    const result: AddResult = { added: 0, unchanged: docs.length - prepared.length, chunks: 0, empty: prepared.filter((p) => p.chunks.length === 0).map((p) => p.record.id), failed };
     const progress = { docsDone: 0, docsTotal: prepared.length, chunksDone: 0, chunksTotal: prepared.reduce((n, p) => n + p.chunks.length, 0) };
     const started = performance.now();
     try {

@@ -97,6 +97,28 @@ describe('tampered storage and files in Chromium (real worker, real IndexedDB)',
   });
 });
 
+describe('batches and sessions as the playground uses them (real worker)', () => {
+  it('skipInvalid leaves out a document the browser cannot even send to the worker, and indexes the rest', async () => {
+    const tl = await createThreadline({ name: freshName('batch') });
+    const batch = [sampleDocs[0], { id: 'fn', text: 'x', metadata: { bad: () => 1 } }, { id: 'num', text: 7 }, sampleDocs[1]] as unknown as typeof sampleDocs;
+    await expect(tl.add(batch)).rejects.toMatchObject({ code: 'INVALID_INPUT' });
+    const result = await tl.add(batch, { skipInvalid: true });
+    expect(result.added).toBe(2);
+    expect(result.failed.map((f) => [f.index, f.id])).toEqual([[1, 'fn'], [2, 'num']]);
+    await tl.dispose();
+  });
+
+  it('clearSessions() deletes every conversation of the name in one call', async () => {
+    const tl = await createThreadline({ name: freshName('sessions') });
+    await tl.add(sampleDocs);
+    for (const id of ['a', 'b', 'c']) await ask(await tl.chat({ sessionId: id }), 'how do I reset my password?');
+    expect(await tl.sessions()).toHaveLength(3);
+    await tl.clearSessions();
+    expect(await tl.sessions()).toEqual([]);
+    await tl.dispose();
+  });
+});
+
 /** The offline model as an Embedder in the page, for building a prebuilt file like the CLI does. */
 async function embedderFor(tl: { embed(texts: readonly string[]): Promise<Float32Array>; stats(): Promise<{ modelId: string; dims: number }> }) {
   const { modelId, dims } = await tl.stats();

@@ -210,3 +210,18 @@ describe('embedder fallback (configured model unreachable)', () => {
     engine.close();
   });
 });
+
+describe('a batch with unusable documents (skipInvalid)', () => {
+  it('indexes the usable ones and reports the others by position and id; without the option the batch is refused whole', async () => {
+    const e = countingEmbedder();
+    const engine = await RetrievalEngine.open(config(`engine-${unique++}`), e.load);
+    const batch = [docs[0], { id: 'bad', text: 42 }, { text: 'no id' }, docs[1]];
+    await expect(engine.add(batch)).rejects.toMatchObject({ code: 'INVALID_INPUT' });
+    expect((await engine.stats()).docs).toBe(0);
+    const result = await engine.add(batch, { skipInvalid: true });
+    expect(result.added).toBe(2);
+    expect(result.failed.map((f) => [f.index, f.id])).toEqual([[1, 'bad'], [2, undefined]]);
+    expect(result.failed.every((f) => f.code === 'INVALID_INPUT' && f.message.length > 0)).toBe(true);
+    engine.close();
+  });
+});
