@@ -20,6 +20,7 @@ import { readDocuments } from './ui/files';
 import { ProgressBar } from './ui/progress-bar';
 import { renderSessions } from './ui/sessions';
 import { TraceView } from './ui/trace';
+import { mountEvaluatePanel } from './ui/evaluate-panel';
 
 declare global {
   interface Window { threadlineLlm?: Llm }
@@ -50,6 +51,8 @@ const bars = { model: new ProgressBar('Models'), ingest: new ProgressBar('Ingest
 $('#model-progress').append(bars.model.element);
 $('#ingest-progress').append(bars.ingest.element);
 $('#generation-progress').append(bars.generation.element);
+const evalBar = new ProgressBar('Evaluation');
+$('#eval-progress').append(evalBar.element);
 const ingestCancel = h('button', { type: 'button', hidden: true }, 'Cancel ingest');
 $('#ingest-progress').append(ingestCancel);
 
@@ -321,6 +324,18 @@ function wire(): void {
     });
   }
 }
+
+mountEvaluatePanel({
+  files: $<HTMLInputElement>('#eval-files'),
+  run: $<HTMLButtonElement>('#eval-run'),
+  exportJson: $<HTMLButtonElement>('#eval-export'),
+  output: $<HTMLElement>('#eval-output'),
+  bar: evalBar,
+  models: () => {
+    const embedder = EMBEDDERS.find((c) => c.key === ui.embedder.value) ?? EMBEDDERS[0];
+    return state.tl && embedder ? { embedder: embedder.options, key: embedder.key, llm: state.tl.llm } : null;
+  },
+});
 
 async function main(): Promise<void> {
   if (import.meta.env.PROD && 'serviceWorker' in navigator) {

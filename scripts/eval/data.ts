@@ -1,48 +1,12 @@
-/** Loads and checks an evaluation set: corpus.jsonl and conversations.jsonl (format: shared/eval/README.md). */
+/** Loads an evaluation set from a folder (Node): see parse.ts for the format and its checks. */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { parseEvalSet, type Conversation, type Passage } from './parse';
 
-export type TurnKind = 'first' | 'standalone' | 'followup';
-export interface Passage { id: string; text: string }
-export interface EvalTurn { id: string; user: string; rewrite: string; assistant: string; gold: string[]; kind: TurnKind }
-export interface Conversation { id: string; turns: EvalTurn[] }
-
-function jsonl<T>(file: string, check: (value: unknown, line: number) => T): T[] {
-  return readFileSync(file, 'utf8').split('\n').map((l, i) => [l, i + 1] as const).filter(([l]) => l.trim())
-    .map(([l, n]) => {
-      let value: unknown;
-      try { value = JSON.parse(l); } catch { throw new Error(`${file}:${n}: not valid JSON`); }
-      return check(value, n);
-    });
-}
-
-const str = (v: unknown, what: string): string => {
-  if (typeof v !== 'string') throw new Error(`${what} must be a string`);
-  return v;
-};
+export type { Conversation, EvalTurn, Passage, TurnKind } from './parse';
 
 /** `passages` is null for a set without corpus.jsonl (conversations only: gate and term resolution). */
 export function loadEvalSet(dir: string): { passages: Passage[] | null; conversations: Conversation[] } {
-  const hasCorpus = existsSync(join(dir, 'corpus.jsonl'));
-  const passages = !hasCorpus ? null : jsonl(join(dir, 'corpus.jsonl'), (v, n) => {
-    const p = v as Record<string, unknown>;
-    return { id: str(p.id, `corpus.jsonl:${n} id`), text: str(p.text, `corpus.jsonl:${n} text`) };
-  });
-  const ids = new Set((passages ?? []).map((p) => p.id));
-  const conversations = jsonl(join(dir, 'conversations.jsonl'), (v, n) => {
-    const c = v as { id?: unknown; turns?: unknown };
-    if (!Array.isArray(c.turns)) throw new Error(`conversations.jsonl:${n}: turns must be an array`);
-    return {
-      id: str(c.id, `conversations.jsonl:${n} id`),
-      turns: c.turns.map((t: Record<string, unknown>, i) => {
-        const where = `conversations.jsonl:${n} turn ${i + 1}`;
-        const kind = str(t.kind, `${where} kind`);
-        if (!['first', 'standalone', 'followup'].includes(kind)) throw new Error(`${where}: kind must be first, standalone or followup`);
-        const gold = Array.isArray(t.gold) ? t.gold.map((g) => str(g, `${where} gold`)) : [];
-        for (const g of gold) if (!ids.has(g)) throw new Error(`${where}: gold passage ${g} is not in corpus.jsonl`);
-        return { id: str(t.id, `${where} id`), user: str(t.user, `${where} user`), rewrite: str(t.rewrite, `${where} rewrite`), assistant: str(t.assistant ?? '', `${where} assistant`), gold, kind: kind as TurnKind };
-      }),
-    };
-  });
-  return { passages, conversations };
+  const corpus = join(dir, 'corpus.jsonl');
+  return parseEvalSet(existsSync(corpus) ? readFileSync(corpus, 'utf8') : null, readFileSync(join(dir, 'conversations.jsonl'), 'utf8'));
 }

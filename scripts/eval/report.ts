@@ -1,5 +1,5 @@
 /** Renders an evaluation report as an aligned text table and as an SVG bar chart. */
-import type { EvalReport, KindKey, Strategy, StrategyReport } from './evaluate';
+import type { EvalReport, KindKey, Strategy, StrategyReport } from './core';
 
 const KINDS: KindKey[] = ['first', 'standalone', 'followup', 'all'];
 const f = (x: number | null, digits = 3) => (x === null ? '–' : x.toFixed(digits));

@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { SAMPLE_KB } from '../../demo/sample-kb';
@@ -38,6 +40,38 @@ async function ask(page: Page, question: string): Promise<void> {
 }
 
 const turn = (page: Page, i: number) => page.locator('.tl-turn').nth(i);
+
+describe('playground Evaluate panel (built; scripted fake LLM as the language model)', () => {
+  it('runs our own evaluation set through the page pipeline, shows the table and chart, and exports the same JSON as npm run eval', async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 1000 }, acceptDownloads: true });
+    const foreign = await confineTo(context, plain.origin);
+    const page = await context.newPage();
+    await installScriptedLlm(page);
+    await page.goto(`${plain.origin}/`);
+    await ready(page);
+    const set = resolve(import.meta.dirname, '../../docs/eval-sample');
+    await page.setInputFiles('#eval-files', [join(set, 'corpus.jsonl'), join(set, 'conversations.jsonl')]);
+    await page.click('#eval-run');
+    await page.locator('.eval-table').waitFor({ timeout: 120_000 });
+    const text = await page.locator('.eval-table').textContent();
+    for (const strategy of ['raw', 'rules', 'expand', 'llm', 'oracle']) expect(text).toMatch(new RegExp(`^${strategy}\\s`, 'm'));
+    expect(await page.locator('.eval-chart').getAttribute('src')).toMatch(/^data:image\/svg\+xml/);
+    await page.locator('section[aria-labelledby="eval-h"]').screenshot({ path: 'test-results/playground-eval.png' });
+    const download = page.waitForEvent('download');
+    await page.click('#eval-export');
+    const json = JSON.parse(readFileSync(await (await download).path(), 'utf8')) as { corpus: boolean; strategies: Record<string, { kinds?: { followup: { mrr: number } }; terms: { f1: number } }>; turns?: unknown };
+    expect(json.corpus).toBe(true);
+    expect(json.strategies.oracle?.kinds?.followup.mrr).toBeGreaterThan(json.strategies.raw?.kinds?.followup.mrr ?? 1);
+    expect(json.strategies.llm?.terms.f1).toBeGreaterThanOrEqual(0);
+    expect(json.turns).toBeUndefined();
+    // The fake model was asked to condense follow-ups through the page's own pipeline.
+    expect(await page.evaluate(() => (window as unknown as { llmCalls: string[] }).llmCalls.filter((k) => k === 'condense').length)).toBeGreaterThan(0);
+    // The user's own index was not touched by the evaluation set.
+    expect(await page.locator('#index-info').getAttribute('data-docs')).toBe('0');
+    expect(foreign).toEqual([]);
+    await context.close();
+  });
+});
 
 describe('playground (built, served by a plain static host)', () => {
   it('holds a three-turn conversation with a scripted fake LLM, shows traces and compare, and restores everything after a reload with zero embedding calls', async () => {

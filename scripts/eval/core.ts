@@ -1,0 +1,173 @@
+/**
+ * The evaluation core, shared by the Node CLI (evaluate.ts) and the
+ * playground's Evaluate panel. Follow-up retrieval, measured per turn kind and strategy against strategy,
+ * through the library's own code: the same gate, condensers, expansion,
+ * hedged fusion and index as in the browser, the offline embedding model,
+ * passages indexed as given (no re-chunking). A set without a corpus is
+ * measured on what needs no retrieval: the gate and term resolution.
+ * Deterministic: two runs give identical numbers.
+ */
+import type { ExpandOptions } from '../../src/chat/expand';
+import type { Specificity } from '../../src/chat/specificity';
+import type { Llm } from '../../src/llm/llm';
+import type { SearchMode } from '../../src/retrieval/memory-index';
+import type { Conversation, Passage, TurnKind } from './parse';
+import { average, scoreRanking, type KindMetrics } from './metrics';
+import { ALL_STRATEGIES, contexts, strategyQuery, type Strategy, type StrategyQuery, type TurnContext } from './strategies';
+import { termCounts, termScore, type TermScore } from './terms';
+
+export { ALL_STRATEGIES, type Strategy } from './strategies';
+export type KindKey = TurnKind | 'all';
+
+export interface EvalOptions {
+  data: string;
+  strategies?: readonly Strategy[];
+  retrieval?: SearchMode;
+  k?: number;
+  /** Needed for the `llm` strategy; without it that strategy is skipped. */
+  llm?: Llm;
+  /** Embedding model folder. @default .models/threadline-glove-30k */
+  model?: string;
+  /** Weights of the expand strategy (sensitivity runs). @default EXPAND_DEFAULTS */
+  expand?: ExpandOptions;
+}
+
+export interface StrategyReport {
+  /** Ranking metrics per turn kind; absent for a set without a corpus. */
+  kinds?: Record<KindKey, KindMetrics>;
+  gapClosure: number | null;
+  regression: number;
+  /** Term resolution of the resolved question against the human rewrite, non-first turns. */
+  terms: TermScore;
+  /** Share of turns of each kind the strategy changed (condensed or expanded). */
+  changed: Record<TurnKind, number>;
+}
+
+/** One turn, for reading failures one by one (`--turns FILE`). */
+export interface TurnRow {
+  id: string;
+  kind: TurnKind;
+  user: string;
+  rewrite: string;
+  /** The expand strategy's gate, question and added words. */
+  gate: string;
+  question: string;
+  terms: { term: string; weight: number }[];
+  /** 1-based rank of the first gold passage (0: not in the ranking), per strategy. */
+  rank: Partial<Record<Strategy, number>>;
+}
+
+export interface EvalReport {
+  data: string;
+  retrieval: SearchMode;
+  k: number;
+  /** Ranking depth: MRR is MRR@depth; depth = max(k, 10) so that R@10 and nDCG@10 are defined. */
+  depth: number;
+  /** Whether the set has a corpus (ranking metrics) or conversations only. */
+  corpus: boolean;
+  /** Where specificity came from: the corpus's own BM25 statistics, or the vocabulary prior. */
+  specificity: 'corpus' | 'vocabulary-prior';
+  strategies: Partial<Record<Strategy, StrategyReport>>;
+  /** The default condenser's gate (expand), against the turn kinds. */
+  gate: { keptFirst: number; keptStandalone: number; condensedFollowup: number; changedStandalone: number };
+  /** The English-only gate (rules), for comparison. */
+  gateRules: { keptFirst: number; keptStandalone: number; condensedFollowup: number };
+  skipped: Strategy[];
+  model: string;
+  turns: TurnRow[];
+  ms: number;
+}
+
+function summarize(rows: { kind: TurnKind; scores: ReturnType<typeof scoreRanking> }[]): Record<KindKey, KindMetrics> {
+  const of = (kind: KindKey) => average(rows.filter((r) => kind === 'all' || r.kind === kind).map((r) => r.scores));
+  return { first: of('first'), standalone: of('standalone'), followup: of('followup'), all: of('all') };
+}
+
+const share = (turns: TurnContext[], kind: TurnKind, test: (c: TurnContext, i: number) => boolean) => {
+  const of = turns.map((c, i) => [c, i] as const).filter(([c]) => c.turn.kind === kind);
+  return of.length ? of.filter(([c, i]) => test(c, i)).length / of.length : 0;
+};
+
+/** What a run needs besides the set: how to rank a query, and how specific words are. */
+export interface EvalEngine {
+  /** The passage ids for each query, best first, `depth` of them at most. */
+  rank(queries: readonly StrategyQuery[], depth: number): Promise<string[][]>;
+  specificity: Specificity;
+  model: string;
+}
+
+/**
+ * The evaluation itself, independent of where it runs: the Node CLI ranks
+ * with an in-process index (evaluate below), the playground's Evaluate panel
+ * with the page's own threadline instance.
+ */
+export async function runEval(set: { passages: readonly Passage[] | null; conversations: Conversation[] }, engine: EvalEngine | null, options: Omit<EvalOptions, 'data' | 'model'> & { data: string }): Promise<EvalReport> {
+  const started = performance.now();
+  const retrieval = options.retrieval ?? 'hybrid';
+  const k = options.k ?? 10;
+  if (!Number.isInteger(k) || k < 1) throw new Error(`--k must be a positive integer, got ${k}`);
+  const depth = Math.max(k, 10);
+  const wanted = options.strategies ?? ALL_STRATEGIES;
+  const skipped = wanted.filter((s) => s === 'llm' && !options.llm);
+  const strategies = wanted.filter((s) => !skipped.includes(s));
+  const { passages, conversations } = set;
+  const turns = contexts(conversations);
+  const specificity = engine?.specificity ?? (() => 0);
+
+  const queries = new Map<Strategy, StrategyQuery[]>();
+  for (const s of strategies) queries.set(s, await Promise.all(turns.map((c) => strategyQuery(s, c, specificity, options.llm, options.expand))));
+
+  const ranks = new Map<Strategy, number[]>();
+  const report: EvalReport['strategies'] = {};
+  for (const s of strategies) {
+    const qs = queries.get(s) ?? [];
+    const nonFirst = turns.map((c, i) => [c, i] as const).filter(([c]) => c.turn.kind !== 'first');
+    const terms = termScore(nonFirst.map(([c, i]) => termCounts(qs[i]?.question ?? qs[i]?.query.text ?? c.turn.user, c.turn.rewrite, c.turn.user)));
+    const changed = { first: share(turns, 'first', (_, i) => !!qs[i]?.changed), standalone: share(turns, 'standalone', (_, i) => !!qs[i]?.changed), followup: share(turns, 'followup', (_, i) => !!qs[i]?.changed) };
+    const entry: StrategyReport = { gapClosure: null, regression: 0, terms, changed };
+    report[s] = entry;
+    if (!engine || !passages) continue;
+    const rankings = await engine.rank(qs, depth);
+    ranks.set(s, rankings.map((ids, i) => 1 + ids.findIndex((id) => turns[i]?.turn.gold.includes(id))));
+    entry.kinds = summarize(turns.map((c, i) => ({ kind: c.turn.kind, scores: scoreRanking(rankings[i] ?? [], c.turn.gold) })));
+  }
+  gapAndRegression(report, strategies);
+
+  const rulesGate = queries.get('rules');
+  const expand = queries.get('expand');
+  return {
+    data: options.data, retrieval, k, depth, corpus: !!passages && !!engine, specificity: passages ? 'corpus' : 'vocabulary-prior', strategies: report, skipped, model: engine?.model ?? '',
+    gate: {
+      keptFirst: share(turns, 'first', (_, i) => !expand?.[i]?.changed),
+      keptStandalone: share(turns, 'standalone', (_, i) => !expand?.[i]?.changed),
+      condensedFollowup: share(turns, 'followup', (_, i) => !!expand?.[i]?.changed),
+      changedStandalone: share(turns, 'standalone', (_, i) => !!expand?.[i]?.changed),
+    },
+    gateRules: {
+      keptFirst: share(turns, 'first', (_, i) => !rulesGate?.[i]?.changed),
+      keptStandalone: share(turns, 'standalone', (_, i) => !rulesGate?.[i]?.changed),
+      condensedFollowup: share(turns, 'followup', (_, i) => !!rulesGate?.[i]?.changed),
+    },
+    turns: turns.map((c, i) => ({
+      id: c.turn.id, kind: c.turn.kind, user: c.turn.user, rewrite: c.turn.rewrite,
+      gate: expand?.[i]?.changed ? 'condensed' : 'kept', question: expand?.[i]?.question ?? expand?.[i]?.query.text ?? c.turn.user, terms: [...(expand?.[i]?.query.terms ?? [])],
+      rank: Object.fromEntries([...ranks].map(([s, r]) => [s, r[i] ?? 0])),
+    })),
+    ms: performance.now() - started,
+  };
+}
+
+function gapAndRegression(report: EvalReport['strategies'], strategies: readonly Strategy[]): void {
+  const raw = report.raw?.kinds;
+  const oracle = report.oracle?.kinds;
+  const keptMrr = (kinds: Record<KindKey, KindMetrics>) => {
+    const { first, standalone } = kinds;
+    return first.n + standalone.n ? (first.mrr * first.n + standalone.mrr * standalone.n) / (first.n + standalone.n) : 0;
+  };
+  for (const s of strategies) {
+    const r = report[s] as StrategyReport;
+    if (!r.kinds) continue;
+    if (raw && oracle && oracle.followup.mrr !== raw.followup.mrr) r.gapClosure = (r.kinds.followup.mrr - raw.followup.mrr) / (oracle.followup.mrr - raw.followup.mrr);
+    if (raw) r.regression = keptMrr(raw) - keptMrr(r.kinds);
+  }
+}
