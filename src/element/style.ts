@@ -21,6 +21,17 @@ export const ELEMENT_CSS = `
   border-radius: var(--_radius);
   max-width: var(--threadline-max-width, 42rem);
 }
+@media (prefers-color-scheme: dark) {
+  :host {
+    --_bg: var(--threadline-bg, #16191f);
+    --_fg: var(--threadline-fg, #e4e7ee);
+    --_muted: var(--threadline-muted, #a3abba);
+    --_accent: var(--threadline-accent, #8ab4ff);
+    --_accent-fg: var(--threadline-accent-fg, #0d1422);
+    --_border: var(--threadline-border, #343a46);
+    --_user-bg: var(--threadline-user-bg, #222a3a);
+  }
+}
 :host([hidden]) { display: none; }
 * { box-sizing: border-box; }
 .panel { display: flex; flex-direction: column; gap: .5rem; padding: .75rem; max-height: var(--threadline-height, 32rem); }

@@ -214,10 +214,11 @@ export class ThreadlineChat extends HTMLElement {
     this.setBusy(true, true);
     const view = new TurnView(question, this.viewOptions());
     this.ui.log.append(view.element);
-    view.element.scrollIntoView?.({ block: 'end' });
+    const follow = this.follower(view.element);
     try {
       for await (const event of session.ask(question, { signal: this.turnAbort.signal })) {
         view.update(event);
+        if (event.type === 'token' || event.type === 'done') follow();
         this.emit('threadline-turn', event);
       }
     } catch (error) {
@@ -225,10 +226,35 @@ export class ThreadlineChat extends HTMLElement {
       view.fail(m.code === 'ABORTED' ? 'Stopped. This turn was not saved.' : `Failed: ${m.message}`);
       this.emit('threadline-error', m);
     } finally {
+      follow.stop();
       this.turnAbort = null;
       this.setBusy(false);
-      this.ui.input.focus();
+      this.ui.input.focus({ preventScroll: true });
     }
+  }
+
+  /**
+   * The log follows the conversation: the new question goes to the top of the
+   * log, so it and the start of its answer are in view as the answer streams
+   * (scrolling to the bottom would push the question out). A reader who
+   * scrolls the log during the turn is left where they are.
+   */
+  private follower(turn: HTMLElement): (() => void) & { stop(): void } {
+    const log = this.ui.log;
+    let expected = log.scrollTop;
+    let reader = false;
+    // A scroll that does not land where we put the log is the reader's.
+    const onScroll = () => { if (Math.abs(log.scrollTop - expected) > 2) reader = true; };
+    const align = () => {
+      if (reader) return;
+      log.scrollTop += turn.getBoundingClientRect().top - log.getBoundingClientRect().top;
+      expected = log.scrollTop;
+    };
+    log.addEventListener('scroll', onScroll, { passive: true });
+    align();
+    // The page itself scrolls the panel into view once, for a visitor who asked from far below or above it.
+    if (typeof this.ui.form.scrollIntoView === 'function') this.ui.form.scrollIntoView({ block: 'nearest' });
+    return Object.assign(align, { stop: () => log.removeEventListener('scroll', onScroll) });
   }
 
   private async newConversation(): Promise<void> {

@@ -47,6 +47,19 @@ describe('<threadline-chat> on the example static page (built element, prebuilt 
     expect(await second.locator('.tl-rewrite').textContent()).toMatch(/Searched for: .*damaged/);
     expect(await second.locator('.tl-answer').textContent()).toMatch(/60 days/);
 
+    // The log follows the conversation: the new question and the start of its answer are in view.
+    const inView = await page.evaluate(() => {
+      const root = document.querySelector('threadline-chat')?.shadowRoot;
+      const log = root?.querySelector('.log')?.getBoundingClientRect();
+      const turns = root?.querySelectorAll('.tl-turn');
+      const last = turns?.[turns.length - 1];
+      const q = last?.querySelector('.tl-user')?.getBoundingClientRect();
+      const a = last?.querySelector('.tl-answer')?.getBoundingClientRect();
+      if (!log || !q || !a) return null;
+      return { question: q.top >= log.top - 1 && q.bottom <= log.bottom + 1, answerStart: a.top >= log.top - 1 && a.top + 16 <= log.bottom + 1 };
+    });
+    expect(inView).toEqual({ question: true, answerStart: true });
+
     // A citation in the answer opens its passage, by keyboard.
     await second.locator('.tl-answer button[data-cite="1"]').first().focus();
     await page.keyboard.press('Enter');
@@ -64,6 +77,22 @@ describe('<threadline-chat> on the example static page (built element, prebuilt 
     await chat.locator('.tl-turn').nth(1).waitFor();
     expect(await chat.locator('.tl-turn').count()).toBe(2);
     await context.close();
+  });
+});
+
+describe('<threadline-chat> colours', () => {
+  it('follows prefers-color-scheme when the page sets no --threadline-* colours', async () => {
+    const background = async (colorScheme: 'light' | 'dark') => {
+      const context = await browser.newContext({ colorScheme });
+      await confineTo(context, server.origin);
+      const page = await context.newPage();
+      await page.goto(`${server.origin}/index.html`);
+      const bg = await page.locator('threadline-chat').evaluate((el) => getComputedStyle(el).backgroundColor);
+      await context.close();
+      return bg;
+    };
+    expect(await background('light')).toBe('rgb(255, 255, 255)');
+    expect(await background('dark')).toBe('rgb(22, 25, 31)');
   });
 });
 
