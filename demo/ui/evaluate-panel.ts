@@ -11,7 +11,7 @@ import { parseEvalSet } from '../../scripts/eval/parse';
 import { svgChart, table } from '../../scripts/eval/report';
 import { contexts, type Strategy } from '../../scripts/eval/strategies';
 import { specificityFrom } from '../../src/chat/specificity';
-import { contentWords } from '../../src/retrieval/lexical-tokens';
+import { contentWords } from '../../src/text/tokens';
 import { createThreadline, type EmbedderOptions, type Llm } from '../../src/index';
 import { h } from './dom';
 import type { ProgressBar } from './progress-bar';

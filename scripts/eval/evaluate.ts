@@ -6,7 +6,7 @@ import { resolve } from 'node:path';
 import { specificityFrom } from '../../src/chat/specificity';
 import { loadTransformersEmbedder } from '../../src/embedding/transformers-embedder';
 import { hedgedFusion } from '../../src/retrieval/fusion';
-import { contentWords } from '../../src/retrieval/lexical-tokens';
+import { contentWords } from '../../src/text/tokens';
 import { MemoryIndex, type SearchMode } from '../../src/retrieval/memory-index';
 import { runEval, type EvalEngine, type EvalOptions, type EvalReport } from './core';
 import { loadEvalSet } from './data';

@@ -3,12 +3,12 @@
  * code: the same gate, condensers and expansion as a chat session.
  */
 import { resolveAndExpand, type ExpandOptions } from '../../src/chat/expand';
-import { decide } from '../../src/chat/gate';
+import { decide } from '../../src/chat/rules/gate';
 import { condenseWithLlm } from '../../src/chat/llm-condenser';
 import { windowTurns } from '../../src/chat/memory';
-import { condenseWithRules } from '../../src/chat/rules-condenser';
+import { condenseWithRules } from '../../src/chat/rules/rules-condenser';
 import type { Specificity } from '../../src/chat/specificity';
-import type { HistoryTurn } from '../../src/chat/topics';
+import type { HistoryTurn } from '../../src/chat/rules/topics';
 import type { Llm } from '../../src/llm/llm';
 import type { Query } from '../../src/retriever';
 import type { Conversation, EvalTurn } from './data';

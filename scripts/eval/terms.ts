@@ -4,7 +4,7 @@
  * human rewrite adds to what the user typed are the terms a condenser must
  * add. Precision and recall are micro-averaged over turns.
  */
-import { lexicalTerms } from '../../src/retrieval/lexical-tokens';
+import { lexicalTerms } from '../../src/text/tokens';
 
 export interface TermCounts { tp: number; added: number; gold: number }
 export interface TermScore { p: number; r: number; f1: number }

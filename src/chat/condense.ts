@@ -8,10 +8,10 @@ import type { Llm } from '../llm/llm';
 import type { Retriever } from '../retriever';
 import { raced } from '../util/abort';
 import { resolveAndExpand } from './expand';
-import { decide } from './gate';
+import { decide } from './rules/gate';
 import { condenseWithLlm } from './llm-condenser';
 import { specificityFrom, wordsToScore } from './specificity';
-import type { HistoryTurn } from './topics';
+import type { HistoryTurn } from './rules/topics';
 import type { CondenseMode, TurnEvent } from './types';
 
 export type CondensedEvent = Extract<TurnEvent, { type: 'condensed' }>;

@@ -14,11 +14,11 @@
  *    conversation's topic, most), so they can break ties but never outvote it.
  */
 import type { WeightedTerm } from '../retriever';
-import { contentWords } from '../retrieval/lexical-tokens';
-import { decide, type GateDecision, type GateReason } from './gate';
-import { condenseWithRules } from './rules-condenser';
+import { contentWords } from '../text/tokens';
+import { decide, type GateDecision, type GateReason } from './rules/gate';
+import { condenseWithRules } from './rules/rules-condenser';
 import { SPECIFIC, type Specificity } from './specificity';
-import { candidatePhrases, stemsOf, type HistoryTurn, type Topic } from './topics';
+import { candidatePhrases, stemsOf, type HistoryTurn, type Topic } from './rules/topics';
 
 export interface ExpandOptions {
   /** Weight of the previous user turn's specific words. @default 0.3 */

@@ -3,7 +3,7 @@
  * relevant sentence marked, and their sources. Labelled as extractive so no
  * one mistakes it for a generated answer.
  */
-import { lexicalTerms } from '../retrieval/lexical-tokens';
+import { lexicalTerms } from '../text/tokens';
 import type { SearchHit } from '../retrieval/memory-index';
 import { passageLabel } from './prompts';
 

@@ -4,7 +4,7 @@
  * writes several lines, answers instead of rewriting, or wanders off; each of
  * these is caught here and the caller falls back to the rules condenser.
  */
-import { lexicalTerms } from '../retrieval/lexical-tokens';
+import { lexicalTerms } from '../text/tokens';
 
 /** Longer rewrites are rejected: they cannot be a question, and would overrun the embedder. */
 export const MAX_REWRITE_CHARS = 400;

@@ -6,11 +6,11 @@
  */
 import { complete, type Llm } from '../llm/llm';
 import { isThreadlineError } from '../errors';
-import type { GateDecision } from './gate';
+import type { GateDecision } from './rules/gate';
 import { guardRewrite, type GuardProblem } from './guards';
 import { condenseMessages } from './prompts';
-import { condenseWithRules } from './rules-condenser';
-import type { HistoryTurn } from './topics';
+import { condenseWithRules } from './rules/rules-condenser';
+import type { HistoryTurn } from './rules/topics';
 
 export interface LlmCondensation {
   question: string;

@@ -5,7 +5,7 @@
  * Whatever the conversation's length, each prompt's history is at most
  * `maxTokens` (+ the summary's own cap).
  */
-import type { HistoryTurn } from './topics';
+import type { HistoryTurn } from './rules/topics';
 
 export interface MemoryOptions {
   /** `'window'`: last turns only. `'summary'`: also a running LLM summary of older turns (window without an LLM). @default 'window' */

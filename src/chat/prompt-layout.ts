@@ -9,7 +9,7 @@ import type { ChatMessage } from '../llm/llm';
 import type { SearchHit } from '../retrieval/memory-index';
 import { estimateTokens, MEMORY_DEFAULTS, type CountTokens, type MemoryOptions } from './memory';
 import { answerMessages } from './prompts';
-import type { HistoryTurn } from './topics';
+import type { HistoryTurn } from './rules/topics';
 
 export class PromptLayout {
   /** The answer conversation exactly as last sent, reply included; null when it cannot be extended. */

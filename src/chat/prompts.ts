@@ -6,7 +6,7 @@
  */
 import type { ChatMessage } from '../llm/llm';
 import type { SearchHit } from '../retrieval/memory-index';
-import type { HistoryTurn } from './topics';
+import type { HistoryTurn } from './rules/topics';
 
 export const CONDENSE_SYSTEM = [
   'You rewrite the last message of a conversation as a standalone question for a search engine.',

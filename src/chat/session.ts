@@ -16,11 +16,11 @@ import { answerTurn } from './answer';
 import { condenseTurn } from './condense';
 import { eventStream } from './event-stream';
 import { EXPAND_DEFAULTS } from './expand';
-import { decide, type GateReason } from './gate';
+import { decide, type GateReason } from './rules/gate';
 import { MEMORY_DEFAULTS, SUMMARY_MAX_TOKENS, estimateTokens, truncateToTokens, windowTurns, type CountTokens } from './memory';
 import { PromptLayout } from './prompt-layout';
 import { summaryMessages } from './prompts';
-import type { HistoryTurn } from './topics';
+import type { HistoryTurn } from './rules/topics';
 import type { AnswerMode, ChatOptions, Turn, TurnEvent } from './types';
 
 /** What a session needs of the index. */

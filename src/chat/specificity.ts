@@ -5,8 +5,8 @@
  * statistic comes from the user's own index: no word lists, no evaluation data.
  */
 import type { TermStats } from '../retriever';
-import { contentWords } from '../retrieval/lexical-tokens';
-import { COMMON_WORDS } from './common-words';
+import { contentWords } from '../text/tokens';
+import { COMMON_WORDS } from './rules/common-words';
 
 /** A word's specificity in [0, 1]; 0 for a word the index does not have. */
 export type Specificity = (word: string) => number;

@@ -3,7 +3,7 @@ import type { SearchHit } from '../retrieval/memory-index';
 import type { WeightedTerm } from '../retriever';
 import type { Citation } from './citations';
 import type { ExtractivePassage } from './extractive';
-import type { GateReason } from './gate';
+import type { GateReason } from './rules/gate';
 import type { MemoryOptions } from './memory';
 
 export type CondenseMode = 'auto' | 'rules' | 'llm' | 'off';

@@ -4,7 +4,7 @@
  * segment (lexical-segment.ts) of prebuilt postings in one step.
  */
 import type { LexicalSegment } from './lexical-segment';
-import { lexicalTerms } from './lexical-tokens';
+import { lexicalTerms } from '../text/tokens';
 import { TopK, type Hit } from './top-k';
 
 interface LoadedSegment {

@@ -5,7 +5,7 @@
  * posting inserts. Slots index the shard's `keys`. A segment written with
  * other tokenizer rules (`version`) is ignored and its chunks re-tokenized.
  */
-import { lexicalTerms } from './lexical-tokens';
+import { lexicalTerms } from '../text/tokens';
 
 /** Bump whenever lexicalTerms (folding, stopwords, stemming) changes. */
 export const LEXICAL_VERSION = 1;

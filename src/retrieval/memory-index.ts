@@ -6,7 +6,7 @@
 import { ThreadlineError } from '../errors';
 import type { Query, TermStats } from '../retriever';
 import { Bm25Index, indexTerms } from './bm25';
-import { lexicalTerms } from './lexical-tokens';
+import { lexicalTerms } from '../text/tokens';
 import type { LexicalSegment } from './lexical-segment';
 import { matchesFilter, type MetadataValue, type SearchFilter } from './filter';
 import { separationFusion } from './fusion';

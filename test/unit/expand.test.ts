@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { evaluate } from '../../scripts/eval/evaluate';
 import { expansionTerms, gateBySpecificity, rankTopics, resolveAndExpand, splitPreamble, withNames } from '../../src/chat/expand';
-import { lastQuestionClause } from '../../src/chat/rules-condenser';
+import { lastQuestionClause } from '../../src/chat/rules/rules-condenser';
 import { generalSpecificity, specificityFrom, zipfSpecificity, type Specificity } from '../../src/chat/specificity';
 
 /** A scripted specificity (a fake of the index's statistics): listed words are specific, others not. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { decide, type GateReason } from '../../src/chat/gate';
+import { decide, type GateReason } from '../../src/chat/rules/gate';
 
 type Row = [question: string, action: 'keep' | 'condense' | 'reply', reason: GateReason];
 

@@ -3,7 +3,7 @@ import { Bm25Index } from '../../src/retrieval/bm25';
 import { buildSegment, isCurrentSegment, LEXICAL_VERSION } from '../../src/retrieval/lexical-segment';
 import { reciprocalRankFusion } from '../../src/retrieval/fusion';
 import { matchesFilter } from '../../src/retrieval/filter';
-import { lexicalTerms, stem } from '../../src/retrieval/lexical-tokens';
+import { lexicalTerms, stem } from '../../src/text/tokens';
 
 describe('lexical terms', () => {
   it('folds case and accents, drops stopwords, stems inflections', () => {

@@ -1,9 +1,9 @@
 import 'fake-indexeddb/auto';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { decide } from '../../src/chat/gate';
-import { condenseWithRules } from '../../src/chat/rules-condenser';
-import { candidatePhrases, trackTopics, type HistoryTurn } from '../../src/chat/topics';
+import { decide } from '../../src/chat/rules/gate';
+import { condenseWithRules } from '../../src/chat/rules/rules-condenser';
+import { candidatePhrases, trackTopics, type HistoryTurn } from '../../src/chat/rules/topics';
 import { embedderIdentity, loadTransformersEmbedder } from '../../src/embedding/transformers-embedder';
 import { RetrievalEngine } from '../../src/worker/retrieval-engine';
 import { SAMPLE_KB } from '../../demo/sample-kb';

@@ -7,7 +7,7 @@
  * names its own topic (or is in a language these English rules do not cover)
  * goes to retrieval exactly as typed.
  */
-import { STOPWORDS } from '../retrieval/stopwords';
+import { STOPWORDS } from '../../text/stopwords';
 import { COMMON_WORDS } from './common-words';
 import {
   ANAPHORIC_PRONOUNS, AUXILIARIES, BARE_FOLLOWUPS, COMPARATIVES, DEMONSTRATIVES, ELLIPSIS_OPENERS, EXPLETIVE_IT_COMPLEMENTS, FUNCTION_WORDS,

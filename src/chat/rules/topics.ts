@@ -5,7 +5,7 @@
  * more than the assistant's, and long answers are normalized so they cannot
  * drown the user's topic.
  */
-import { stem } from '../retrieval/lexical-tokens';
+import { stem } from '../../text/tokens';
 import { isContentWord, isEverydayWord } from './gate';
 import { COMMON_VERBS, COMPARATIVES, NON_TOPIC_WORDS, SMALLTALK } from './word-lists';
 
