@@ -22,9 +22,11 @@ import type { LlmOption } from '../llm/resolve-llm';
 import type { Progress } from '../progress';
 import { TurnView, type TurnViewOptions } from '../render/turn-view';
 import { createThreadline, type Threadline } from '../threadline';
+import { followTurn } from './follow-turn';
+import { renderSuggestions } from './suggestions';
 import { ELEMENT_CSS } from './style';
 
-const ATTRIBUTES = ['index', 'embedder', 'llm', 'name', 'placeholder', 'link-hosts'] as const;
+const ATTRIBUTES = ['index', 'embedder', 'llm', 'name', 'placeholder', 'link-hosts', 'suggestions'] as const;
 
 function llmOption(value: string | null): LlmOption {
   const v = value?.trim() ?? '';
@@ -85,10 +87,16 @@ export class ThreadlineChat extends HTMLElement {
     const ask = Object.assign(document.createElement('button'), { type: 'submit', className: 'primary', textContent: 'Ask', disabled: true });
     const stop = Object.assign(document.createElement('button'), { type: 'button', className: 'secondary', textContent: 'Stop', hidden: true });
     const fresh = Object.assign(document.createElement('button'), { type: 'button', className: 'secondary', textContent: 'New', title: 'Start a new conversation', disabled: true });
+    input.setAttribute('part', 'input');
+    ask.setAttribute('part', 'ask-button');
+    stop.setAttribute('part', 'stop-button');
+    fresh.setAttribute('part', 'new-button');
+    const suggestions = Object.assign(document.createElement('div'), { className: 'suggestions', hidden: true });
+    suggestions.setAttribute('part', 'suggestions');
     form.append(label, input, ask, stop, fresh);
-    panel.append(status, progress, log, form);
+    panel.append(status, progress, log, suggestions, form);
     root.append(panel);
-    this.ui = { status, progress, log, form, input, ask, stop, fresh };
+    this.ui = { status, progress, log, form, input, ask, stop, fresh, suggestions };
 
     form.addEventListener('submit', (event) => {
       event.preventDefault();
@@ -138,6 +146,7 @@ export class ThreadlineChat extends HTMLElement {
   attributeChangedCallback(name: string, previous: string | null, next: string | null): void {
     if (name === 'placeholder') this.ui.input.placeholder = next ?? '';
     else if (name === 'link-hosts') return; // read for each new turn
+    else if (name === 'suggestions') this.showSuggestions();
     else if (previous !== next && this.started) this.restart();
   }
 
@@ -196,6 +205,7 @@ export class ThreadlineChat extends HTMLElement {
       this.setStatus(this.readyStatus);
       this.setBusy(false);
       this.ui.fresh.disabled = false;
+      this.showSuggestions();
       this.emit('threadline-ready', { docs: stats.docs, chunks: stats.chunks, llm: tl.llm?.id ?? null });
     } catch (error) {
       if (!current()) return;
@@ -214,7 +224,10 @@ export class ThreadlineChat extends HTMLElement {
     this.setBusy(true, true);
     const view = new TurnView(question, this.viewOptions());
     this.ui.log.append(view.element);
-    const follow = this.follower(view.element);
+    this.ui.suggestions.hidden = true;
+    const follow = followTurn(this.ui.log, view.element);
+    // The page itself scrolls the panel into view once, for a visitor who asked from far below or above it.
+    this.ui.form.scrollIntoView?.({ block: 'nearest' });
     try {
       for await (const event of session.ask(question, { signal: this.turnAbort.signal })) {
         view.update(event);
@@ -233,30 +246,6 @@ export class ThreadlineChat extends HTMLElement {
     }
   }
 
-  /**
-   * The log follows the conversation: the new question goes to the top of the
-   * log, so it and the start of its answer are in view as the answer streams
-   * (scrolling to the bottom would push the question out). A reader who
-   * scrolls the log during the turn is left where they are.
-   */
-  private follower(turn: HTMLElement): (() => void) & { stop(): void } {
-    const log = this.ui.log;
-    let expected = log.scrollTop;
-    let reader = false;
-    // A scroll that does not land where we put the log is the reader's.
-    const onScroll = () => { if (Math.abs(log.scrollTop - expected) > 2) reader = true; };
-    const align = () => {
-      if (reader) return;
-      log.scrollTop += turn.getBoundingClientRect().top - log.getBoundingClientRect().top;
-      expected = log.scrollTop;
-    };
-    log.addEventListener('scroll', onScroll, { passive: true });
-    align();
-    // The page itself scrolls the panel into view once, for a visitor who asked from far below or above it.
-    if (typeof this.ui.form.scrollIntoView === 'function') this.ui.form.scrollIntoView({ block: 'nearest' });
-    return Object.assign(align, { stop: () => log.removeEventListener('scroll', onScroll) });
-  }
-
   private async newConversation(): Promise<void> {
     if (!this.instance || this.turnAbort) return;
     try {
@@ -268,6 +257,7 @@ export class ThreadlineChat extends HTMLElement {
       return;
     }
     this.ui.log.replaceChildren();
+    this.showSuggestions();
     this.ui.input.focus();
   }
 
@@ -275,7 +265,16 @@ export class ThreadlineChat extends HTMLElement {
     const id = this.instance?.llm?.id;
     // "link-hosts": space-separated hosts whose links stay clickable; absent: any http(s) host.
     const hosts = this.getAttribute('link-hosts')?.split(/[\s,]+/).filter(Boolean);
-    return { ...(id ? { llmId: id } : {}), ...(hosts ? { linkHosts: hosts } : {}) };
+    return { copy: true, ...(id ? { llmId: id } : {}), ...(hosts ? { linkHosts: hosts } : {}) };
+  }
+
+  /**
+   * The `suggestions` attribute ("What is the refund window? | How do I track
+   * my order?"): starter questions as buttons while the conversation is empty.
+   */
+  private showSuggestions(): void {
+    const empty = this.ui.log.childElementCount === 0 && this.session !== null;
+    renderSuggestions(this.ui.suggestions, empty ? this.getAttribute('suggestions') : null, (q) => { if (!this.turnAbort && this.session) void this.ask(q); });
   }
 
   private onProgress(p: Progress): void {

@@ -21,6 +21,8 @@ export interface TurnViewOptions {
    * host. @default undefined
    */
   linkHosts?: readonly string[];
+  /** Add a "Copy" button to each finished answer (copies its text). @default false */
+  copy?: boolean;
 }
 
 const MODE_LABELS = {
@@ -46,13 +48,17 @@ export class TurnView {
     this.element = el('li', 'tl-turn');
     const question = el('p', 'tl-user');
     question.textContent = user;
+    // Parts are what a page can style from outside a shadow root (`threadline-chat::part(answer)`).
+    question.setAttribute('part', 'user');
     this.rewrite = el('p', 'tl-rewrite');
     this.rewrite.hidden = true;
     this.answer = el('div', 'tl-answer');
+    this.answer.setAttribute('part', 'answer');
     this.answer.setAttribute('aria-busy', 'true');
     this.mode = el('p', 'tl-mode');
     this.mode.hidden = true;
     this.sources = el('ol', 'tl-sources');
+    this.sources.setAttribute('part', 'sources');
     this.sources.setAttribute('aria-label', 'Sources');
     this.element.append(question, this.rewrite, this.answer, this.mode, this.sources);
     this.answer.addEventListener('click', (event) => {
@@ -131,6 +137,18 @@ export class TurnView {
     this.mode.hidden = false;
     this.mode.dataset.mode = mode;
     this.mode.textContent = fallback === 'llm-error' ? `${text} (The language model failed; this extractive answer stands in.)` : text;
+    if (this.options.copy && !this.element.querySelector('.tl-copy')) {
+      const copy = el('button', 'tl-copy');
+      copy.type = 'button';
+      copy.textContent = 'Copy';
+      copy.setAttribute('part', 'copy-button');
+      copy.setAttribute('aria-label', 'Copy this answer');
+      copy.addEventListener('click', () => {
+        // The rendered text, not the raw Markdown: what the visitor reads is what they copy.
+        void navigator.clipboard?.writeText(this.answer.textContent ?? '').then(() => { copy.textContent = 'Copied'; }, () => { copy.textContent = 'Copy failed'; });
+      });
+      this.mode.after(copy);
+    }
   }
 
   private addSource(n: number, title: string, url: string | undefined, passage?: string): void {

@@ -80,6 +80,37 @@ describe('<threadline-chat> on the example static page (built element, prebuilt 
   });
 });
 
+describe('<threadline-chat> suggestions, copy and parts', () => {
+  it('offers starter questions, answers one on click, copies the answer, and exposes parts', async () => {
+    const context = await browser.newContext();
+    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.origin });
+    const foreign = await confineTo(context, server.origin);
+    const page = await context.newPage();
+    await watchElementEvents(page);
+    await page.addInitScript(() => {
+      document.addEventListener('readystatechange', () => {
+        if (document.readyState === 'interactive') document.querySelector('threadline-chat')?.setAttribute('suggestions', "What's the refund window? | How do I track my order?");
+      });
+    });
+    await page.goto(`${server.origin}/index.html`);
+    expect(await waitForElement(page)).toMatchObject({ type: 'threadline-ready' });
+    const chat = page.locator('threadline-chat');
+    const suggestions = chat.locator('[part~="suggestion"]');
+    expect(await suggestions.allTextContents()).toEqual(["What's the refund window?", 'How do I track my order?']);
+    await suggestions.first().click();
+    await chat.locator('.tl-turn .tl-mode:not([hidden])').waitFor({ timeout: 60_000 });
+    expect(await chat.locator('.suggestions').isHidden()).toBe(true);
+    expect(await chat.locator('[part~="user"]').first().textContent()).toBe("What's the refund window?");
+    expect(await chat.locator('[part~="answer"]').first().textContent()).toMatch(/30 days/);
+    for (const part of ['input', 'ask-button', 'new-button', 'sources', 'copy-button']) expect(await chat.locator(`[part~="${part}"]`).count()).toBeGreaterThan(0);
+    await chat.locator('[part~="copy-button"]').first().click();
+    await page.waitForFunction(() => document.querySelector('threadline-chat')?.shadowRoot?.querySelector('.tl-copy')?.textContent !== 'Copy');
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toMatch(/30 days/);
+    expect(foreign).toEqual([]);
+    await context.close();
+  });
+});
+
 describe('<threadline-chat> colours', () => {
   it('follows prefers-color-scheme when the page sets no --threadline-* colours', async () => {
     const background = async (colorScheme: 'light' | 'dark') => {
