@@ -62,13 +62,16 @@ export interface StoredIndex {
 
 const TX = { durability: 'strict' } as const;
 
+/** Why a connection was closed under us: the database deleted, upgraded by another tab, or closed by the browser (site data cleared). */
+export type LostReason = 'deleted' | 'upgraded' | 'terminated';
+
 export class IndexStore {
   /** The open connection; null once it was closed under us (another tab's upgrade or deletion, site data cleared). */
   private db: IDBPDatabase<ThreadlineDB> | null;
   private opening: Promise<IDBPDatabase<ThreadlineDB>> | null = null;
   private closed = false;
 
-  private constructor(db: IDBPDatabase<ThreadlineDB>, private readonly name: string, private readonly onLost: (() => void) | undefined) {
+  private constructor(db: IDBPDatabase<ThreadlineDB>, private readonly name: string, private readonly onLost: ((why: LostReason) => void) | undefined) {
     this.db = db;
   }
 
@@ -78,23 +81,23 @@ export class IndexStore {
    * cleared the site's data): what memory holds may be gone from disk, and
    * the next call reopens the database.
    */
-  static async open(name: string, onLost?: () => void): Promise<IndexStore> {
+  static async open(name: string, onLost?: (why: LostReason) => void): Promise<IndexStore> {
     let store: IndexStore | null = null;
-    const db = await IndexStore.connect(name, () => store?.lost());
+    const db = await IndexStore.connect(name, (why) => store?.lost(why));
     store = new IndexStore(db, name, onLost);
     return store;
   }
 
-  private static async connect(name: string, lost: () => void): Promise<IDBPDatabase<ThreadlineDB>> {
+  private static async connect(name: string, lost: (why: LostReason) => void): Promise<IDBPDatabase<ThreadlineDB>> {
     try {
       const db = await openDB<ThreadlineDB>(databaseName(name), SCHEMA_VERSION, {
         upgrade(database, oldVersion, _newVersion, tx) {
           for (let v = oldVersion; v < SCHEMA_VERSION; v++) MIGRATIONS[v]?.(database, tx);
         },
         // Another tab wants to upgrade or delete: close at once so it never hangs waiting on us.
-        blocking() { db.close(); lost(); },
+        blocking(_current, next) { db.close(); lost(next === null ? 'deleted' : 'upgraded'); },
         // The browser closed the connection (site data cleared, storage failure).
-        terminated() { lost(); },
+        terminated() { lost('terminated'); },
       });
       return db;
     } catch (error) {
@@ -108,16 +111,16 @@ export class IndexStore {
     this.db = null;
   }
 
-  private lost(): void {
+  private lost(why: LostReason): void {
     this.db = null;
-    if (!this.closed) this.onLost?.();
+    if (!this.closed) this.onLost?.(why);
   }
 
   /** The connection, reopened if it was lost. */
   private async connection(): Promise<IDBPDatabase<ThreadlineDB>> {
     if (this.db) return this.db;
     if (this.closed) throw new ThreadlineError('DISPOSED', 'This index store was closed.');
-    this.opening ??= IndexStore.connect(this.name, () => this.lost()).then((db) => {
+    this.opening ??= IndexStore.connect(this.name, (why) => this.lost(why)).then((db) => {
       this.opening = null;
       if (this.closed) { db.close(); throw new ThreadlineError('DISPOSED', 'This index store was closed.'); }
       this.db = db;

@@ -16,7 +16,7 @@ import { hedgedFusion } from '../retrieval/fusion';
 import { MemoryIndex, type DocumentInfo, type HybridWeights, type SearchHit } from '../retrieval/memory-index';
 import type { AddOptions, AddResult, CallOptions, IndexStats, LoadOptions, LoadResult, Query, Retriever, SearchOptions, TermStats } from '../retriever';
 import { openChangeFeed, type ChangeFeed } from '../storage/change-feed';
-import { IndexStore, type PendingDoc, type StoredIndex } from '../storage/index-store';
+import { IndexStore, type LostReason, type PendingDoc, type StoredIndex } from '../storage/index-store';
 import { withWriteLock } from '../storage/write-lock';
 import { readPrebuiltHeader } from '../prebuilt/format';
 import { Mutex } from '../util/mutex';
@@ -76,7 +76,7 @@ export class RetrievalEngine implements Retriever {
     let engine: RetrievalEngine | null = null;
     // The database was closed under us (deleted, upgraded, site data cleared): memory may hold what disk no
     // longer has. Drop it and read the truth again (the store reopens the database on the next call).
-    const store = await IndexStore.open(config.name, () => engine?.storageLost());
+    const store = await IndexStore.open(config.name, (why) => engine?.storageLost(why));
     engine = new RetrievalEngine(config, store, loadEmbedder, onProgress);
     try {
       await engine.hydrate();
@@ -251,10 +251,16 @@ export class RetrievalEngine implements Retriever {
     }));
   }
 
-  private storageLost(): void {
+  /**
+   * The database was closed under us. Deleted or cleared: memory drops what
+   * disk no longer has, and the database is reopened (empty) only when next
+   * used, so a deletion is not undone behind the caller's back. Upgraded by
+   * another tab: the data is still there, so it is read again now.
+   */
+  private storageLost(why: LostReason): void {
     this.memory = null;
     this.generation = -1;
-    void this.queue.run(() => this.hydrate()).catch(() => undefined);
+    if (why === 'upgraded') void this.queue.run(() => this.hydrate()).catch(() => undefined);
   }
 
   /**
