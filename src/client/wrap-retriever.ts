@@ -12,6 +12,7 @@ import { ThreadlineError, throwIfAborted } from '../errors';
 import type { ProgressListener } from '../progress';
 import { RETRIEVER_METHODS, type Retriever, type RetrieverMethod } from '../retriever';
 import { fromWire, type RetrievalPort, type WorkerInit } from '../worker/protocol';
+import { raced } from '../util/abort';
 import { watchWorker } from './worker-watch';
 
 export interface RemoteRetriever extends Retriever {
@@ -93,8 +94,8 @@ export function wrapRetriever(makeWorker: () => Worker, init: Omit<WorkerInit, '
     const onAbort = () => { void current.remote.abort(opId); };
     signal?.addEventListener('abort', onAbort, { once: true });
     try {
-      await Promise.race([current.ready, current.dead]);
-      throwIfAborted(signal);
+      // Starting the worker (hydrating a large index) can take a while: an abort meanwhile is honoured at once.
+      await raced(Promise.race([current.ready, current.dead]), signal);
       const call = current.remote.invoke(method, [...args.slice(0, arity), options], opId, listener ? Comlink.proxy(listener) : undefined);
       const result = await Promise.race([call, current.dead]).catch((error: unknown) => { throw asCloneError(error); });
       if (!result.ok) throw fromWire(result.error);

@@ -31,6 +31,11 @@ export async function repairRecords(tx: WriteTx, damaged: readonly string[], mod
     const id = (d as { id?: unknown } | null)?.id;
     if (typeof id === 'string' && !goodDocs.has(id)) void tx.objectStore('docs').delete(id);
   }
+  // An unreadable shard holds nothing usable; left in place it would be reported (and repaired) on every open.
+  for (const s of shards as unknown[]) {
+    const id = (s as { id?: unknown } | null)?.id;
+    if (typeof id === 'number' && !checked.shards.has(id)) void tx.objectStore('shards').delete(id);
+  }
   const base = checked.manifest ?? emptyManifest({ modelId, dims: 0 });
   const live = checked.chunks;
   const shardLive: Record<number, number> = {};
