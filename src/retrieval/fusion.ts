@@ -36,24 +36,24 @@ export function hedgedFusion<T extends { key: number; score: number }>(condensed
     .map((f) => ({ ...(byKey.get(f.key) as T), score: f.score }));
 }
 
-/** Mean and standard deviation of a ranking's scores. */
-function moments(hits: readonly Hit[]): { mean: number; sd: number } {
-  const n = hits.length;
-  if (n === 0) return { mean: 0, sd: 0 };
-  const mean = hits.reduce((s, h) => s + h.score, 0) / n;
-  const variance = hits.reduce((s, h) => s + (h.score - mean) ** 2, 0) / n;
-  return { mean, sd: Math.sqrt(variance) };
+/**
+ * Mean, standard deviation and separation of a list of scores. Separation is
+ * how far the best score stands out from the rest, in standard deviations: a
+ * query-performance signal. A model that cannot tell passages apart (flat
+ * cosines) scores low; a ranking with a clear winner high.
+ */
+function scoreStats(scores: readonly number[]): { mean: number; sd: number; separation: number } {
+  const n = scores.length;
+  if (n === 0) return { mean: 0, sd: 0, separation: 0 };
+  const mean = scores.reduce((s, x) => s + x, 0) / n;
+  const sd = Math.sqrt(scores.reduce((s, x) => s + (x - mean) ** 2, 0) / n);
+  const top = scores.reduce((m, x) => (x > m ? x : m), -Infinity);
+  return { mean, sd, separation: sd > 0 ? (top - mean) / sd : 0 };
 }
 
-/**
- * How far a ranking's best hit stands out from the rest of its list, in
- * standard deviations: a query-performance signal. A model that cannot tell
- * passages apart (flat cosines) scores low; a ranking with a clear winner high.
- */
+/** The separation of a ranking's scores (see scoreStats). */
 export function separation(hits: readonly Hit[]): number {
-  const { mean, sd } = moments(hits);
-  const top = hits[0];
-  return top && sd > 0 ? (top.score - mean) / sd : 0;
+  return scoreStats(hits.map((h) => h.score)).separation;
 }
 
 /** A ranking to fuse by score; `exhaustive` when every candidate it lacks truly scores 0 (BM25 lists all matches below its depth). */
@@ -78,10 +78,9 @@ export function separationFusion(lists: readonly ScoredList[], k: number): Hit[]
   const fused = keys.map((key) => ({ key, score: 0 }));
   lists.forEach(({ weight = 1 }, i) => {
     const column = columns[i] as number[];
-    const ranked = column.map((score, j) => ({ key: keys[j] as number, score })).sort((a, b) => b.score - a.score);
-    const { mean, sd } = moments(ranked);
+    const { mean, sd, separation: apart } = scoreStats(column);
     if (sd === 0) return;
-    const w = weight * Math.max(0, separation(ranked));
+    const w = weight * Math.max(0, apart);
     column.forEach((score, j) => { (fused[j] as Hit).score += (w * (score - mean)) / sd; });
   });
   return fused.sort((a, b) => b.score - a.score || a.key - b.key).slice(0, Math.max(0, k));
