@@ -206,7 +206,7 @@ export class MemoryIndex {
     const dense = mode === 'lexical' ? [] : this.vectors.search(queryVector as Float32Array, depth, { allow, int8: options.int8 ?? false });
     const lexical = mode === 'dense' ? [] : this.lexical.search(indexTerms(query.text, query.terms), depth, allow);
     // Per-query weighted z-score fusion (fusion.ts): a flat ranking cannot drown a decisive one.
-    const context = query.context && query.context.weight > 0 ? this.contextRanking(query.context.docIds, allow) : [];
+    const context = mode === 'hybrid' && query.context && query.context.weight > 0 ? this.contextRanking(query.context.docIds, allow) : [];
     const ranked: Hit[] = mode === 'dense' ? dense : mode === 'lexical' ? lexical : separationFusion([
       { hits: dense, weight: options.weights?.dense ?? 1 },
       { hits: lexical, weight: options.weights?.lexical ?? 1, exhaustive: lexical.length < depth },
