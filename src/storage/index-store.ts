@@ -8,7 +8,7 @@
 import { openDB, type IDBPDatabase } from 'idb';
 import { ThreadlineError } from '../errors';
 import { isCurrentSegment, type LexicalSegment } from '../retrieval/lexical-segment';
-import { storageError } from './storage-errors';
+import { abandon, storageError } from './storage-errors';
 import { checkRecords } from './stored-index-check';
 import { compactShards } from './compaction';
 import { checkIdentity, emptyManifest, type ModelIdentity } from './manifest';
@@ -263,8 +263,7 @@ export class IndexStore {
         await tx.done;
         return result;
       } catch (error) {
-        tx.done.catch(() => undefined);
-        try { tx.abort(); } catch { /* already finished or aborted */ }
+        abandon(tx);
         throw error;
       }
     }, message);

@@ -5,7 +5,7 @@
  * the answers are kept: never rewritten questions, never retrieved chunks.
  */
 import { openDB, type DBSchema, type IDBPDatabase } from 'idb';
-import { storageError } from './storage-errors';
+import { abandon, storageError } from './storage-errors';
 
 export interface StoredCitation { n: number; docId: string; label: string; url?: string }
 
@@ -110,7 +110,7 @@ export class SessionStore {
         await Promise.all([turns.put(saved), tx.objectStore('sessions').put(merged), tx.done]);
         return { info: merged, turn: saved };
       } catch (error) {
-        abortQuietly(tx);
+        abandon(tx);
         throw error;
       }
     }, 'Could not save the turn');
@@ -144,14 +144,6 @@ export class SessionStore {
     } catch (error) {
       throw storageError(error, message);
     }
-  }
-}
-
-function abortQuietly(tx: { abort(): void }): void {
-  try {
-    tx.abort();
-  } catch {
-    // Already finished or aborted.
   }
 }
 

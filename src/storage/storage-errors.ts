@@ -40,3 +40,17 @@ export function storageError(value: unknown, message: string): ThreadlineError {
   }
   return new ThreadlineError('STORAGE_FAILED', `${message}: ${errorMessage(value)}`, { cause: value, details: { name: errorName(value) } });
 }
+
+/**
+ * Gives up a write transaction after an exception: aborts it, so nothing
+ * issued before the throw commits, and silences its `done` rejection, which
+ * the caller no longer awaits.
+ */
+export function abandon(tx: { abort(): void; done: Promise<void> }): void {
+  tx.done.catch(() => undefined);
+  try {
+    tx.abort();
+  } catch {
+    // Already finished or aborted.
+  }
+}
