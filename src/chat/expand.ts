@@ -123,23 +123,25 @@ export function rankTopics(history: readonly HistoryTurn[], specificity: Specifi
 
 /** HQE's weighted history words: specific words of earlier user turns not already in the question. */
 export function expansionTerms(question: string, history: readonly HistoryTurn[], specificity: Specificity, options: ExpandOptions = {}): WeightedTerm[] {
-  const { historyWeight, decay, firstTurnWeight, maxTerms } = { ...EXPAND_DEFAULTS, ...options };
+  const { maxTerms } = { ...EXPAND_DEFAULTS, ...options };
   const own = new Set(stemsOf(contentWords(question).join(' ')));
   const weights = new Map<string, number>();
   history.forEach((turn, i) => {
-    const age = history.length - 1 - i;
-    const recent = historyWeight * decay ** age;
-    const add = (words: string[], weight: number) => {
-      for (const word of words) {
-        if (own.has(stemsOf(word)[0] ?? word)) continue;
-        weights.set(word, Math.max(weights.get(word) ?? 0, weight));
-      }
-    };
-    add(specificWords(turn.user, specificity), Math.max(i === 0 ? firstTurnWeight : 0, recent));
+    const weight = historyTurnWeight(i, history.length, options);
+    for (const word of specificWords(turn.user, specificity)) {
+      if (own.has(stemsOf(word)[0] ?? word)) continue;
+      weights.set(word, Math.max(weights.get(word) ?? 0, weight));
+    }
   });
-  return [...weights].map(([term, weight]) => ({ term, weight: Math.round(weight * 1000) / 1000 }))
+  return [...weights].map(([term, weight]) => ({ term, weight }))
     .sort((a, b) => b.weight - a.weight || a.term.localeCompare(b.term))
     .slice(0, maxTerms);
+}
+
+/** The weight of the words of user turn `i` of `count`: recent turns more (decay per turn of age), the first turn at least its own weight. Rounded for traces. */
+function historyTurnWeight(i: number, count: number, options: ExpandOptions): number {
+  const { historyWeight, decay, firstTurnWeight } = { ...EXPAND_DEFAULTS, ...options };
+  return Math.round(Math.max(i === 0 ? firstTurnWeight : 0, historyWeight * decay ** (count - 1 - i)) * 1000) / 1000;
 }
 
 /**
@@ -172,13 +174,11 @@ export function withNames(specificity: Specificity, texts: readonly string[]): S
 
 /** The history weight of a word: that of the most recent (or first) user turn that holds it. */
 function turnWeight(word: string, history: readonly HistoryTurn[], options: ExpandOptions): number {
-  const { historyWeight, decay, firstTurnWeight } = { ...EXPAND_DEFAULTS, ...options };
   let weight = 0;
   history.forEach((turn, i) => {
-    if (!contentWords(turn.user).includes(word)) return;
-    weight = Math.max(weight, i === 0 ? firstTurnWeight : 0, historyWeight * decay ** (history.length - 1 - i));
+    if (contentWords(turn.user).includes(word)) weight = Math.max(weight, historyTurnWeight(i, history.length, options));
   });
-  return Math.round(weight * 1000) / 1000;
+  return weight;
 }
 
 /** Gate, resolve, expand: one turn's query. */
