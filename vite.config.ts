@@ -1,15 +1,16 @@
 import { resolve } from 'node:path';
 import { defaultClientConditions, defineConfig, type UserConfig } from 'vite';
+import { modelAssets } from './scripts/vite-model-assets.ts';
 import { ortAssets } from './scripts/vite-ort-assets.ts';
+import { plainUrlsPlugin } from './scripts/vite-plain-urls.ts';
 import { serviceWorker } from './scripts/vite-service-worker.ts';
 
 /**
  * `vite` (serve): the playground from demo/, with the offline model served
  * from .models/ and COOP/COEP headers so the page is cross-origin isolated
  * (threaded WASM). `vite build --mode <m>` builds one artifact:
- *   lib (default)  the library, its workers and the element module → dist/
- *   element        <threadline-chat> with every dependency bundled, the WASM runtime and
- *                  the offline model → dist/standalone/ (what `threadline element <dir>` copies)
+ *   lib (default)  the library, the element module, the standalone <threadline-chat>,
+ *                  their workers and the offline model, dependencies bundled → dist/
  *   cli            the Node CLI → dist/cli/threadline.js (the package's `threadline` bin)
  *   playground     the playground as a static site → build/playground/ (relative URLs,
  *                  service worker for offline use; no special headers needed)
@@ -30,53 +31,73 @@ const root = import.meta.dirname;
 const models = resolve(root, '.models');
 
 /** What every browser build shares: the WASM runtime next to the worker, ES workers, no inlined assets. */
-function browserBuild(ortDirs: readonly string[]): UserConfig {
+function browserBuild(ortDirs: readonly string[], modelDirs: readonly string[] = ['']): UserConfig {
   return {
     // Worker and asset URLs relative to the module that loads them, so a build works under any path.
     base: './',
-    plugins: [ortAssets(ortDirs)],
+    plugins: [ortAssets(ortDirs), modelAssets(modelDirs)],
     resolve: { conditions: ortConditions },
-    worker: { format: 'es', plugins: () => [ortAssets(ortDirs)] },
+    worker: { format: 'es', plugins: () => [ortAssets(ortDirs), modelAssets(modelDirs)] },
   };
 }
 
+/**
+ * The package's browser code, every dependency bundled in (so installing threadline
+ * installs nothing else, and `threadline element` can copy this folder as is): the
+ * library, `threadline/element`, the standalone `threadline-chat.js`, their workers, and
+ * the offline model, emitted as files because the code names each one with
+ * `new URL('…', import.meta.url)`, which an app's bundler follows in turn. Built as an
+ * app with entries rather than in library mode, which would inline those files as
+ * base64. web-llm (page side and worker) gets its own chunk names, so `threadline
+ * element` can leave it out; transformers.js and onnxruntime-web's JavaScript are a
+ * lazy chunk of the retrieval worker, loaded only for transformer models (their WASM
+ * is not shipped: see the README).
+ */
+/**
+ * The package's browser code, every dependency bundled in (so installing threadline
+ * installs nothing else, and `threadline element` copies this folder's files as they
+ * are): the library, `threadline/render`, `threadline/build`, `threadline/element`, the
+ * standalone `threadline-chat.js`, their workers, and the offline model in
+ * threadline-glove-30k/ next to them. The code names every worker and model file with
+ * `new URL('./…', import.meta.url)`, which an app's bundler follows in turn. web-llm
+ * (page side and worker) and transformers.js get their own chunk names, so `threadline
+ * element` can leave them out; both are imported lazily (transformers.js only for
+ * transformer embedding models; onnxruntime-web's WASM is not shipped: see the README).
+ */
 function library(): UserConfig {
   return {
-    ...browserBuild(['ort']),
     root,
+    base: './',
     publicDir: false,
+    resolve: { conditions: ortConditions },
+    plugins: [modelAssets(), plainUrlsPlugin()],
+    worker: { format: 'es', plugins: () => [modelAssets(), plainUrlsPlugin()] },
     build: {
       outDir: resolve(root, 'dist'),
-      // Worker chunks next to the entries, so one ort/ folder serves them all (27 MB, once).
+      emptyOutDir: true, // runs first; the CLI and the type declarations are built into dist/ after it
       assetsDir: '',
       assetsInlineLimit: 0,
       target: 'es2022',
       lib: {
         entry: {
           threadline: resolve(root, 'src/index.ts'),
+          render: resolve(root, 'src/render.ts'),
+          build: resolve(root, 'src/build.ts'),
           element: resolve(root, 'src/element.ts'),
-          'retrieval.worker': resolve(root, 'workers/retrieval.worker.ts'),
-          'llm.worker': resolve(root, 'workers/llm.worker.ts'),
+          'threadline-chat': resolve(root, 'src/element/standalone.ts'),
         },
         formats: ['es'],
       },
-      rolldownOptions: { external: [/^@huggingface\/(transformers|tokenizers)/, /^@mlc-ai\/web-llm/, 'idb', 'comlink', 'dompurify'] },
-    },
-  };
-}
-
-function standaloneElement(): UserConfig {
-  return {
-    ...browserBuild(['ort']),
-    root,
-    publicDir: models, // the offline model, copied to dist/standalone/threadline-glove-30k/
-    build: {
-      outDir: resolve(root, 'dist/standalone'),
-      assetsDir: '',
-      emptyOutDir: true,
-      assetsInlineLimit: 0,
-      target: 'es2022',
-      lib: { entry: { 'threadline-chat': resolve(root, 'src/element/standalone.ts') }, formats: ['es'] },
+      rolldownOptions: {
+        output: {
+          codeSplitting: {
+            groups: [
+              { name: 'web-llm', test: /[\\/]@mlc-ai[\\/]web-llm[\\/]/ },
+              { name: 'transformers', test: /[\\/](@huggingface[\\/]transformers|onnxruntime-(web|common))[\\/]/ },
+            ],
+          },
+        },
+      },
     },
   };
 }
@@ -85,6 +106,9 @@ function cli(): UserConfig {
   return {
     root,
     publicDir: false,
+    // Everything bundled (the package has no runtime dependencies) except transformers.js,
+    // an optional peer dependency imported only for transformer models.
+    ssr: { noExternal: true, external: ['@huggingface/transformers'] },
     build: {
       ssr: resolve(root, 'src/cli/threadline-cli.ts'),
       outDir: resolve(root, 'dist/cli'),
@@ -96,7 +120,7 @@ function cli(): UserConfig {
 }
 
 function playground(): UserConfig {
-  const base = browserBuild(['assets/ort']);
+  const base = browserBuild(['assets/ort'], ['assets']);
   return {
     ...base,
     plugins: [...(base.plugins ?? []), serviceWorker()],
@@ -118,7 +142,6 @@ export default defineConfig(({ command, mode }): UserConfig => {
       optimizeDeps: { include: ['@huggingface/transformers', 'comlink', 'idb'] },
     };
   }
-  if (mode === 'element') return standaloneElement();
   if (mode === 'cli') return cli();
   if (mode === 'playground') return playground();
   return library();

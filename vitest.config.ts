@@ -1,13 +1,14 @@
 import { playwright } from '@vitest/browser-playwright';
 import { defineConfig } from 'vitest/config';
 import { chromiumArgs, chromiumPath } from './scripts/chromium.ts';
+import { modelAssets } from './scripts/vite-model-assets.ts';
 import { ortAssets } from './scripts/vite-ort-assets.ts';
 import { isolationHeaders, ortConditions } from './vite.config.ts';
 
 /** Two lanes: `unit` runs pure code in Node; `browser` runs in Debian's Chromium through playwright-core. */
 export default defineConfig({
   publicDir: '.models',
-  plugins: [ortAssets()],
+  plugins: [ortAssets(), modelAssets()],
   resolve: { conditions: ortConditions },
   server: { headers: isolationHeaders },
   worker: { format: 'es' },

@@ -8,7 +8,7 @@
 import * as Comlink from 'comlink';
 import { pipeline } from '@huggingface/transformers';
 import { ortWasmPaths } from '../src/embedding/ort-assets';
-import { loadTransformersEmbedder } from '../src/embedding/transformers-embedder';
+import { loadEmbedder } from '../src/embedding/load-embedder';
 import { normalizeInPlace } from '../src/retrieval/vector-math';
 import { VectorIndex } from '../src/retrieval/vector-index';
 import { instantiateKernels } from '../src/retrieval/simd-kernels';
@@ -17,9 +17,9 @@ import { databaseName } from '../src/storage/schema';
 import { RetrievalEngine } from '../src/worker/retrieval-engine';
 import * as peer from './peer-scans';
 import type { PeerScan } from './peer-scans';
-import { embedderIdentity } from '../src/embedding/transformers-embedder';
+import { embedderIdentity } from '../src/embedding/load-embedder';
 
-const runtime = { wasmPaths: ortWasmPaths(), baseUrl: self.location.href };
+const runtime = { wasmPaths: ortWasmPaths(new URL('ort/', self.location.href)), baseUrl: self.location.href };
 
 function stats(samples: number[]) {
   const s = [...samples].sort((a, b) => a - b);
@@ -48,7 +48,7 @@ const gaussian = () => Math.sqrt(-2 * Math.log(random() + 1e-12)) * Math.cos(2 *
  * rows; non-zero, incompressible, normalized.
  */
 async function makeVectors(sentences: string[], n: number, dims: number): Promise<Float32Array> {
-  const embedder = await loadTransformersEmbedder({}, runtime);
+  const embedder = await loadEmbedder({}, runtime);
   const base = await embedder.embed(sentences);
   const d0 = embedder.dims;
   const projection = Float32Array.from({ length: d0 * dims }, gaussian);
@@ -236,7 +236,7 @@ const api = {
   /** add() end to end vs the bare transformers.js pipeline on the same chunk texts, same model. */
   async ingest(docs: { id: string; text: string }[]) {
     const name = `bench-ingest-${Date.now()}`;
-    const engine = await RetrievalEngine.open({ name, modelId: embedderIdentity({}), chunking: {}, int8: false, weights: { dense: 1, lexical: 1 }, onModelMismatch: 'error' }, () => loadTransformersEmbedder({}, runtime));
+    const engine = await RetrievalEngine.open({ name, modelId: embedderIdentity({}), chunking: {}, int8: false, weights: { dense: 1, lexical: 1 }, onModelMismatch: 'error' }, () => loadEmbedder({}, runtime));
     await engine.search('warm up', { k: 1, mode: 'dense' }).catch(() => []);
     await engine.add([{ id: 'warm', text: 'warm up the model' }]);
     const t = performance.now();
@@ -281,7 +281,7 @@ function bareRead(db: string): Promise<number> {
 
 /** Stores `sentences` (one chunk each) under `name` with the offline model's vectors, so a page can hydrate a large index fast. */
 async function prepareIndex(name: string, sentences: string[]): Promise<number> {
-  const embedder = await loadTransformersEmbedder({}, runtime);
+  const embedder = await loadEmbedder({}, runtime);
   const vectors = await embedder.embed(sentences);
   const store = await IndexStore.open(name);
   const perDoc = 50;

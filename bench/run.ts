@@ -11,7 +11,7 @@ import { resolve } from 'node:path';
 import { chromium } from 'playwright-core';
 import { chromiumArgs, chromiumPath } from '../scripts/chromium.ts';
 import { startDevServer } from '../scripts/dev-server.ts';
-import { loadTransformersEmbedder } from '../src/embedding/transformers-embedder';
+import { loadEmbedder } from '../src/embedding/load-embedder';
 import { syntheticCorpus, vocabulary } from './corpus';
 import type { ScanEntry } from './bench.worker';
 
@@ -29,7 +29,7 @@ async function nodeEmbedder(count: number) {
   const vocab = vocabulary(JSON.parse(readFileSync(resolve(import.meta.dirname, '../.models/threadline-glove-30k/tokenizer.json'), 'utf8')) as { model: { vocab: Record<string, number> } });
   const sentences = syntheticCorpus(vocab, count * 60, 60 * 50).flatMap((d) => d.text.split(/(?<=\.)\s+/)).filter((x) => !x.startsWith('#')).slice(0, count);
   const started = performance.now();
-  const embedder = await loadTransformersEmbedder({ model: resolve(import.meta.dirname, '../.models/threadline-glove-30k') + '/' });
+  const embedder = await loadEmbedder({ model: resolve(import.meta.dirname, '../.models/threadline-glove-30k') + '/' });
   const loadMs = performance.now() - started;
   const t0 = performance.now();
   await embedder.embed(sentences);

@@ -10,9 +10,10 @@
  * end-to-end tests use it for a scripted fake model.
  */
 import {
-  checkWebGpu, createThreadline, isThreadlineError, TurnView,
+  checkWebGpu, createThreadline, isThreadlineError,
   type ChatSession, type Llm, type Progress, type SearchHit, type Threadline, type ThreadlineDocument,
 } from '../src/index';
+import { TurnView } from '../src/render';
 import { SAMPLE_KB } from './sample-kb';
 import { embedderChoices, LLM_CHOICES, type LlmChoice } from './ui/choices';
 import { $, formatBytes, h } from './ui/dom';

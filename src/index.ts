@@ -1,4 +1,10 @@
-/** threadline's public API. Every export is listed here explicitly. */
+/**
+ * threadline's public API for pages: the factory, its options and result types,
+ * errors, and the seams (Llm, Embedder). Rendering is `threadline/render`,
+ * the element `threadline/element`, and tooling that runs at build time or in
+ * Node (index files, parsers, the embedder loader) `threadline/build`.
+ * Every export is listed here explicitly.
+ */
 export { createThreadline, THREADLINE_DEFAULTS } from './threadline';
 export { deleteIndex } from './storage/delete-index';
 export type { DeleteIndexOptions } from './storage/delete-index';
@@ -10,18 +16,14 @@ export type { DocumentInfo, HybridWeights, SearchHit, SearchMode } from './retri
 export type { MetadataValue, SearchFilter } from './retrieval/filter';
 export { CHUNK_DEFAULTS } from './retrieval/chunker';
 export type { ChunkOptions } from './retrieval/chunker';
-export { parseDocument } from './ingest/parse';
-export { parseHtml } from './ingest/html';
-export { parseMarkdown } from './ingest/markdown';
-export { parsePlainText } from './ingest/plain-text';
 export { DOCUMENT_LIMITS } from './ingest/validate';
 export type { AddFailure } from './ingest/validate';
 export { ThreadlineError, isThreadlineError } from './errors';
 export type { ThreadlineErrorCode, ThreadlineErrorOptions } from './errors';
 export type { Progress, ProgressListener } from './progress';
 export type { Embedder } from './embedding/embedder';
-export { EMBEDDER_DEFAULTS, loadTransformersEmbedder } from './embedding/transformers-embedder';
-export type { EmbedderDevice, EmbedderDtype, EmbedderOptions } from './embedding/transformers-embedder';
+export { EMBEDDER_DEFAULTS } from './embedding/embedder-options';
+export type { EmbedderDevice, EmbedderDtype, EmbedderOptions } from './embedding/embedder-options';
 export { OFFLINE_MODEL_ID, OFFLINE_MODEL_DIMS, OFFLINE_MODEL_PATH } from './embedding/offline-model';
 export { ChatSession, CHAT_DEFAULTS, MAX_QUESTION_CHARS } from './chat/session';
 export { HEDGE_RAW_WEIGHT, hedgedFusion } from './retrieval/fusion';
@@ -47,10 +49,3 @@ export { DEFAULT_MODELS, pickModels } from './llm/models';
 export type { LlmModelOptions } from './llm/models';
 export { checkWebGpu } from './llm/webgpu';
 export type { WebGpuCapability } from './llm/webgpu';
-export { renderMarkdown, renderInto, safeHref } from './render/markdown-dom';
-export { TurnView } from './render/turn-view';
-export type { TurnViewOptions } from './render/turn-view';
-export type { RenderOptions } from './render/markdown-dom';
-export { buildPrebuiltIndex } from './prebuilt/build';
-export { decodePrebuilt, encodePrebuilt, readPrebuiltHeader, PREBUILT_FORMAT } from './prebuilt/format';
-export type { PrebuiltChunk, PrebuiltDoc, PrebuiltHeader, PrebuiltIndex } from './prebuilt/format';

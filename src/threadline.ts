@@ -5,7 +5,7 @@
  */
 import { defaultRetrievalWorker } from './client/default-worker';
 import { wrapRetriever } from './client/wrap-retriever';
-import type { EmbedderOptions } from './embedding/transformers-embedder';
+import type { EmbedderOptions } from './embedding/load-embedder';
 import { ThreadlineError } from './errors';
 import { partitionDocuments, validateDocuments } from './ingest/validate';
 import type { ProgressListener } from './progress';

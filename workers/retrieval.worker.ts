@@ -7,4 +7,4 @@ import * as Comlink from 'comlink';
 import { ortWasmPaths } from '../src/embedding/ort-assets';
 import { serveRetrieval } from '../src/worker/serve-retrieval';
 
-Comlink.expose(serveRetrieval({ wasmPaths: ortWasmPaths(), baseUrl: self.location.href }));
+Comlink.expose(serveRetrieval({ wasmPaths: ortWasmPaths(new URL('ort/', self.location.href)), baseUrl: self.location.href }));

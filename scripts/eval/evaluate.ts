@@ -4,7 +4,7 @@
  */
 import { resolve } from 'node:path';
 import { specificityFrom } from '../../src/chat/specificity';
-import { loadTransformersEmbedder } from '../../src/embedding/transformers-embedder';
+import { loadEmbedder } from '../../src/embedding/load-embedder';
 import { hedgedFusion } from '../../src/retrieval/fusion';
 import { contentWords } from '../../src/text/tokens';
 import { MemoryIndex, type SearchMode } from '../../src/retrieval/memory-index';
@@ -20,7 +20,7 @@ export async function evaluate(options: EvalOptions): Promise<EvalReport> {
   const retrieval = options.retrieval ?? 'hybrid';
   const modelPath = options.model ?? resolve(import.meta.dirname, '../../.models/threadline-glove-30k') + '/';
   const set = loadEvalSet(options.data);
-  const embedder = await loadTransformersEmbedder({ model: modelPath });
+  const embedder = await loadEmbedder({ model: modelPath });
   let engine: EvalEngine;
   if (set.passages) {
     const passages = set.passages;

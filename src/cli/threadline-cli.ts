@@ -1,84 +1,150 @@
 /**
- * threadline's build-time CLI (the package's `threadline` bin, built to dist/cli/threadline.js):
- *   threadline index <folder, file or quoted glob…> -o <file.tlix> [--model <folder or hub id>]
- *     chunks and embeds Markdown, text and HTML files with the same code and
- *     model the browser will use (the offline model by default) and writes one
- *     prebuilt index file; a page then calls `tl.load('/site.tlix')`.
- *   threadline element <folder>
- *     copies the standalone <threadline-chat> (script, workers, WASM runtime,
- *     offline model) into a site's folder.
+ * threadline's build-time CLI (the package's `threadline` bin, built to dist/cli/threadline.js).
+ * See USAGE; every command prints what it wrote and how big it is.
  */
 import { cpSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { dirname, extname, relative, resolve } from 'node:path';
-import { expandInput } from './inputs';
+import { createRequire } from 'node:module';
+import { dirname, extname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { DocumentFormat, ThreadlineDocument } from '../document';
-import { loadTransformersEmbedder } from '../embedding/transformers-embedder';
+import { loadEmbedder } from '../embedding/load-embedder';
 import { OFFLINE_MODEL_ID } from '../embedding/offline-model';
+import { ORT_FILES } from '../embedding/ort-assets';
 import { buildPrebuiltIndex } from '../prebuilt/build';
+import { expandInput } from './inputs';
+import { pageTitle, pageUrl } from './page-meta';
+import { siteFiles } from './site-files';
 
 const FORMATS: Record<string, DocumentFormat> = { '.md': 'markdown', '.markdown': 'markdown', '.txt': 'text', '.html': 'html', '.htm': 'html' };
 const USAGE = `usage:
-  threadline index <folder, file or quoted glob…> -o <file.tlix> [--model <folder or hub id>]
-  threadline element <folder>`;
+  threadline index <folder, file or quoted glob…> -o <file.tlix> [options]
+      Chunks and embeds .md, .txt and .html files with the same code and model the
+      browser uses, into one prebuilt index file (a page then calls tl.load('/site.tlix')
+      or sets <threadline-chat index="/site.tlix">).
+      --model <folder or hub id>  embedding model (default: the offline model)
+      --base-url <url>            link citations to the built pages: guide/install.md
+                                  becomes <url>/guide/install.html
+      --page-ext <ext>            page extension for --base-url (default .html; "" for clean URLs)
+  threadline element <folder> [--with-llm] [--with-transformers]
+      Copies <threadline-chat> (threadline-chat.js, its chunks and worker, the offline
+      model) into a site's folder. --with-llm adds web-llm (about 12 MB) for llm="auto";
+      --with-transformers adds transformers.js and onnxruntime-web's WASM (needs
+      onnxruntime-web installed) for transformer embedding models.
+  threadline model <folder>
+      Copies just the offline embedding model (config.json, tokenizer.json,
+      model.safetensors), for setups that serve it themselves.`;
 
 class UsageError extends Error {}
 
 const here = dirname(fileURLToPath(import.meta.url));
 
-/**
- * The first of these that exists: the standalone element's copy (installed
- * package: dist/cli → dist/standalone) or the repository's built model (tsx).
- */
+/** The first of these that exists: the installed package's dist/ (from dist/cli) or the repository's build (tsx). */
 function locate(candidates: string[], what: string): string {
   const found = candidates.find((c) => existsSync(c));
   if (!found) throw new Error(`${what} not found (looked in ${candidates.join(', ')}); run \`npm run build\` in threadline's folder`);
   return found;
 }
 
-const standaloneDir = () => locate([resolve(here, '../standalone'), resolve(here, '../../dist/standalone')], 'The standalone element build');
-const offlineModelDir = () => locate([resolve(here, `../standalone/${OFFLINE_MODEL_ID}`), resolve(here, `../../.models/${OFFLINE_MODEL_ID}`)], 'The offline model');
+const distDir = () => dirname(locate([resolve(here, '../threadline-chat.js'), resolve(here, '../../dist/threadline-chat.js')], 'The built element'));
+const offlineModelDir = () => locate([resolve(here, `../${OFFLINE_MODEL_ID}`), resolve(here, `../../.models/${OFFLINE_MODEL_ID}`)], 'The offline model');
 
-async function index(args: string[]): Promise<void> {
-  const inputs: string[] = [];
-  let out: string | undefined;
-  let model: string | undefined;
+function megabytes(bytes: number): string {
+  return `${(bytes / 1e6).toFixed(2)} MB`;
+}
+
+function parseOptions(args: string[], flags: readonly string[], valued: readonly string[]): { positional: string[]; values: Map<string, string>; set: Set<string> } {
+  const positional: string[] = [];
+  const values = new Map<string, string>();
+  const set = new Set<string>();
   for (let i = 0; i < args.length; i++) {
     const a = args[i] ?? '';
-    if (a === '-o' || a === '--out') out = args[++i];
-    else if (a === '--model') model = args[++i];
-    else if (a.startsWith('-')) throw new UsageError(`unknown option ${a}`);
-    else inputs.push(a);
+    if (valued.includes(a)) {
+      const value = args[++i];
+      if (value === undefined) throw new UsageError(`${a} needs a value`);
+      values.set(a, value);
+    } else if (flags.includes(a)) set.add(a);
+    else if (a.startsWith('-') && a !== '-') throw new UsageError(`unknown option ${a}`);
+    else positional.push(a);
   }
+  return { positional, values, set };
+}
+
+async function index(args: string[]): Promise<void> {
+  const { positional: inputs, values } = parseOptions(args, [], ['-o', '--out', '--model', '--base-url', '--page-ext']);
+  const out = values.get('-o') ?? values.get('--out');
   if (!out || inputs.length === 0) throw new UsageError('index needs inputs and -o <file.tlix>');
+  const baseUrl = values.get('--base-url');
+  if (baseUrl !== undefined && !URL.canParse(baseUrl)) throw new UsageError(`--base-url ${baseUrl} is not an absolute URL`);
+  const pageExt = values.get('--page-ext') ?? '.html';
   const found = [...new Set(inputs.flatMap((input) => expandInput(input)))].filter((file) => FORMATS[extname(file).toLowerCase()]);
   const single = inputs.length === 1 && !/[*?]/.test(inputs[0] ?? '') ? resolve(inputs[0] ?? '.') : null;
   const base = single && statSync(single).isDirectory() ? single : process.cwd();
-  const docs: ThreadlineDocument[] = found.map((file) => ({
-    id: relative(base, resolve(file)), url: relative(base, resolve(file)), text: readFileSync(file, 'utf8'), format: FORMATS[extname(file).toLowerCase()] ?? 'text',
-  }));
+  const docs: ThreadlineDocument[] = found.map((file) => {
+    const path = relative(base, resolve(file)).replaceAll('\\', '/');
+    const format = FORMATS[extname(file).toLowerCase()] ?? 'text';
+    const text = readFileSync(file, 'utf8');
+    return { id: path, title: pageTitle(text, format, file), url: pageUrl(path, baseUrl, pageExt), text, format };
+  });
   if (!docs.length) throw new Error('no .md, .txt or .html files found');
   const started = performance.now();
-  const embedder = await loadTransformersEmbedder({ model: model ?? `${offlineModelDir()}/` });
+  const embedder = await loadEmbedder({ model: values.get('--model') ?? `${offlineModelDir()}/` });
   const bytes = await buildPrebuiltIndex(docs, embedder);
   mkdirSync(dirname(resolve(out)), { recursive: true });
   writeFileSync(out, bytes);
-  console.log(`${out}: ${docs.length} documents, ${(bytes.length / 1e6).toFixed(2)} MB, model ${embedder.modelId}, ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  console.log(`${out}: ${docs.length} documents, ${megabytes(bytes.length)}, model ${embedder.modelId}, ${((performance.now() - started) / 1000).toFixed(1)} s`);
+}
+
+function ortDist(): string {
+  try {
+    const require = createRequire(join(process.cwd(), 'package.json'));
+    return dirname(require.resolve('onnxruntime-web/ort-wasm-simd-threaded.asyncify.wasm'));
+  } catch {
+    throw new Error('--with-transformers needs onnxruntime-web installed next to threadline: npm install onnxruntime-web (its WASM runtime is not part of threadline\'s package)');
+  }
 }
 
 function element(args: string[]): void {
-  const [target, ...extra] = args;
+  const { positional, set } = parseOptions(args, ['--with-llm', '--with-transformers'], []);
+  const [target, ...extra] = positional;
   if (!target || extra.length) throw new UsageError('element needs exactly one target folder');
-  const source = standaloneDir();
+  const dist = distDir();
+  const files = siteFiles(dist, 'threadline-chat.js', { llm: set.has('--with-llm'), transformers: set.has('--with-transformers') });
   mkdirSync(target, { recursive: true });
-  cpSync(source, target, { recursive: true });
-  console.log(`${target}: <threadline-chat> copied (script, workers, WASM runtime, offline model). Serve the folder with the site and load threadline-chat.js from it: <script type="module" src="…/threadline-chat.js"></script>`);
+  let bytes = 0;
+  for (const file of files) {
+    mkdirSync(dirname(join(target, file)), { recursive: true });
+    cpSync(join(dist, file), join(target, file));
+    bytes += statSync(join(dist, file)).size;
+  }
+  if (set.has('--with-transformers')) {
+    // onnxruntime-web loads these from ./ort/ next to the retrieval worker.
+    const ort = ortDist();
+    mkdirSync(join(target, 'ort'), { recursive: true });
+    for (const file of ORT_FILES) { cpSync(join(ort, file), join(target, 'ort', file)); bytes += statSync(join(ort, file)).size; }
+  }
+  console.log(`${target}: <threadline-chat> copied, ${files.length} files, ${megabytes(bytes)}${set.has('--with-llm') ? '' : ' (without web-llm: llm="auto" answers extractively; add --with-llm)'}. Serve the folder with the site and load threadline-chat.js from it: <script type="module" src="…/threadline-chat.js"></script>`);
+}
+
+function model(args: string[]): void {
+  const { positional } = parseOptions(args, [], []);
+  const [target, ...extra] = positional;
+  if (!target || extra.length) throw new UsageError('model needs exactly one target folder');
+  const source = offlineModelDir();
+  let bytes = 0;
+  mkdirSync(target, { recursive: true });
+  for (const file of ['config.json', 'tokenizer.json', 'tokenizer_config.json', 'model.safetensors']) {
+    cpSync(join(source, file), join(target, file));
+    bytes += statSync(join(source, file)).size;
+  }
+  console.log(`${target}: the offline model copied (${megabytes(bytes)}). Serve the folder and pass embedder: { model: '<its URL>/' }.`);
 }
 
 async function main(argv: string[]): Promise<void> {
   const [command, ...rest] = argv;
-  if (command === 'index') await index(rest);
+  if (rest.includes('--help') || rest.includes('-h')) console.log(USAGE);
+  else if (command === 'index') await index(rest);
   else if (command === 'element') element(rest);
+  else if (command === 'model') model(rest);
   else if (command === '--help' || command === '-h' || command === 'help') console.log(USAGE);
   else throw new UsageError(command ? `unknown command ${command}` : 'no command');
 }

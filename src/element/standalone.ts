@@ -1,11 +1,11 @@
 /**
- * The standalone build of <threadline-chat> (`threadline element <dir>` copies
- * it to a site): every dependency bundled, the offline model in
- * ./threadline-glove-30k/ next to this file, so a static page needs one tag.
+ * `threadline-chat.js`, the script a static site loads (`threadline element <dir>`
+ * copies it with its chunks, workers and the offline model): registers
+ * <threadline-chat>. The same code as `threadline/element`, under the name the
+ * README's three lines use.
  */
 import { ThreadlineChat, defineThreadlineChat } from './threadline-chat';
 
-ThreadlineChat.defaultEmbedder = new URL(/* @vite-ignore */ './threadline-glove-30k/', import.meta.url).href;
 defineThreadlineChat();
 
 export { ThreadlineChat, defineThreadlineChat };

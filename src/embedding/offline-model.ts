@@ -1,9 +1,33 @@
 /**
  * The project-built offline embedding model (scripts/build-offline-model.ts):
- * SIF-weighted GloVe, 100 dimensions, ~6 MB. It needs no network beyond the
- * page's own origin and is the default when nothing else is configured.
+ * SIF-weighted GloVe, 100 dimensions, an int8 table with per-row scales
+ * (3 MB) and a word-level tokenizer. It ships inside the package and needs no
+ * network beyond the page's own origin; it is the default when nothing else
+ * is configured.
  */
+import type { ModelFiles } from './model-files';
+
 export const OFFLINE_MODEL_ID = 'threadline-glove-30k';
 export const OFFLINE_MODEL_DIMS = 100;
-/** Where the demo and the tests serve it (Vite's publicDir is .models/). */
+/** Where the demo, the tests and `threadline model` put the folder by default. */
 export const OFFLINE_MODEL_PATH = `/${OFFLINE_MODEL_ID}/`;
+/** The manifest identity of vectors made by the offline model (its table is int8). */
+export const OFFLINE_MODEL_IDENTITY = `${OFFLINE_MODEL_ID}#int8`;
+
+/**
+ * The model's files next to this module. Each URL is a literal
+ * `new URL('…', import.meta.url)`, the pattern Vite, webpack, Rollup and
+ * Parcel follow, so an app that bundles threadline gets the files copied
+ * into its build with no configuration. (In this repository the folder is a
+ * link to `.models/`, built by `npm run model`.)
+ */
+export function bundledOfflineModel(): ModelFiles {
+  return {
+    label: OFFLINE_MODEL_ID,
+    config: new URL('./threadline-glove-30k/config.json', import.meta.url).href,
+    tokenizer: new URL('./threadline-glove-30k/tokenizer.json', import.meta.url).href,
+    tokenizerConfig: new URL('./threadline-glove-30k/tokenizer_config.json', import.meta.url).href,
+    weights: new URL('./threadline-glove-30k/model.safetensors', import.meta.url).href,
+    hint: 'The offline model ships with threadline and a bundler that follows new URL(…, import.meta.url) copies it; without one, copy it with `npx threadline model <folder>`, serve that folder, and pass embedder: { model: "<its URL>" }.',
+  };
+}

@@ -1,14 +1,18 @@
 /**
- * Where onnxruntime-web's WASM runtime is loaded from: `./ort/` next to the
- * module that runs this code, served by the app itself (the Vite plugin in
- * scripts/vite-ort-assets.ts provides it in dev and emits it in builds).
- * Without this, transformers.js fetches the runtime from a CDN, which breaks
- * offline use and the zero-egress promise. The paths are built at run time so
- * that bundlers do not inline 27 MB of WASM as base64. Browser-only.
+ * Where onnxruntime-web's WASM runtime is loaded from, for transformer models:
+ * `./ort/` next to the retrieval worker's script (the playground and the tests
+ * serve it there through scripts/vite-ort-assets.ts), or wherever
+ * `embedder.wasmPaths` says. Built from the worker's own location rather than
+ * `new URL('./ort/', import.meta.url)`, which bundlers would try to copy as a
+ * file: the 27 MB runtime is not part of the package (see the README's
+ * "Transformer models"). Without it, transformers.js would fetch the runtime
+ * from a CDN, which breaks offline use and the zero-egress promise.
  */
-const DIR = './ort/';
 const BASE = 'ort-wasm-simd-threaded.asyncify';
 
-export function ortWasmPaths(base: string | URL = new URL(DIR, import.meta.url)): { mjs: string; wasm: string } {
+export function ortWasmPaths(base: string | URL): { mjs: string; wasm: string } {
   return { mjs: new URL(`${BASE}.mjs`, base).href, wasm: new URL(`${BASE}.wasm`, base).href };
 }
+
+/** The two files of onnxruntime-web's runtime that threadline's worker loads. */
+export const ORT_FILES = [`${BASE}.mjs`, `${BASE}.wasm`] as const;

@@ -6,10 +6,12 @@
  * host); `cacheBackend` picks web-llm's cache (Cache API, IndexedDB, OPFS).
  */
 import type { AppConfig } from '@mlc-ai/web-llm';
+import type * as WebLlm from '@mlc-ai/web-llm';
 
 /** web-llm's cache backends (its CacheBackend type is not exported). */
 export type LlmCacheBackend = NonNullable<AppConfig['cacheBackend']>;
 import { watchWorker } from '../client/worker-watch';
+import { ThreadlineError } from '../errors';
 import { loadModelTokenizer, type CountTokens } from './llm-tokenizer';
 import type { EngineFactory } from './webllm';
 
@@ -22,13 +24,22 @@ export interface WebLlmEngineOptions {
   worker?: (name: string) => Worker;
 }
 
+/** web-llm's module, imported on first use; a build that left it out fails saying how to include it. */
+async function loadWebLlm(): Promise<typeof WebLlm> {
+  try {
+    return await import('@mlc-ai/web-llm');
+  } catch (error) {
+    throw new ThreadlineError('LLM_FAILED', `web-llm could not be loaded (${error instanceof Error ? error.message : String(error)}); a site copied with \`threadline element\` includes it only with --with-llm`, { cause: error });
+  }
+}
+
 export function defaultLlmWorker(name: string): Worker {
   return new Worker(new URL('../../workers/llm.worker.ts', import.meta.url), { type: 'module', name });
 }
 
 export function webWorkerEngineFactory(options: WebLlmEngineOptions = {}): EngineFactory {
   return async (models, onInitProgress) => {
-    const webllm = await import('@mlc-ai/web-llm');
+    const webllm = await loadWebLlm();
     const lockName = `threadline-llm-alive:${crypto.randomUUID()}`;
     const worker = (options.worker ?? defaultLlmWorker)(lockName);
     const dead = watchWorker(worker, lockName, 'language model');
@@ -46,7 +57,7 @@ export function webWorkerEngineFactory(options: WebLlmEngineOptions = {}): Engin
 
 /** The model's tokenizer, located through the app config's record for `modelId`. */
 export async function tokenizerFor(modelId: string, options: WebLlmEngineOptions = {}): Promise<CountTokens> {
-  const appConfig = options.appConfig ?? (await import('@mlc-ai/web-llm')).prebuiltAppConfig;
+  const appConfig = options.appConfig ?? (await loadWebLlm()).prebuiltAppConfig;
   const record = appConfig.model_list.find((m) => m.model_id === modelId);
   if (!record) throw new Error(`model ${modelId} is not in the app config`);
   return loadModelTokenizer(record.model);

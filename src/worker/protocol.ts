@@ -5,7 +5,7 @@
  * comlink keeps only message/name/stack of a thrown error and the envelope
  * keeps ThreadlineError's code and details.
  */
-import type { EmbedderOptions } from '../embedding/transformers-embedder';
+import type { EmbedderOptions } from '../embedding/load-embedder';
 import { ThreadlineError, toThreadlineError, type ThreadlineErrorCode } from '../errors';
 import type { ProgressListener } from '../progress';
 import type { ChunkOptions } from '../retrieval/chunker';

@@ -2,7 +2,7 @@
  * What the retrieval worker serves: the engine, opened with the embedding
  * model the page configured, behind the generic transport.
  */
-import { embedderIdentity, loadWithFallback, type EmbedderRuntime } from '../embedding/transformers-embedder';
+import { embedderIdentity, loadWithFallback, type EmbedderRuntime } from '../embedding/load-embedder';
 import { RETRIEVER_METHODS } from '../retriever';
 import { exposeRetriever } from './expose-retriever';
 import type { RetrievalPort } from './protocol';

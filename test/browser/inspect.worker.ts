@@ -9,4 +9,4 @@ import { ortWasmPaths } from '../../src/embedding/ort-assets';
 import { RETRIEVER_METHODS } from '../../src/retriever';
 import { serveRetrieval } from '../../src/worker/serve-retrieval';
 
-Comlink.expose(serveRetrieval({ wasmPaths: ortWasmPaths(), baseUrl: self.location.href }, { ...RETRIEVER_METHODS, chunkKeys: 0 }));
+Comlink.expose(serveRetrieval({ wasmPaths: ortWasmPaths(new URL('ort/', self.location.href)), baseUrl: self.location.href }, { ...RETRIEVER_METHODS, chunkKeys: 0 }));

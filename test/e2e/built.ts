@@ -14,7 +14,7 @@ export const CLI = join(root, 'dist/cli/threadline.js');
 export const PLAYGROUND = join(root, 'build/playground');
 
 export function requireBuild(): void {
-  for (const path of [CLI, join(root, 'dist/standalone/threadline-chat.js'), join(PLAYGROUND, 'index.html')]) {
+  for (const path of [CLI, join(root, 'dist/threadline-chat.js'), join(PLAYGROUND, 'index.html')]) {
     if (!existsSync(path)) throw new Error(`${path} is missing: run \`npm run build\` first (npm test does)`);
   }
 }
@@ -24,15 +24,15 @@ export async function cli(...args: string[]): Promise<string> {
   return stdout;
 }
 
-/** The example page plus the element (copied by the CLI) and an index of `docs` (built by the CLI), in a fresh folder. */
-export async function buildExampleSite(name: string, docs: Record<string, string>): Promise<string> {
+/** The example page plus the element (copied by the CLI, with `elementArgs`) and an index of `docs` (built by the CLI), in a fresh folder. */
+export async function buildExampleSite(name: string, docs: Record<string, string>, elementArgs: string[] = []): Promise<string> {
   const site = join(root, 'test-results', name);
   const sources = join(root, 'test-results', `${name}-docs`);
   rmSync(site, { recursive: true, force: true });
   rmSync(sources, { recursive: true, force: true });
   mkdirSync(sources, { recursive: true });
   for (const [file, text] of Object.entries(docs)) writeFileSync(join(sources, file), text);
-  await cli('element', join(site, 'threadline'));
+  await cli('element', join(site, 'threadline'), ...elementArgs);
   await cli('index', sources, '-o', join(site, 'site.tlix'));
   copyFileSync(join(root, 'docs/examples/static-site/index.html'), join(site, 'index.html'));
   return site;

@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { existsSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -32,14 +32,49 @@ describe('the compiled `threadline` bin (dist/cli/threadline.js)', () => {
     rmSync(join(root, 'test-results/cli'), { recursive: true, force: true });
     expect((await run('index', 'docs', '-o', out)).code).toBe(0);
     const { header } = readPrebuiltHeader(new Uint8Array(readFileSync(out)));
-    expect(header).toMatchObject({ modelId: 'threadline-glove-30k#fp32', dims: 100 });
+    expect(header).toMatchObject({ modelId: 'threadline-glove-30k#int8', dims: 100 });
     expect(header.docs).toBeGreaterThan(0);
     const globbed = join(root, 'test-results/cli/globbed.tlix');
     expect((await run('index', 'docs/**/*.html', '-o', globbed)).code).toBe(0);
     expect(readPrebuiltHeader(new Uint8Array(readFileSync(globbed))).header.docs).toBe(1);
-    expect((await run('element', element)).code).toBe(0);
-    for (const file of ['threadline-chat.js', 'threadline-glove-30k/onnx/model.onnx', 'ort/ort-wasm-simd-threaded.asyncify.wasm']) {
+    const copied = await run('element', element);
+    expect(copied.code).toBe(0);
+    expect(copied.stdout).toMatch(/files, \d+\.\d\d MB \(without web-llm/);
+    for (const file of ['threadline-chat.js', 'retrieval.worker.js', 'threadline-glove-30k/model.safetensors', 'threadline-glove-30k/tokenizer.json']) {
       expect(existsSync(join(element, file)) && statSync(join(element, file)).size > 0, file).toBe(true);
     }
+    // Nothing the default element does not use: no web-llm, no transformers.js, no WASM runtime.
+    expect(readdirSync(element).filter((f) => /web-llm|llm\.worker|transformers|^ort$/.test(f))).toEqual([]);
+    const withLlm = join(root, 'test-results/cli/element-llm');
+    expect((await run('element', withLlm, '--with-llm')).code).toBe(0);
+    expect(readdirSync(withLlm).filter((f) => /^web-llm-.*\.js$|^llm\.worker\.js$/.test(f)).length).toBeGreaterThanOrEqual(2);
+  });
+
+  it('copies just the offline model, which loads as a static model', async () => {
+    const folder = join(root, 'test-results/cli/model');
+    const copied = await run('model', folder);
+    expect(copied).toMatchObject({ code: 0, stdout: expect.stringMatching(/offline model copied \(3\.\d\d MB\)/) as string });
+    expect(readdirSync(folder).sort()).toEqual(['config.json', 'model.safetensors', 'tokenizer.json', 'tokenizer_config.json']);
+    const { loadEmbedder } = await import('../../src/embedding/load-embedder');
+    expect((await loadEmbedder({ model: `${folder}/` })).modelId).toBe('threadline-glove-30k#int8');
+  });
+
+  it('titles documents from their first heading or <title>, and links them under --base-url', async () => {
+    const docs = join(root, 'test-results/cli/titled');
+    mkdirSync(join(docs, 'guide'), { recursive: true });
+    writeFileSync(join(docs, 'guide/install.md'), '---\nlayout: page\n---\n\nSome intro.\n\n## Installing Harbor\n\nRun the installer.\n');
+    writeFileSync(join(docs, 'faq.html'), '<html><head><title>FAQ &amp; help</title></head><body><h1>Questions</h1><p>Ask away.</p></body></html>');
+    writeFileSync(join(docs, 'notes.txt'), 'Plain notes without a heading.');
+    const out = join(root, 'test-results/cli/titled.tlix');
+    expect((await run('index', docs, '-o', out, '--base-url', 'https://example.com/docs/')).code).toBe(0);
+    const { decodePrebuilt } = await import('../../src/prebuilt/format');
+    const { docs: indexed } = await decodePrebuilt(new Uint8Array(readFileSync(out)));
+    expect(indexed.map((d) => [d.id, d.title, d.url]).sort()).toEqual([
+      ['faq.html', 'FAQ & help', 'https://example.com/docs/faq.html'],
+      ['guide/install.md', 'Installing Harbor', 'https://example.com/docs/guide/install.html'],
+      ['notes.txt', 'notes', 'https://example.com/docs/notes.html'],
+    ]);
+    expect(await run('index', docs, '-o', out, '--base-url', 'not a url')).toMatchObject({ code: 2, stderr: expect.stringContaining('not an absolute URL') as string });
+    expect(await run('index', '--help')).toMatchObject({ code: 0, stdout: expect.stringContaining('--base-url') as string });
   });
 });

@@ -31,8 +31,9 @@ describe('zero egress (offline model, full session, every request captured)', ()
     expect(await session()).toHaveLength(5);
     const foreign = requests.filter((r) => !r.url.startsWith(`${origin()}/`) && !r.url.startsWith(`blob:${origin()}/`) && !r.url.startsWith('data:'));
     console.log(`captured ${requests.length} requests; foreign: ${foreign.length}`);
-    expect(requests.some((r) => r.url.includes('/threadline-glove-30k/onnx/model.onnx'))).toBe(true);
-    expect(requests.some((r) => r.url.includes('/ort/ort-wasm-simd-threaded.asyncify.wasm'))).toBe(true);
+    expect(requests.some((r) => r.url.includes('/threadline-glove-30k/model.safetensors'))).toBe(true);
+    // The static offline model needs neither onnxruntime-web nor transformers.js: neither is fetched.
+    expect(requests.filter((r) => /ort-wasm|transformers/.test(r.url))).toEqual([]);
     expect(foreign).toEqual([]);
     await context.close();
   });

@@ -7,16 +7,20 @@ import { buildExampleSite, confineTo, recordDialogs, requireBuild, waitForElemen
 
 let browser: Browser;
 let server: StaticServer;
+/** The same page, its element copied with `--with-llm` (web-llm included). */
+let llmServer: StaticServer;
 
 beforeAll(async () => {
   requireBuild();
-  const site = await buildExampleSite('element-site', Object.fromEntries(SAMPLE_KB.map((d) => [`${d.id}.md`, d.markdown])));
-  server = await serveStatic(site); // no COOP/COEP: a plain static host
+  const docs = Object.fromEntries(SAMPLE_KB.map((d) => [`${d.id}.md`, d.markdown]));
+  server = await serveStatic(await buildExampleSite('element-site', docs)); // no COOP/COEP: a plain static host
+  llmServer = await serveStatic(await buildExampleSite('element-site-llm', docs, ['--with-llm']));
   browser = await launch();
 });
 afterAll(async () => {
   await browser?.close();
   await server?.close();
+  await llmServer?.close();
 });
 
 describe('<threadline-chat> on the example static page (built element, prebuilt index, plain static host)', () => {
@@ -154,15 +158,15 @@ describe('<threadline-chat> when its index file cannot be fetched again', () => 
 });
 
 /** The example page with llm="auto" set before the element starts, other origins blocked; resolves at its first ready/error event. */
-async function openWithLlmAuto(from: Browser) {
+async function openWithLlmAuto(from: Browser, site: StaticServer = llmServer) {
   const context = await from.newContext();
-  const foreign = await confineTo(context, server.origin);
+  const foreign = await confineTo(context, site.origin);
   const page = await context.newPage();
   await watchElementEvents(page);
   await page.addInitScript(() => {
     document.addEventListener('readystatechange', () => { if (document.readyState === 'interactive') document.querySelector('threadline-chat')?.setAttribute('llm', 'auto'); });
   });
-  await page.goto(`${server.origin}/index.html`);
+  await page.goto(`${site.origin}/index.html`);
   return { context, foreign, page, ready: await waitForElement(page) };
 }
 
@@ -197,6 +201,22 @@ describe('<threadline-chat llm="auto">: the WebLLM path degrades to labelled ext
       // The model download was attempted (and blocked): nothing else left the page.
       expect(foreign.length).toBeGreaterThan(0);
       expect(foreign.every((url) => /huggingface\.co|raw\.githubusercontent\.com/.test(url))).toBe(true);
+      await context.close();
+    } finally {
+      await gpuBrowser.close();
+    }
+  });
+
+  it('copied without --with-llm, with a WebGPU adapter: says web-llm was left out, answers extractively, fetches nothing foreign', async () => {
+    const gpuBrowser = await launch({ webgpu: true });
+    try {
+      const { context, foreign, page } = await openWithLlmAuto(gpuBrowser, server);
+      const chat = page.locator('threadline-chat');
+      await askRefundWindow(page);
+      expect(await chat.locator('.tl-turn .tl-mode').textContent()).toMatch(/extractive answer stands in/);
+      expect(await chat.locator('.tl-turn .tl-answer').textContent()).toMatch(/30 days/);
+      await page.waitForFunction(() => /--with-llm/.test(document.querySelector('threadline-chat')?.shadowRoot?.querySelector('.status')?.textContent ?? ''), undefined, { timeout: 30_000 });
+      expect(foreign).toEqual([]);
       await context.close();
     } finally {
       await gpuBrowser.close();

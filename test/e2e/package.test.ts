@@ -24,9 +24,9 @@ describe('the published package (npm pack, installed into an empty project)', ()
     writeFileSync(join(dir, 'docs/refunds.md'), '# Refunds\n\n## Window\nReturns within 30 days.\n');
     await run('npx', ['threadline', 'index', 'docs', '-o', 'public/site.tlix'], { cwd: dir, timeout: 60_000 });
     await run('npx', ['threadline', 'element', 'public/threadline'], { cwd: dir, timeout: 60_000 });
-    expect(readPrebuiltHeader(new Uint8Array(readFileSync(join(dir, 'public/site.tlix')))).header).toMatchObject({ docs: 1, modelId: 'threadline-glove-30k#fp32' });
-    for (const file of ['threadline-chat.js', 'threadline-glove-30k/onnx/model.onnx', 'ort/ort-wasm-simd-threaded.asyncify.wasm']) expect(existsSync(join(dir, 'public/threadline', file)), file).toBe(true);
-    const imported = await run(process.execPath, ['-e', "import('threadline').then((m) => console.log(typeof m.createThreadline, typeof m.renderMarkdown))"], { cwd: dir, timeout: 60_000 });
-    expect(imported.stdout.trim()).toBe('function function');
+    expect(readPrebuiltHeader(new Uint8Array(readFileSync(join(dir, 'public/site.tlix')))).header).toMatchObject({ docs: 1, modelId: 'threadline-glove-30k#int8' });
+    for (const file of ['threadline-chat.js', 'retrieval.worker.js', 'threadline-glove-30k/model.safetensors']) expect(existsSync(join(dir, 'public/threadline', file)), file).toBe(true);
+    const imported = await run(process.execPath, ['-e', "Promise.all([import('threadline'), import('threadline/render'), import('threadline/build')]).then(([m, r, b]) => console.log(typeof m.createThreadline, typeof r.renderMarkdown, typeof b.buildPrebuiltIndex))"], { cwd: dir, timeout: 60_000 });
+    expect(imported.stdout.trim()).toBe('function function function');
   }, 300_000);
 });

@@ -3,7 +3,7 @@ import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { SAMPLE_KB } from '../../demo/sample-kb';
 import type { Embedder } from '../../src/embedding/embedder';
-import { embedderIdentity, loadTransformersEmbedder } from '../../src/embedding/transformers-embedder';
+import { embedderIdentity, loadEmbedder } from '../../src/embedding/load-embedder';
 import type { IDBPDatabase } from 'idb';
 import { IndexStore } from '../../src/storage/index-store';
 import type { ThreadlineDB } from '../../src/storage/schema';
@@ -16,7 +16,7 @@ let unique = 0;
 function countingEmbedder() {
   const counter = { texts: 0 };
   const load = async (): Promise<Embedder> => {
-    const real = await loadTransformersEmbedder({ model: MODEL });
+    const real = await loadEmbedder({ model: MODEL });
     return {
       modelId: real.modelId, dims: real.dims, maxTokens: real.maxTokens, countTokens: (t) => real.countTokens(t),
       embed: (texts, o) => { counter.texts += texts.length; return real.embed(texts, o); },
@@ -194,11 +194,11 @@ describe('RetrievalEngine in Node (fake-indexeddb, real offline model)', () => {
 
 describe('embedder fallback (configured model unreachable)', () => {
   it('loads the offline model instead and reports it; an index of another model is never mixed', async () => {
-    const { loadWithFallback } = await import('../../src/embedding/transformers-embedder');
+    const { loadWithFallback } = await import('../../src/embedding/load-embedder');
     const events: unknown[] = [];
     const missing = { model: '/no/such/model-folder/' };
     const e = await loadWithFallback({ ...missing, offlineModel: MODEL }, { onProgress: (p) => events.push(p) });
-    expect(e.modelId).toBe('threadline-glove-30k#fp32');
+    expect(e.modelId).toBe('threadline-glove-30k#int8');
     expect(events[0]).toMatchObject({ phase: 'model-fallback', from: '/no/such/model-folder/', to: 'threadline-glove-30k' });
     await expect(loadWithFallback({ ...missing, fallback: false, offlineModel: MODEL }, {})).rejects.toMatchObject({ code: 'MODEL_LOAD_FAILED' });
 
@@ -206,7 +206,7 @@ describe('embedder fallback (configured model unreachable)', () => {
     const name = `fallback-${unique++}`;
     const engine = await RetrievalEngine.open(config(name, { modelId: embedderIdentity(missing) }), () => loadWithFallback({ ...missing, offlineModel: MODEL }, {}));
     await engine.add(docs.slice(0, 1));
-    expect((await engine.stats()).modelId).toBe('threadline-glove-30k#fp32');
+    expect((await engine.stats()).modelId).toBe('threadline-glove-30k#int8');
     engine.close();
   });
 });

@@ -3,7 +3,7 @@ import { createServer, type Server } from 'node:http';
 import { resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SAMPLE_KB } from '../../demo/sample-kb';
-import { embedderIdentity, loadTransformersEmbedder } from '../../src/embedding/transformers-embedder';
+import { embedderIdentity, loadEmbedder } from '../../src/embedding/load-embedder';
 import { createThreadline } from '../../src/index';
 import { buildPrebuiltIndex } from '../../src/prebuilt/build';
 import { RetrievalEngine } from '../../src/worker/retrieval-engine';
@@ -15,7 +15,7 @@ let file: Uint8Array;
 const hits: string[] = [];
 
 beforeAll(async () => {
-  const embedder = await loadTransformersEmbedder({ model: MODEL });
+  const embedder = await loadEmbedder({ model: MODEL });
   file = await buildPrebuiltIndex(SAMPLE_KB.map((d) => ({ id: d.id, title: d.title, text: d.markdown, format: 'markdown' as const })), embedder);
   // One loopback server plays both the site and "another origin" (a redirect target path).
   server = createServer((req, res) => {
@@ -30,7 +30,7 @@ beforeAll(async () => {
 });
 afterAll(() => new Promise<void>((r) => server.close(() => r())));
 
-const open = (name: string) => RetrievalEngine.open({ name, modelId: embedderIdentity({ model: MODEL }), chunking: {}, int8: false, weights: { dense: 1, lexical: 1 }, onModelMismatch: 'error' }, () => loadTransformersEmbedder({ model: MODEL }));
+const open = (name: string) => RetrievalEngine.open({ name, modelId: embedderIdentity({ model: MODEL }), chunking: {}, int8: false, weights: { dense: 1, lexical: 1 }, onModelMismatch: 'error' }, () => loadEmbedder({ model: MODEL }));
 
 describe('load() and redirects', () => {
   it('does not follow a redirect unless asked, so the request never reaches where the host points it', async () => {

@@ -3,7 +3,7 @@ import { resolve } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { SAMPLE_KB } from '../../demo/sample-kb';
 import type { Embedder } from '../../src/embedding/embedder';
-import { embedderIdentity, loadTransformersEmbedder } from '../../src/embedding/transformers-embedder';
+import { embedderIdentity, loadEmbedder } from '../../src/embedding/load-embedder';
 import { buildPrebuiltIndex } from '../../src/prebuilt/build';
 import { decodePrebuilt, readPrebuiltHeader } from '../../src/prebuilt/format';
 import { RetrievalEngine } from '../../src/worker/retrieval-engine';
@@ -15,7 +15,7 @@ let file: Uint8Array;
 let unique = 0;
 
 beforeAll(async () => {
-  embedder = await loadTransformersEmbedder({ model: MODEL });
+  embedder = await loadEmbedder({ model: MODEL });
   file = await buildPrebuiltIndex(docs, embedder);
 });
 
@@ -28,7 +28,7 @@ const open = (name: string, modelId = embedderIdentity({ model: MODEL })) => {
 describe('prebuilt index file', () => {
   it('round-trips header, documents, chunks and vectors', async () => {
     const decoded = await decodePrebuilt(file);
-    expect(decoded.header).toMatchObject({ format: 1, modelId: 'threadline-glove-30k#fp32', dims: 100, docs: docs.length });
+    expect(decoded.header).toMatchObject({ format: 1, modelId: 'threadline-glove-30k#int8', dims: 100, docs: docs.length });
     expect(decoded.chunks.length).toBe(decoded.header.chunks);
     expect(decoded.vectors.length).toBe(decoded.header.chunks * 100);
     expect(decoded.chunks[0]).toMatchObject({ docId: 'refunds', headingPath: ['Refund policy', 'Refund window'] });
@@ -76,6 +76,6 @@ describe('prebuilt index file', () => {
     await expect(other.engine.loadPrebuilt(file)).rejects.toMatchObject({ code: 'MODEL_MISMATCH' });
     expect((await other.engine.stats()).docs).toBe(1);
     other.engine.close();
-    expect(readPrebuiltHeader(file).header.modelId).toBe('threadline-glove-30k#fp32');
+    expect(readPrebuiltHeader(file).header.modelId).toBe('threadline-glove-30k#int8');
   });
 });

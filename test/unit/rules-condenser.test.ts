@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { decide } from '../../src/chat/rules/gate';
 import { condenseWithRules } from '../../src/chat/rules/rules-condenser';
 import { candidatePhrases, trackTopics, type HistoryTurn } from '../../src/chat/rules/topics';
-import { embedderIdentity, loadTransformersEmbedder } from '../../src/embedding/transformers-embedder';
+import { embedderIdentity, loadEmbedder } from '../../src/embedding/load-embedder';
 import { RetrievalEngine } from '../../src/worker/retrieval-engine';
 import { SAMPLE_KB } from '../../demo/sample-kb';
 
@@ -81,7 +81,7 @@ describe('rules condenser', () => {
 describe('the support-corpus contrast (rules condenser + real retrieval, Node)', () => {
   it('a condensed follow-up finds the damaged-items clause; the raw fragment finds the misuse distractor', async () => {
     const model = resolve(import.meta.dirname, '../../.models/threadline-glove-30k') + '/';
-    const engine = await RetrievalEngine.open({ name: `contrast-${Date.now()}`, modelId: embedderIdentity({ model }), chunking: {}, int8: false, weights: { dense: 1, lexical: 1 }, onModelMismatch: 'error' }, () => loadTransformersEmbedder({ model }));
+    const engine = await RetrievalEngine.open({ name: `contrast-${Date.now()}`, modelId: embedderIdentity({ model }), chunking: {}, int8: false, weights: { dense: 1, lexical: 1 }, onModelMismatch: 'error' }, () => loadEmbedder({ model }));
     await engine.add(SAMPLE_KB.map((d) => ({ id: d.id, title: d.title, text: d.markdown, format: 'markdown' as const })));
     const first = await engine.search("what's the refund window?", { k: 3 });
     expect(first[0]?.headingPath).toEqual(['Refund policy', 'Refund window']);

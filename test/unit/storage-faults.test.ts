@@ -4,7 +4,7 @@ import { resolve } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { SAMPLE_KB } from '../../demo/sample-kb';
 import type { Embedder } from '../../src/embedding/embedder';
-import { embedderIdentity, loadTransformersEmbedder } from '../../src/embedding/transformers-embedder';
+import { embedderIdentity, loadEmbedder } from '../../src/embedding/load-embedder';
 import type { Progress } from '../../src/progress';
 import { buildPrebuiltIndex } from '../../src/prebuilt/build';
 import { decodePrebuilt, encodePrebuilt, type PrebuiltChunk, type PrebuiltDoc } from '../../src/prebuilt/format';
@@ -19,7 +19,7 @@ let file: Uint8Array;
 let unique = 0;
 
 beforeAll(async () => {
-  embedder = await loadTransformersEmbedder({ model: MODEL });
+  embedder = await loadEmbedder({ model: MODEL });
   file = await buildPrebuiltIndex(docs, embedder);
 });
 

@@ -3,7 +3,7 @@ import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { SAMPLE_KB } from '../../demo/sample-kb';
 import { ChatSession } from '../../src/chat/session';
-import { embedderIdentity, loadTransformersEmbedder } from '../../src/embedding/transformers-embedder';
+import { embedderIdentity, loadEmbedder } from '../../src/embedding/load-embedder';
 import { ThreadlineError } from '../../src/errors';
 import { mapInitProgress } from '../../src/llm/init-progress';
 import { complete } from '../../src/llm/llm';
@@ -117,7 +117,7 @@ describe('WebLlm adapter over the fake web-llm engine (FakeMlcEngine)', () => {
 describe('KV-cache-friendly prompt layout (prefill tokens from the fake engine\'s web-llm rule)', () => {
   it('a 10-turn conversation prefills far fewer tokens with the stable layout and a separate condenser', async () => {
     const model = resolve(import.meta.dirname, '../../.models/threadline-glove-30k') + '/';
-    const engine = await RetrievalEngine.open({ name: 'kv-kb', modelId: embedderIdentity({ model }), chunking: {}, int8: false, weights: { dense: 1, lexical: 1 }, onModelMismatch: 'error' }, () => loadTransformersEmbedder({ model }));
+    const engine = await RetrievalEngine.open({ name: 'kv-kb', modelId: embedderIdentity({ model }), chunking: {}, int8: false, weights: { dense: 1, lexical: 1 }, onModelMismatch: 'error' }, () => loadEmbedder({ model }));
     await engine.add(SAMPLE_KB.map((d) => ({ id: d.id, title: d.title, text: d.markdown, format: 'markdown' as const })));
     const questions = ["what's the refund window?", 'what about damaged items?', 'and how long does that refund take?', 'What does the Plus plan cost?',
       'does it include offline mode?', 'what about the Pro plan?', 'how do I track my order?', 'and international orders?', 'how does sync work?', 'what about conflicts?'];

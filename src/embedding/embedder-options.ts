@@ -1,0 +1,72 @@
+/**
+ * The embedder's options and defaults, apart from the loader so that pages
+ * that only configure a model (the root entry) do not pull the loader in.
+ */
+import type { ProgressListener } from '../progress';
+import type { ModelFiles } from './model-files';
+import { OFFLINE_MODEL_ID } from './offline-model';
+
+export type EmbedderDevice = 'auto' | 'wasm' | 'webgpu' | 'cpu';
+export type EmbedderDtype = 'auto' | 'fp32' | 'fp16' | 'q8' | 'int8' | 'uint8' | 'q4' | 'q4f16' | 'bnb4';
+
+export interface EmbedderOptions {
+  /**
+   * `'threadline-glove-30k'` (the offline model that ships with threadline), a Hugging
+   * Face hub id (`'Xenova/all-MiniLM-L6-v2'`, `'minishlab/potion-base-8M'`) or the URL/path
+   * of a self-hosted model folder (`'/models/my-model/'`). Model2Vec folders run without
+   * ONNX Runtime; transformer folders load transformers.js.
+   * @default 'threadline-glove-30k'
+   */
+  model?: string;
+  /**
+   * Transformer models only: `'auto'` uses WebGPU when an adapter exists, else WASM;
+   * Node always uses the CPU.
+   * @default 'auto'
+   */
+  device?: EmbedderDevice;
+  /** Transformer models only: weight precision; `'auto'` lets transformers.js choose for the device. @default 'auto' */
+  dtype?: EmbedderDtype;
+  /**
+   * Transformer models in a browser: the URL of a folder serving onnxruntime-web's
+   * `ort-wasm-simd-threaded.asyncify.mjs` and `.wasm` (from `node_modules/onnxruntime-web/dist/`,
+   * the version threadline was built with). Relative URLs resolve against the page.
+   * @default './ort/' next to the retrieval worker's script
+   */
+  wasmPaths?: string;
+  /** Texts per model call (transformer models). @default 32 */
+  batchSize?: number;
+  /**
+   * When the configured model cannot be loaded (offline, hub unreachable),
+   * use the offline model instead (only while the index holds no vectors of
+   * another model). `false` fails with MODEL_LOAD_FAILED instead.
+   * @default 'offline'
+   */
+  fallback?: 'offline' | false;
+  /**
+   * Where the fallback finds the offline model: `'threadline-glove-30k'` (the copy that
+   * ships with threadline) or the URL of a folder holding it.
+   * @default 'threadline-glove-30k'
+   */
+  offlineModel?: string;
+}
+
+export interface EmbedderRuntime {
+  /** Base URL that relative model paths resolve against (the page or worker location). */
+  baseUrl?: string;
+  /** Self-hosted onnxruntime-web files for transformer models, so nothing is fetched from a CDN. */
+  wasmPaths?: { mjs: string; wasm: string };
+  /** Where the built-in offline model's files are (default: next to this module). */
+  offlineFiles?: ModelFiles;
+  onProgress?: ProgressListener;
+}
+
+export const EMBEDDER_DEFAULTS = Object.freeze({
+  model: OFFLINE_MODEL_ID,
+  device: 'auto',
+  dtype: 'auto',
+  wasmPaths: '',
+  batchSize: 32,
+  fallback: 'offline',
+  offlineModel: OFFLINE_MODEL_ID,
+} satisfies Required<EmbedderOptions>);
+

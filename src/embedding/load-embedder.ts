@@ -1,0 +1,96 @@
+/**
+ * Loads the configured embedding model. A static model (the built-in offline
+ * model, or any Model2Vec folder) runs in plain code (static-embedder.ts);
+ * anything else is a transformer and loads transformers.js and onnxruntime-web,
+ * imported only then, so pages using static models never download them.
+ */
+import { ThreadlineError } from '../errors';
+import type { Embedder } from './embedder';
+import { EMBEDDER_DEFAULTS, type EmbedderOptions, type EmbedderRuntime } from './embedder-options';
+import { modelFiles, parseModelJson, readModelFile, type ModelFiles } from './model-files';
+import { modelIdentity, resolveModelSource } from './model-source';
+import { bundledOfflineModel, OFFLINE_MODEL_ID, OFFLINE_MODEL_IDENTITY } from './offline-model';
+
+export { EMBEDDER_DEFAULTS };
+export type { EmbedderDevice, EmbedderDtype, EmbedderOptions, EmbedderRuntime } from './embedder-options';
+import { isStaticConfig, StaticEmbedder } from './static-embedder';
+import type * as TransformersEmbedder from './transformers-embedder';
+
+/** The bare id of the built-in model (not a folder that happens to be named like it). */
+function isBuiltIn(model: string): boolean {
+  return model.trim() === OFFLINE_MODEL_ID;
+}
+
+/** The manifest identity of a configuration, known without loading the model. */
+export function embedderIdentity(options: EmbedderOptions = {}): string {
+  const opts = { ...EMBEDDER_DEFAULTS, ...options };
+  if (resolveModelSource(opts.model).name === OFFLINE_MODEL_ID) return OFFLINE_MODEL_IDENTITY;
+  return modelIdentity(opts.model, opts.dtype);
+}
+
+/**
+ * Loads the configured model; if that fails and fallback is on, loads the
+ * offline model instead and reports it.
+ */
+export async function loadWithFallback(options: EmbedderOptions, runtime: EmbedderRuntime = {}): Promise<Embedder> {
+  try {
+    return await loadEmbedder(options, runtime);
+  } catch (error) {
+    const wanted = options.model ?? EMBEDDER_DEFAULTS.model;
+    if ((options.fallback ?? EMBEDDER_DEFAULTS.fallback) === false || resolveModelSource(wanted).name === OFFLINE_MODEL_ID) throw error;
+    const reason = error instanceof Error ? error.message : String(error);
+    runtime.onProgress?.({ phase: 'model-fallback', from: wanted, to: OFFLINE_MODEL_ID, reason });
+    return loadEmbedder({ model: options.offlineModel ?? EMBEDDER_DEFAULTS.offlineModel }, runtime);
+  }
+}
+
+const loads = new Map<string, Promise<Embedder>>();
+
+/** Loads (once per model, device and dtype) and returns a ready embedder whose `dims` is known. */
+export function loadEmbedder(options: EmbedderOptions = {}, runtime: EmbedderRuntime = {}): Promise<Embedder> {
+  const opts = { ...EMBEDDER_DEFAULTS, ...options };
+  const files = isBuiltIn(opts.model) ? (runtime.offlineFiles ?? bundledOfflineModel()) : null;
+  const key = `${files ? files.weights : opts.model}|${opts.device}|${opts.dtype}`;
+  let load = loads.get(key);
+  if (!load) {
+    load = create(opts, files ?? modelFiles(opts.model, isNode() ? undefined : runtime.baseUrl), runtime);
+    loads.set(key, load);
+    // A failed load is forgotten so that a later call can retry (e.g. once back online).
+    load.catch(() => loads.delete(key));
+  }
+  return load;
+}
+
+function isNode(): boolean {
+  return typeof process !== 'undefined' && typeof process.versions?.node === 'string';
+}
+
+async function create(opts: Required<EmbedderOptions>, files: ModelFiles, runtime: EmbedderRuntime): Promise<Embedder> {
+  const started = performance.now();
+  const read = { ...(runtime.onProgress ? { onProgress: runtime.onProgress } : {}) };
+  const configBytes = await readModelFile(files, files.config, read);
+  const config = parseModelJson(files, files.config, configBytes ?? new ArrayBuffer(0));
+  if (!isStaticConfig(config)) {
+    let transformers: typeof TransformersEmbedder;
+    try {
+      transformers = await import('./transformers-embedder');
+    } catch (error) {
+      throw new ThreadlineError('MODEL_LOAD_FAILED', `"${files.label}" is a transformer model, and transformers.js could not be loaded here (${error instanceof Error ? error.message : String(error)}). ${isNode() ? 'In Node, install @huggingface/transformers.' : 'A site copied with `threadline element` needs --with-transformers.'}`, { cause: error });
+    }
+    return transformers.loadTransformersEmbedder(opts, embedderIdentity(opts), runtime);
+  }
+  const [tokenizer, tokenizerConfig, weights] = await Promise.all([
+    readModelFile(files, files.tokenizer, read),
+    readModelFile(files, files.tokenizerConfig, { ...read, optional: true }),
+    readModelFile(files, files.weights, read),
+  ]);
+  if (!tokenizer || !weights) throw new ThreadlineError('INTERNAL', 'a required model file read as missing');
+  const embedder = StaticEmbedder.fromFiles({
+    config,
+    tokenizer: parseModelJson(files, files.tokenizer, tokenizer),
+    ...(tokenizerConfig ? { tokenizerConfig: parseModelJson(files, files.tokenizerConfig, tokenizerConfig) } : {}),
+    weights,
+  }, embedderIdentity(opts));
+  runtime.onProgress?.({ phase: 'model-ready', model: opts.model, device: 'static', dims: embedder.dims, ms: performance.now() - started });
+  return embedder;
+}

@@ -1,0 +1,130 @@
+/**
+ * Where a model's files are and how they are read. A model is named by a hub
+ * id (`minishlab/potion-base-8M`), a folder URL or path, or by explicit file
+ * URLs (what a bundler produces for the built-in model: hashed names, no folder).
+ * Every failure says which URL failed and what to do about it.
+ */
+import { ThreadlineError, toThreadlineError } from '../errors';
+import type * as FsPromises from 'node:fs/promises';
+import type { ProgressListener } from '../progress';
+import { resolveModelSource } from './model-source';
+
+export interface ModelFiles {
+  /** What the model is called in messages. */
+  label: string;
+  config: string;
+  tokenizer: string;
+  tokenizerConfig: string;
+  /** The static table (model.safetensors). */
+  weights: string;
+  /** Added to every load error: how to make this model reachable. */
+  hint?: string;
+}
+
+const HUB = 'https://huggingface.co';
+
+export function modelFiles(model: string, baseUrl?: string): ModelFiles {
+  const source = resolveModelSource(model, baseUrl);
+  const folder = source.localBase === null ? `${HUB}/${source.name}/resolve/main/` : `${source.localBase}${source.name}/`;
+  const at = (file: string) => (isUrl(folder) ? new URL(file, folder).href : `${folder}${file}`);
+  return {
+    label: model,
+    config: at('config.json'),
+    tokenizer: at('tokenizer.json'),
+    tokenizerConfig: at('tokenizer_config.json'),
+    weights: at('model.safetensors'),
+  };
+}
+
+function isUrl(ref: string): boolean {
+  return /^[a-z][a-z0-9+.-]*:\/\//i.test(ref);
+}
+
+function isNode(): boolean {
+  return typeof process !== 'undefined' && typeof process.versions?.node === 'string';
+}
+
+export interface ReadOptions {
+  signal?: AbortSignal;
+  onProgress?: ProgressListener;
+  /** A missing optional file reads as null instead of failing. */
+  optional?: boolean;
+}
+
+/** Reads one file of a model, from the network or (in Node) the file system. */
+export async function readModelFile(files: ModelFiles, url: string, options: ReadOptions = {}): Promise<ArrayBuffer | null> {
+  const fail = (why: string, cause?: unknown): never => {
+    throw new ThreadlineError('MODEL_LOAD_FAILED', `Could not load the embedding model "${files.label}": ${url} ${why}.${files.hint ? ` ${files.hint}` : ''}`, cause === undefined ? undefined : { cause });
+  };
+  if (isNode() && !/^https?:/i.test(url)) {
+    const fs = 'node:fs/promises';
+    const { readFile } = (await import(/* @vite-ignore */ fs)) as typeof FsPromises;
+    try {
+      const path = url.startsWith('file:') ? new URL(url) : url;
+      const data = await readFile(path, { signal: options.signal });
+      return data.buffer.slice(data.byteOffset, data.byteOffset + data.byteLength);
+    } catch (error) {
+      if (options.signal?.aborted) throw toThreadlineError(error, 'ABORTED', 'aborted');
+      if ((error as { code?: string }).code === 'ENOENT' && options.optional) return null;
+      return fail('could not be read', error);
+    }
+  }
+  let response: Response;
+  try {
+    response = await fetch(url, { signal: options.signal ?? null });
+  } catch (error) {
+    if (options.signal?.aborted) throw new ThreadlineError('ABORTED', 'The model load was aborted', { cause: error });
+    return fail('could not be fetched (offline, blocked, or a cross-origin file without CORS)', error);
+  }
+  if (!response.ok) {
+    if (options.optional && response.status === 404) return null;
+    return fail(`answered HTTP ${response.status}${response.statusText ? ` ${response.statusText}` : ''}`);
+  }
+  // A static host's "single-page app" fallback answers a missing file with the site's HTML page and status 200.
+  if (/text\/html/i.test(response.headers.get('content-type') ?? '')) {
+    if (options.optional) return null;
+    return fail('answered with an HTML page, not the model file (the file is probably missing and the host serves its index page instead)');
+  }
+  return readBody(response, url, files, options, fail);
+}
+
+async function readBody(response: Response, url: string, files: ModelFiles, options: ReadOptions, fail: (why: string, cause?: unknown) => never): Promise<ArrayBuffer> {
+  const total = Number(response.headers.get('content-length')) || 0;
+  if (!response.body || !options.onProgress) {
+    try {
+      return await response.arrayBuffer();
+    } catch (error) {
+      if (options.signal?.aborted) throw new ThreadlineError('ABORTED', 'The model load was aborted', { cause: error });
+      return fail('was cut off while downloading', error);
+    }
+  }
+  const reader = response.body.getReader();
+  const parts: Uint8Array[] = [];
+  let loaded = 0;
+  const file = url.slice(url.lastIndexOf('/') + 1);
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      parts.push(value);
+      loaded += value.byteLength;
+      options.onProgress({ phase: 'model-download', model: files.label, file, loaded, total, fraction: total > 0 ? Math.min(1, loaded / total) : 0 });
+    }
+  } catch (error) {
+    if (options.signal?.aborted) throw new ThreadlineError('ABORTED', 'The model load was aborted', { cause: error });
+    return fail('was cut off while downloading', error);
+  }
+  const out = new Uint8Array(loaded);
+  let at = 0;
+  for (const part of parts) { out.set(part, at); at += part.byteLength; }
+  return out.buffer;
+}
+
+/** Parses a JSON model file; a file that is not JSON fails naming its URL. */
+export function parseModelJson(files: ModelFiles, url: string, data: ArrayBuffer): unknown {
+  try {
+    return JSON.parse(new TextDecoder().decode(data));
+  } catch (error) {
+    throw new ThreadlineError('MODEL_LOAD_FAILED', `Could not load the embedding model "${files.label}": ${url} is not JSON.${files.hint ? ` ${files.hint}` : ''}`, { cause: error });
+  }
+}

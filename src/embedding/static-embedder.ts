@@ -1,0 +1,144 @@
+/**
+ * Static embedding models without ONNX Runtime: tokenize, look up each token's
+ * row, average, normalize. This is all the offline model computes (its ONNX
+ * graph is a Gather and a mean), and it is what Model2Vec models ("potion")
+ * compute, so both load from the same folder layout: `config.json`,
+ * `tokenizer.json` and `model.safetensors` holding `embeddings` [vocab × dims]
+ * (F32, F16 or I8), optionally `weights` [vocab] (a scale per token: Model2Vec's
+ * token weights, and the per-row scales of an int8 table) and `mappings`
+ * [vocab] (token id → row). Tokenization is `@huggingface/tokenizers`, the
+ * same code transformers.js runs, so token counts and chunk boundaries match.
+ */
+import { Tokenizer } from '@huggingface/tokenizers';
+import { ThreadlineError, throwIfAborted } from '../errors';
+import type { Embedder } from './embedder';
+import { readSafetensors, SafetensorsError, toFloat32, type Tensor } from './safetensors';
+
+export interface StaticModelFiles {
+  config: unknown;
+  tokenizer: unknown;
+  /** tokenizer_config.json, when the folder has one (its `model_max_length` caps the input). */
+  tokenizerConfig?: unknown;
+  weights: ArrayBuffer;
+}
+
+/** True when a folder's config.json describes a static model this embedder runs. */
+export function isStaticConfig(config: unknown): boolean {
+  return !!config && typeof config === 'object' && (config as { model_type?: unknown }).model_type === 'model2vec';
+}
+
+const DEFAULT_MAX_TOKENS = 512;
+/** Characters read per token at most: bounds tokenizer work on huge inputs without changing any realistic result. */
+const CHARS_PER_TOKEN_CAP = 64;
+
+export class StaticEmbedder implements Embedder {
+  readonly dims: number;
+  readonly maxTokens: number;
+  private readonly unkId: number | undefined;
+
+  private constructor(
+    readonly modelId: string,
+    private readonly tokenizer: Tokenizer,
+    /** Rows already scaled by their token weight. */
+    private readonly table: Float32Array,
+    dims: number,
+    private readonly rowOf: Int32Array | null,
+    private readonly normalize: boolean,
+    maxTokens: number,
+  ) {
+    this.dims = dims;
+    this.maxTokens = maxTokens;
+    this.unkId = tokenizer.model?.unk_token_id;
+  }
+
+  /** Builds the embedder from a folder's files; any inconsistency is MODEL_LOAD_FAILED naming the problem. */
+  static fromFiles(files: StaticModelFiles, modelId: string): StaticEmbedder {
+    const fail = (why: string): never => { throw new ThreadlineError('MODEL_LOAD_FAILED', `Static model "${modelId}": ${why}`); };
+    let tensors: Map<string, Tensor>;
+    try {
+      tensors = readSafetensors(files.weights);
+    } catch (error) {
+      return fail(`model.safetensors is unreadable (${error instanceof SafetensorsError ? error.message : String(error)})`);
+    }
+    const embeddings = tensors.get('embeddings') ?? tensors.get('0');
+    if (!embeddings || embeddings.shape.length !== 2) return fail('model.safetensors has no 2-D "embeddings" tensor');
+    if (!['F32', 'F16', 'I8'].includes(embeddings.dtype)) return fail(`embeddings of dtype ${embeddings.dtype} are not supported (F32, F16, I8)`);
+    const [rows = 0, dims = 0] = embeddings.shape;
+    if (rows < 1 || dims < 1 || dims > 4096) return fail(`embeddings shape ${rows} × ${dims} is not usable`);
+    let tokenizer: Tokenizer;
+    try {
+      tokenizer = new Tokenizer(files.tokenizer as object, files.tokenizerConfig ?? {});
+    } catch (error) {
+      return fail(`tokenizer.json is unusable (${error instanceof Error ? error.message : String(error)})`);
+    }
+    const vocab = tokenizerVocabSize(tokenizer);
+    const mappings = tensors.get('mappings');
+    let rowOf: Int32Array | null = null;
+    if (mappings) {
+      const map = toFloat32(mappings);
+      if (mappings.shape.length !== 1 || !['I32', 'I64'].includes(mappings.dtype)) return fail('"mappings" must be a 1-D integer tensor');
+      rowOf = Int32Array.from(map);
+      if (rowOf.some((r) => r < 0 || r >= rows)) return fail('"mappings" points outside the embeddings');
+    } else if (rows < vocab) {
+      return fail(`the tokenizer has ${vocab} tokens but the table only ${rows} rows`);
+    }
+    const table = toFloat32(embeddings);
+    const weights = tensors.get('weights');
+    if (weights) {
+      if (weights.shape.length !== 1 || !['F32', 'F16'].includes(weights.dtype) || weights.shape[0] !== rows) {
+        return fail(`"weights" must be a 1-D float tensor of ${rows} values`);
+      }
+      const w = toFloat32(weights);
+      for (let r = 0; r < rows; r++) for (let d = 0; d < dims; d++) table[r * dims + d] = (table[r * dims + d] ?? 0) * (w[r] ?? 0);
+    }
+    if (!table.every(Number.isFinite)) return fail('the embeddings hold non-finite values');
+    const config = (files.config ?? {}) as { normalize?: unknown };
+    const maxLength = (files.tokenizerConfig as { model_max_length?: unknown } | undefined)?.model_max_length;
+    const maxTokens = typeof maxLength === 'number' && Number.isFinite(maxLength) && maxLength > 0 ? Math.min(maxLength, 1 << 20) : DEFAULT_MAX_TOKENS;
+    return new StaticEmbedder(modelId, tokenizer, table, dims, rowOf, config.normalize !== false, maxTokens);
+  }
+
+  countTokens(text: string): number {
+    return this.ids(text).length;
+  }
+
+  embed(texts: readonly string[], options: { signal?: AbortSignal } = {}): Promise<Float32Array> {
+    const out = new Float32Array(texts.length * this.dims);
+    for (let t = 0; t < texts.length; t++) {
+      if (t % 64 === 0) throwIfAborted(options.signal);
+      this.embedInto(texts[t] ?? '', out, t * this.dims);
+    }
+    return Promise.resolve(out);
+  }
+
+  private ids(text: string): number[] {
+    return this.tokenizer.encode(text, { add_special_tokens: false }).ids;
+  }
+
+  private embedInto(text: string, out: Float32Array, at: number): void {
+    if (typeof text !== 'string') throw new ThreadlineError('EMBEDDING_FAILED', 'only strings can be embedded');
+    const capped = text.length > this.maxTokens * CHARS_PER_TOKEN_CAP ? text.slice(0, this.maxTokens * CHARS_PER_TOKEN_CAP) : text;
+    const ids = this.ids(capped).slice(0, this.maxTokens); // truncate first, as the transformer pipeline does
+    const { dims, table, rowOf } = this;
+    let count = 0;
+    for (const id of ids) {
+      if (id === this.unkId) continue; // unknown words carry no meaning (Model2Vec drops them too)
+      const row = rowOf ? rowOf[id] : id;
+      if (row === undefined || row < 0 || row * dims >= table.length) continue;
+      const base = row * dims;
+      for (let d = 0; d < dims; d++) out[at + d] = (out[at + d] ?? 0) + (table[base + d] ?? 0);
+      count++;
+    }
+    if (count === 0) return;
+    let norm = 0;
+    for (let d = 0; d < dims; d++) norm += (out[at + d] ?? 0) ** 2;
+    const scale = this.normalize ? (norm > 0 ? 1 / Math.sqrt(norm) : 0) : 1 / count;
+    for (let d = 0; d < dims; d++) out[at + d] = (out[at + d] ?? 0) * scale;
+  }
+}
+
+function tokenizerVocabSize(tokenizer: Tokenizer): number {
+  let max = -1;
+  for (const id of tokenizer.get_vocab(true).values()) if (id > max) max = id;
+  return max + 1;
+}

@@ -1,0 +1,9 @@
+/**
+ * `threadline/render`: the safe Markdown renderer (model and document text is
+ * untrusted) and TurnView, one chat turn's DOM, for pages that build their own
+ * chat UI instead of using <threadline-chat>.
+ */
+export { renderMarkdown, renderInto, safeHref } from './render/markdown-dom';
+export type { RenderOptions } from './render/markdown-dom';
+export { TurnView } from './render/turn-view';
+export type { TurnViewOptions } from './render/turn-view';

@@ -1,0 +1,82 @@
+/**
+ * threadline as a consumer meets it: `npm pack`, an empty Vite app that installs
+ * the tarball and Vite and nothing else, the README's "Using it" example as its
+ * only code (docs/examples/quick-start.ts, which a test keeps identical to the
+ * README), `vite build`, `dist/` on a plain static server, Chromium with every
+ * other origin blocked. Prints what the goals table in the README reports:
+ * install size, deploy size, bytes a first visitor downloads until the first
+ * answer, and the time to it on the first visit and after a reload.
+ */
+import { execFile } from 'node:child_process';
+import { copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { serveStatic, type StaticServer } from '../../scripts/static-server.ts';
+import { launch } from './browser';
+import { confineTo, requireBuild, root } from './built';
+
+const run = promisify(execFile);
+const app = join(root, 'test-results/consumer-app');
+let server: StaticServer | undefined;
+
+function du(path: string): number {
+  const s = statSync(path);
+  if (!s.isDirectory()) return s.size;
+  return readdirSync(path).reduce((sum, name) => sum + du(join(path, name)), 0);
+}
+
+beforeAll(() => requireBuild());
+afterAll(async () => server?.close());
+
+/** Loads the app and resolves when the example has logged both answers, with the time it took. */
+async function answers(page: Page, url: string): Promise<{ ms: number; answer: string }> {
+  const started = Date.now();
+  const answer = new Promise<string>((resolve, reject) => {
+    const answers: string[] = [];
+    page.on('console', (m) => { if (m.text().startsWith('answer (')) answers.push(m.text()); if (answers.length === 2) resolve(answers.join('\n')); });
+    page.on('pageerror', reject);
+  });
+  await page.goto(url);
+  const text = await answer;
+  return { ms: Date.now() - started, answer: text };
+}
+
+describe('a Vite app that installs the packed package and follows the README only', () => {
+  it('builds, answers on the first visit and after a reload, fetches nothing from other origins', async () => {
+    rmSync(app, { recursive: true, force: true });
+    mkdirSync(join(app, 'src'), { recursive: true });
+    const { stdout } = await run('npm', ['pack', '--pack-destination', app, '--silent'], { cwd: root, timeout: 120_000 });
+    const tarball = stdout.trim().split('\n').at(-1) ?? '';
+    const vite = (JSON.parse(readFileSync(join(root, 'node_modules/vite/package.json'), 'utf8')) as { version: string }).version;
+    writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'consumer-app', private: true, type: 'module' }));
+    // No .npmrc: a consumer's install must not need the repository's settings (nothing is downloaded at install time).
+    await run('npm', ['install', `./${tarball}`, `vite@${vite}`, '--prefer-offline', '--no-audit', '--no-fund', '--silent'], { cwd: app, timeout: 240_000 });
+    expect(readdirSync(join(app, 'node_modules')).filter((d) => /onnxruntime|@huggingface|@mlc-ai/.test(d))).toEqual([]);
+    copyFileSync(join(root, 'docs/examples/quick-start.ts'), join(app, 'src/main.ts'));
+    writeFileSync(join(app, 'index.html'), '<!doctype html>\n<html><head><meta charset="utf-8"><title>app</title></head><body><script type="module" src="/src/main.ts"></script></body></html>\n');
+    await run(join(app, 'node_modules/.bin/vite'), ['build'], { cwd: app, timeout: 120_000 });
+
+    server = await serveStatic(join(app, 'dist'));
+    const browser = await launch();
+    try {
+      const context = await browser.newContext();
+      const foreign = await confineTo(context, server.origin);
+      let bytes = 0;
+      context.on('requestfinished', (r) => { void r.sizes().then((s) => { bytes += s.responseBodySize; }, () => undefined); });
+      const page = await context.newPage();
+      const first = await answers(page, `${server.origin}/`);
+      const firstBytes = bytes;
+      // The README's two turns: the window, then the follow-up, condensed, finds the damaged-items clause.
+      expect(first.answer, first.answer).toMatch(/^answer \(extractive\):[\s\S]*30 days[\s\S]*\nanswer \(extractive\):[\s\S]*damaged on arrival/);
+      const again = await answers(page, `${server.origin}/`);
+      expect(foreign).toEqual([]);
+      const installed = du(join(app, 'node_modules'));
+      console.log(`consumer app: node_modules ${(installed / 1e6).toFixed(1)} MB (threadline ${(du(join(app, 'node_modules/threadline')) / 1e6).toFixed(1)} MB); dist ${(du(join(app, 'dist')) / 1e6).toFixed(1)} MB; first visit downloaded ${(firstBytes / 1e6).toFixed(2)} MB; first answer ${first.ms} ms, after a reload ${again.ms} ms`);
+      await context.close();
+    } finally {
+      await browser.close();
+    }
+  }, 400_000);
+});

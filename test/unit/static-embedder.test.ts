@@ -1,0 +1,115 @@
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { loadEmbedder } from '../../src/embedding/load-embedder';
+import { readSafetensors, writeSafetensors } from '../../src/embedding/safetensors';
+import { StaticEmbedder } from '../../src/embedding/static-embedder';
+
+const MODELS = resolve(import.meta.dirname, '../../.models');
+const TEXTS = [
+  'How long do I have to return something?', 'what about damaged items?', '', 'qqqzzx ### !!!',
+  'Café naïve RÉSUMÉ façade', 'e-mail, co-operate; U.S.A. 3.14 — “quoted” (parens)', '中文 和 English mixed',
+  `${'word '.repeat(700)}refund`, // longer than the 512-token limit: both paths truncate the same way
+  'The quick brown fox jumps over the lazy dog. '.repeat(12),
+];
+
+function row(v: Float32Array, i: number, dims: number) {
+  return v.subarray(i * dims, (i + 1) * dims);
+}
+
+describe('static embedder (no ONNX Runtime)', () => {
+  it('reproduces the ONNX Runtime path of the same table: max abs difference ≤ 1e-5, same token counts (real onnxruntime-node)', async () => {
+    const ort = await loadEmbedder({ model: `${MODELS}/threadline-glove-30k-onnx/`, dtype: 'fp32' });
+    const fp16 = await loadEmbedder({ model: `${MODELS}/threadline-glove-30k-fp16/` });
+    expect(fp16).toBeInstanceOf(StaticEmbedder);
+    expect(ort).not.toBeInstanceOf(StaticEmbedder);
+    const [a, b] = [await ort.embed(TEXTS), await fp16.embed(TEXTS)];
+    let max = 0;
+    for (let i = 0; i < a.length; i++) max = Math.max(max, Math.abs((a[i] ?? 0) - (b[i] ?? 0)));
+    expect(max).toBeLessThanOrEqual(1e-5);
+    expect(TEXTS.map((t) => fp16.countTokens(t))).toEqual(TEXTS.map((t) => ort.countTokens(t)));
+    expect(fp16.maxTokens).toBe(ort.maxTokens);
+  });
+
+  it('the shipped int8 table stays within cosine 0.9999 of the fp16 table', async () => {
+    const fp16 = await loadEmbedder({ model: `${MODELS}/threadline-glove-30k-fp16/` });
+    const int8 = await loadEmbedder({ model: `${MODELS}/threadline-glove-30k/` });
+    const [a, b] = [await fp16.embed(TEXTS), await int8.embed(TEXTS)];
+    for (let t = 0; t < TEXTS.length; t++) {
+      const x = row(a, t, 100), y = row(b, t, 100);
+      const dot = x.reduce((s, v, i) => s + v * (y[i] ?? 0), 0);
+      if (x.some((v) => v !== 0)) expect(dot).toBeGreaterThan(0.9999);
+      else expect(y.every((v) => v === 0)).toBe(true);
+    }
+    expect(int8.modelId).toBe('threadline-glove-30k#int8');
+  });
+
+  it('reads a Model2Vec folder with token weights, a row mapping and normalize: false (a model written by this test)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'm2v-'));
+    const vocab = { '[UNK]': 0, alpha: 1, beta: 2, gamma: 3 };
+    writeFileSync(join(dir, 'tokenizer.json'), JSON.stringify({
+      version: '1.0', truncation: null, padding: null, added_tokens: [], normalizer: { type: 'Lowercase' },
+      pre_tokenizer: { type: 'Whitespace' }, post_processor: null, decoder: null, model: { type: 'WordLevel', vocab, unk_token: '[UNK]' },
+    }));
+    writeFileSync(join(dir, 'config.json'), JSON.stringify({ model_type: 'model2vec', normalize: false, hidden_dim: 2 }));
+    // Two rows shared by four tokens: gamma maps to alpha's row, with its own weight.
+    const embeddings = new Float32Array([0, 0, 1, 2, 3, 4]);
+    writeFileSync(join(dir, 'model.safetensors'), writeSafetensors({
+      embeddings: { dtype: 'F32', shape: [3, 2], bytes: new Uint8Array(embeddings.buffer) },
+      mappings: { dtype: 'I32', shape: [4], bytes: new Uint8Array(new Int32Array([0, 1, 2, 1]).buffer) },
+      weights: { dtype: 'F32', shape: [3], bytes: new Uint8Array(new Float32Array([1, 1, 0.5]).buffer) },
+    }));
+    const e = await loadEmbedder({ model: `${dir}/` });
+    expect(e.dims).toBe(2);
+    const v = await e.embed(['Alpha beta unknownword', 'gamma', 'zzz']);
+    // alpha = [1,2], beta = 0.5 × [3,4]; the unknown word is dropped, the mean is over two tokens.
+    expect([...row(v, 0, 2)]).toEqual([(1 + 1.5) / 2, (2 + 2) / 2]);
+    expect([...row(v, 1, 2)]).toEqual([1, 2]);
+    expect([...row(v, 2, 2)]).toEqual([0, 0]);
+    expect(e.modelId.startsWith('m2v-')).toBe(true);
+  });
+
+  it('refuses hostile or broken model files with MODEL_LOAD_FAILED naming the problem, never reading out of bounds', () => {
+    const tokenizer = JSON.parse(readFileSync(`${MODELS}/threadline-glove-30k/tokenizer.json`, 'utf8')) as unknown;
+    const good = new Uint8Array(readFileSync(`${MODELS}/threadline-glove-30k/model.safetensors`));
+    const build = (weights: Uint8Array) => () => StaticEmbedder.fromFiles({ config: { model_type: 'model2vec' }, tokenizer, weights: weights.slice().buffer }, 'x');
+    const header = (json: string, tail = 0) => {
+      const bytes = new TextEncoder().encode(json);
+      const out = new Uint8Array(8 + bytes.length + tail);
+      new DataView(out.buffer).setUint32(0, bytes.length, true);
+      out.set(bytes, 8);
+      return out;
+    };
+    const cases: [string, Uint8Array, RegExp][] = [
+      ['empty', new Uint8Array(0), /too short/],
+      ['truncated', good.subarray(0, 1000), /do not hold|does not fit/],
+      ['huge header length', (() => { const b = good.slice(); new DataView(b.buffer).setUint32(0, 0xffffffff, true); return b; })(), /header length/],
+      ['not JSON', header('{"embeddings": nope}'), /not valid UTF-8 JSON/],
+      ['offsets past the end', header('{"embeddings":{"dtype":"F32","shape":[2,2],"data_offsets":[0,16]}}', 8), /do not hold/],
+      ['overlapping tensors', header('{"embeddings":{"dtype":"F32","shape":[1,2],"data_offsets":[0,8]},"weights":{"dtype":"F32","shape":[2],"data_offsets":[0,8]}}', 8), /overlaps/],
+      ['unknown dtype', header('{"embeddings":{"dtype":"Q4","shape":[1,1],"data_offsets":[0,1]}}', 1), /unsupported dtype/],
+      ['negative shape', header('{"embeddings":{"dtype":"F32","shape":[-1,2],"data_offsets":[0,0]}}'), /shape/],
+      ['no embeddings', writeSafetensors({ other: { dtype: 'F32', shape: [1], bytes: new Uint8Array(4) } }), /no 2-D "embeddings"/],
+      ['too few rows for the tokenizer', writeSafetensors({ embeddings: { dtype: 'F32', shape: [10, 2], bytes: new Uint8Array(80) } }), /only 10 rows/],
+      ['NaN in the table', writeSafetensors({ embeddings: { dtype: 'F32', shape: [30002, 1], bytes: new Uint8Array(new Float32Array(30002).fill(NaN).buffer) } }), /non-finite/],
+      ['mapping out of range', writeSafetensors({
+        embeddings: { dtype: 'F32', shape: [2, 1], bytes: new Uint8Array(8) },
+        mappings: { dtype: 'I32', shape: [1], bytes: new Uint8Array(new Int32Array([7]).buffer) },
+      }), /outside the embeddings/],
+    ];
+    for (const [name, bytes, message] of cases) {
+      let caught: unknown;
+      try { build(bytes)(); } catch (error) { caught = error; }
+      expect(caught, name).toMatchObject({ code: 'MODEL_LOAD_FAILED' });
+      expect((caught as Error).message, name).toMatch(message);
+    }
+    expect(readSafetensors(good.slice().buffer).get('embeddings')?.dtype).toBe('I8');
+  });
+
+  it('a missing folder fails with MODEL_LOAD_FAILED naming the file it looked for', async () => {
+    const dir = join(mkdtempSync(join(tmpdir(), 'nomodel-')), 'absent');
+    mkdirSync(dir);
+    await expect(loadEmbedder({ model: `${dir}/` })).rejects.toMatchObject({ code: 'MODEL_LOAD_FAILED', message: expect.stringContaining(`${dir}/config.json`) as string });
+  });
+});
