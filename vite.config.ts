@@ -139,7 +139,7 @@ export default defineConfig(({ command, mode }): UserConfig => {
       publicDir: models,
       server: { headers: isolationHeaders, fs: { allow: [root] } },
       preview: { headers: isolationHeaders },
-      optimizeDeps: { include: ['@huggingface/transformers', 'comlink', 'idb'] },
+      optimizeDeps: { include: ['@huggingface/transformers', '@huggingface/tokenizers', 'comlink', 'idb'] },
     };
   }
   if (mode === 'cli') return cli();

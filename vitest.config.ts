@@ -12,7 +12,7 @@ export default defineConfig({
   resolve: { conditions: ortConditions },
   server: { headers: isolationHeaders },
   worker: { format: 'es' },
-  optimizeDeps: { include: ['@huggingface/transformers', 'comlink', 'idb'] },
+  optimizeDeps: { include: ['@huggingface/transformers', '@huggingface/tokenizers', 'comlink', 'idb'] },
   test: {
     projects: [
       {

@@ -3,10 +3,9 @@
  * Benchmarks that must run where the retrieval code runs: inside a worker,
  * with the same modules as workers/retrieval.worker.ts. Each figure comes with
  * its baseline measured in the same worker and run (the memory-read floor,
- * bare IndexedDB reads, the bare transformers.js pipeline).
+ * bare IndexedDB reads, the bare embedder).
  */
 import * as Comlink from 'comlink';
-import { pipeline } from '@huggingface/transformers';
 import { ortWasmPaths } from '../src/embedding/ort-assets';
 import { loadEmbedder } from '../src/embedding/load-embedder';
 import { normalizeInPlace } from '../src/retrieval/vector-math';
@@ -233,7 +232,7 @@ const api = {
     return { [`${n}x${dims}`]: { ...stats(hydrate), ratioToRawRead: h / stats(raw).ms, rawReadMs: stats(raw).ms, mbPerS: (n * dims * 4) / 1e6 / (h / 1000) } };
   },
 
-  /** add() end to end vs the bare transformers.js pipeline on the same chunk texts, same model. */
+  /** add() end to end vs the bare embedder (the same model object add() uses) on the same chunk texts. */
   async ingest(docs: { id: string; text: string }[]) {
     const name = `bench-ingest-${Date.now()}`;
     const engine = await RetrievalEngine.open({ name, modelId: embedderIdentity({}), chunking: {}, int8: false, weights: { dense: 1, lexical: 1 }, onModelMismatch: 'error' }, () => loadEmbedder({}, runtime));
@@ -245,10 +244,10 @@ const api = {
     const stored = await (await IndexStore.open(name)).load();
     const texts = stored.chunks.filter((c) => c.docId !== 'warm').map((c) => c.context);
     engine.close();
-    const extractor = await pipeline('feature-extraction', 'threadline-glove-30k', { device: 'wasm', dtype: 'fp32' });
-    await extractor(['warm up'], { pooling: 'mean', normalize: true });
+    const embedder = await loadEmbedder({}, runtime);
+    await embedder.embed(['warm up']);
     const t2 = performance.now();
-    for (let i = 0; i < texts.length; i += 32) (await extractor(texts.slice(i, i + 32), { pooling: 'mean', normalize: true })).dispose();
+    for (let i = 0; i < texts.length; i += 32) await embedder.embed(texts.slice(i, i + 32));
     const bare = performance.now() - t2;
     indexedDB.deleteDatabase(databaseName(name));
     return { chunks: result.chunks, ms: ours, bareMs: bare, chunksPerS: result.chunks / (ours / 1000), bareChunksPerS: texts.length / (bare / 1000), overhead: ours / bare - 1 };

@@ -24,7 +24,7 @@ const SIZE = quick
   : { scan: [10_000, 100_000], scanRuns: 15, hydrate: 100_000, hydrateRuns: 5, hnswN: 100_000, ingest: 2_000, query: 10_000, queries: 200, main: 2_000, sentences: 4_000, chars: 1_200_000, tabBase: 40_000, tabDocs: 8_000 };
 const DIMS = 384;
 
-/** The offline model in Node (onnxruntime-node): load time and sentences/s. */
+/** The offline model in Node (the static path): load time and sentences/s; the same table through onnxruntime-node for comparison. */
 async function nodeEmbedder(count: number) {
   const vocab = vocabulary(JSON.parse(readFileSync(resolve(import.meta.dirname, '../.models/threadline-glove-30k/tokenizer.json'), 'utf8')) as { model: { vocab: Record<string, number> } });
   const sentences = syntheticCorpus(vocab, count * 60, 60 * 50).flatMap((d) => d.text.split(/(?<=\.)\s+/)).filter((x) => !x.startsWith('#')).slice(0, count);
@@ -33,10 +33,15 @@ async function nodeEmbedder(count: number) {
   const loadMs = performance.now() - started;
   const t0 = performance.now();
   await embedder.embed(sentences);
-  return { loadMs, sentences: sentences.length, sentencesPerS: sentences.length / ((performance.now() - t0) / 1000) };
+  const sentencesPerS = sentences.length / ((performance.now() - t0) / 1000);
+  const onnx = await loadEmbedder({ model: resolve(import.meta.dirname, '../.models/threadline-glove-30k-onnx') + '/', dtype: 'fp32' });
+  const t1 = performance.now();
+  await onnx.embed(sentences);
+  return { loadMs, sentences: sentences.length, sentencesPerS, onnxSentencesPerS: sentences.length / ((performance.now() - t1) / 1000) };
 }
 
 const { server, origin } = await startDevServer(['bench/bench.html'], {
+  cache: 'bench',
   include: ['@orama/orama', '@langchain/classic/vectorstores/memory', '@langchain/core/documents', 'hnswlib-wasm', 'client-vector-search'],
 });
 const browser = await chromium.launch({ executablePath: chromiumPath(), args: chromiumArgs() });
@@ -113,12 +118,12 @@ try {
     }
   }
   for (const [size, h] of Object.entries(hydrate)) row(`hydrate ${size}`, `${f(h.ms, 0)} ms, ${f(h.ratioToRawRead)}× raw IndexedDB read (${f(h.rawReadMs, 0)} ms), ${f(h.mbPerS, 0)} MB/s`);
-  row('ingest add() vs bare pipeline', `${f(ingest.chunksPerS, 0)} vs ${f(ingest.bareChunksPerS, 0)} chunks/s, overhead ${f(ingest.overhead * 100, 0)}% (${ingest.chunks} chunks)`);
+  row('ingest add() vs bare embedder', `${f(ingest.chunksPerS, 0)} vs ${f(ingest.bareChunksPerS, 0)} chunks/s, overhead ${f(ingest.overhead * 100, 0)}% (${ingest.chunks} chunks)`);
   row(`search() main thread, ${SIZE.query} chunks`, `p50 ${f(query.p50Ms)} ms, p95 ${f(query.p95Ms)} ms (${query.count} queries)`);
   row('longest main-thread task', `ingest of ${mainThread.chunks} chunks: ${f(mainThread.longestTaskMsIngest, 0)} ms; 100 queries: ${f(mainThread.longestTaskMsQuery, 0)} ms`);
   for (const [peer, p] of Object.entries(peers)) row(`peer ${peer}`, p.scanMs === undefined ? (p.note ?? 'no result') : `${p.note ? `(${p.note}) ` : ''}N=${p.n}: scan ${f(p.scanMs ?? NaN)} ms vs ours ${f(p.oursMs ?? NaN)} ms = ${f(p.scanRatioToOurs ?? NaN)}× ours${p.recallAt10 !== undefined ? `, recall@10 ${f(p.recallAt10, 3)}` : ''} (build ${f((p.buildMs ?? 0) / 1000, 1)} s)`);
   row('ingest with a second tab open', `${f(twoTabs.withOtherTabMs, 0)} vs ${f(twoTabs.aloneMs, 0)} ms alone = ${f(twoTabs.ratio)}× (${twoTabs.docs} documents into ${twoTabs.baseChunks} chunks)`);
-  row('offline model, Node', `load ${f(embedder.node.loadMs, 0)} ms, ${f(embedder.node.sentencesPerS, 0)} sentences/s`);
+  row('offline model, Node', `load ${f(embedder.node.loadMs, 0)} ms, ${f(embedder.node.sentencesPerS, 0)} sentences/s (same table through onnxruntime-node: ${f(embedder.node.onnxSentencesPerS, 0)})`);
   row('offline model, Chromium worker', `load ${f(embedder.chromium.loadMs, 0)} ms, ${f(embedder.chromium.sentencesPerS, 0)} sentences/s`);
   row('Markdown corpus through add()', `${corpus.docs} docs, ${f(corpus.chars / 1e6)} MB, ${corpus.chunks} chunks, ${f(corpus.chunksPerS, 0)} chunks/s`);
   row('reload to ready (fresh page)', `${f(reload.readyMs, 0)} ms for ${reload.chunks} chunks, ${reload.embeddedChunks} re-embedded; first query ${f(reload.firstQueryMs, 0)} ms`);

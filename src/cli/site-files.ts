@@ -20,7 +20,7 @@ const REFERENCE = /(?:\bfrom\s*|\bimport\s*\(\s*|\bnew\s+URL\s*\(\s*)(["'`])(\.\
 
 export function siteFiles(dist: string, entry: string, options: SiteFileOptions = {}): string[] {
   const skip = (file: string) =>
-    (!options.llm && (/^web-llm-/.test(file) || file === 'llm.worker.js')) ||
+    (!options.llm && /^(web-llm|llm\.worker)-/.test(file)) ||
     (!options.transformers && /^transformers(-embedder)?-/.test(file));
   const found = new Set<string>();
   const queue = [entry];

@@ -31,8 +31,10 @@ const USAGE = `usage:
       --with-transformers adds transformers.js and onnxruntime-web's WASM (needs
       onnxruntime-web installed) for transformer embedding models.
   threadline model <folder>
-      Copies just the offline embedding model (config.json, tokenizer.json,
-      model.safetensors), for setups that serve it themselves.`;
+      Copies just the offline embedding model into <folder>/threadline-glove-30k/
+      (config.json, tokenizer.json, tokenizer_config.json, model.safetensors), for
+      setups that serve it themselves. Keep the folder's name: it is the model's
+      identity in every index built with it.`;
 
 class UsageError extends Error {}
 
@@ -130,13 +132,14 @@ function model(args: string[]): void {
   const [target, ...extra] = positional;
   if (!target || extra.length) throw new UsageError('model needs exactly one target folder');
   const source = offlineModelDir();
+  const folder = join(target, OFFLINE_MODEL_ID);
   let bytes = 0;
-  mkdirSync(target, { recursive: true });
+  mkdirSync(folder, { recursive: true });
   for (const file of ['config.json', 'tokenizer.json', 'tokenizer_config.json', 'model.safetensors']) {
-    cpSync(join(source, file), join(target, file));
+    cpSync(join(source, file), join(folder, file));
     bytes += statSync(join(source, file)).size;
   }
-  console.log(`${target}: the offline model copied (${megabytes(bytes)}). Serve the folder and pass embedder: { model: '<its URL>/' }.`);
+  console.log(`${folder}: the offline model copied (${megabytes(bytes)}). Serve it and pass embedder: { model: '<its URL>/' } (keep the folder's name: it is the model's identity).`);
 }
 
 async function main(argv: string[]): Promise<void> {

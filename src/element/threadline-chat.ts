@@ -170,6 +170,7 @@ export class ThreadlineChat extends HTMLElement {
     this.ui.fresh.disabled = true;
     this.ui.log.replaceChildren();
     this.llmNote = '';
+    this.readyStatus = '';
     this.setStatus('Loading the search model…');
     try {
       const embedder = this.getAttribute('embedder') ?? ThreadlineChat.defaultEmbedder;
@@ -285,7 +286,10 @@ export class ThreadlineChat extends HTMLElement {
     } else if (p.phase === 'model-download' || p.phase === 'llm-load') {
       bar.hidden = p.phase === 'llm-load' && p.stage === 'ready';
       bar.value = p.fraction;
-      this.setStatus(p.phase === 'llm-load' ? p.text : `Downloading the search model: ${Math.round(p.fraction * 100)}%`);
+      // The search model loads while the index does; once the element is ready its status (and any
+      // warning in it) stays, and the bar alone shows the rest of the download.
+      if (p.phase === 'llm-load') this.setStatus(p.text);
+      else if (!this.readyStatus) this.setStatus(`Downloading the search model: ${Math.round(p.fraction * 100)}%`);
     } else if (p.phase === 'llm-status' && p.status === 'unavailable') {
       this.llmNote = p.reason;
     } else if (p.phase === 'llm-status') {

@@ -68,7 +68,7 @@ function isNode(): boolean {
 async function create(opts: Required<EmbedderOptions>, files: ModelFiles, runtime: EmbedderRuntime): Promise<Embedder> {
   const started = performance.now();
   const read = { ...(runtime.onProgress ? { onProgress: runtime.onProgress } : {}) };
-  const configBytes = await readModelFile(files, files.config, read);
+  const configBytes = await readModelFile(files, files.config, { ...read, name: 'config.json' });
   const config = parseModelJson(files, files.config, configBytes ?? new ArrayBuffer(0));
   if (!isStaticConfig(config)) {
     let transformers: typeof TransformersEmbedder;
@@ -80,9 +80,9 @@ async function create(opts: Required<EmbedderOptions>, files: ModelFiles, runtim
     return transformers.loadTransformersEmbedder(opts, embedderIdentity(opts), runtime);
   }
   const [tokenizer, tokenizerConfig, weights] = await Promise.all([
-    readModelFile(files, files.tokenizer, read),
-    readModelFile(files, files.tokenizerConfig, { ...read, optional: true }),
-    readModelFile(files, files.weights, read),
+    readModelFile(files, files.tokenizer, { ...read, name: 'tokenizer.json' }),
+    readModelFile(files, files.tokenizerConfig, { ...read, optional: true, name: 'tokenizer_config.json' }),
+    readModelFile(files, files.weights, { ...read, name: 'model.safetensors' }),
   ]);
   if (!tokenizer || !weights) throw new ThreadlineError('INTERNAL', 'a required model file read as missing');
   const embedder = StaticEmbedder.fromFiles({

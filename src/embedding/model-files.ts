@@ -49,6 +49,8 @@ export interface ReadOptions {
   onProgress?: ProgressListener;
   /** A missing optional file reads as null instead of failing. */
   optional?: boolean;
+  /** The file's name in progress events (a bundler may have inlined it as a data: URL). */
+  name?: string;
 }
 
 /** Reads one file of a model, from the network or (in Node) the file system. */
@@ -101,7 +103,7 @@ async function readBody(response: Response, url: string, files: ModelFiles, opti
   const reader = response.body.getReader();
   const parts: Uint8Array[] = [];
   let loaded = 0;
-  const file = url.slice(url.lastIndexOf('/') + 1);
+  const file = options.name ?? url.slice(url.lastIndexOf('/') + 1);
   try {
     for (;;) {
       const { done, value } = await reader.read();

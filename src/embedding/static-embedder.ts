@@ -39,8 +39,10 @@ export class StaticEmbedder implements Embedder {
   private constructor(
     readonly modelId: string,
     private readonly tokenizer: Tokenizer,
-    /** Rows already scaled by their token weight. */
-    private readonly table: Float32Array,
+    /** The rows as stored: an int8 table stays int8 (a quarter of the memory), scaled per row as it is read. */
+    private readonly table: Float32Array | Int8Array,
+    /** Each row's multiplier (Model2Vec token weights, or an int8 table's scales), or null for 1. */
+    private readonly scale: Float32Array | null,
     dims: number,
     private readonly rowOf: Int32Array | null,
     private readonly normalize: boolean,
@@ -82,20 +84,21 @@ export class StaticEmbedder implements Embedder {
     } else if (rows < vocab) {
       return fail(`the tokenizer has ${vocab} tokens but the table only ${rows} rows`);
     }
-    const table = toFloat32(embeddings);
+    const table = embeddings.dtype === 'I8' ? new Int8Array(embeddings.bytes.buffer, embeddings.bytes.byteOffset, rows * dims) : toFloat32(embeddings);
     const weights = tensors.get('weights');
+    let scale: Float32Array | null = null;
     if (weights) {
       if (weights.shape.length !== 1 || !['F32', 'F16'].includes(weights.dtype) || weights.shape[0] !== rows) {
         return fail(`"weights" must be a 1-D float tensor of ${rows} values`);
       }
-      const w = toFloat32(weights);
-      for (let r = 0; r < rows; r++) for (let d = 0; d < dims; d++) table[r * dims + d] = (table[r * dims + d] ?? 0) * (w[r] ?? 0);
+      scale = toFloat32(weights);
+      if (!allFinite(scale)) return fail('the weights hold non-finite values');
     }
-    if (!table.every(Number.isFinite)) return fail('the embeddings hold non-finite values');
+    if (table instanceof Float32Array && !allFinite(table)) return fail('the embeddings hold non-finite values');
     const config = (files.config ?? {}) as { normalize?: unknown };
     const maxLength = (files.tokenizerConfig as { model_max_length?: unknown } | undefined)?.model_max_length;
     const maxTokens = typeof maxLength === 'number' && Number.isFinite(maxLength) && maxLength > 0 ? Math.min(maxLength, 1 << 20) : DEFAULT_MAX_TOKENS;
-    return new StaticEmbedder(modelId, tokenizer, table, dims, rowOf, config.normalize !== false, maxTokens);
+    return new StaticEmbedder(modelId, tokenizer, table, scale, dims, rowOf, config.normalize !== false, maxTokens);
   }
 
   countTokens(text: string): number {
@@ -119,22 +122,28 @@ export class StaticEmbedder implements Embedder {
     if (typeof text !== 'string') throw new ThreadlineError('EMBEDDING_FAILED', 'only strings can be embedded');
     const capped = text.length > this.maxTokens * CHARS_PER_TOKEN_CAP ? text.slice(0, this.maxTokens * CHARS_PER_TOKEN_CAP) : text;
     const ids = this.ids(capped).slice(0, this.maxTokens); // truncate first, as the transformer pipeline does
-    const { dims, table, rowOf } = this;
+    const { dims, table, rowOf, scale } = this;
     let count = 0;
     for (const id of ids) {
       if (id === this.unkId) continue; // unknown words carry no meaning (Model2Vec drops them too)
       const row = rowOf ? rowOf[id] : id;
       if (row === undefined || row < 0 || row * dims >= table.length) continue;
       const base = row * dims;
-      for (let d = 0; d < dims; d++) out[at + d] = (out[at + d] ?? 0) + (table[base + d] ?? 0);
+      const w = scale ? (scale[row] ?? 0) : 1;
+      for (let d = 0; d < dims; d++) out[at + d] = (out[at + d] ?? 0) + (table[base + d] ?? 0) * w;
       count++;
     }
     if (count === 0) return;
     let norm = 0;
     for (let d = 0; d < dims; d++) norm += (out[at + d] ?? 0) ** 2;
-    const scale = this.normalize ? (norm > 0 ? 1 / Math.sqrt(norm) : 0) : 1 / count;
-    for (let d = 0; d < dims; d++) out[at + d] = (out[at + d] ?? 0) * scale;
+    const factor = this.normalize ? (norm > 0 ? 1 / Math.sqrt(norm) : 0) : 1 / count;
+    for (let d = 0; d < dims; d++) out[at + d] = (out[at + d] ?? 0) * factor;
   }
+}
+
+function allFinite(values: Float32Array): boolean {
+  for (let i = 0; i < values.length; i++) if (!Number.isFinite(values[i])) return false;
+  return true;
 }
 
 function tokenizerVocabSize(tokenizer: Tokenizer): number {

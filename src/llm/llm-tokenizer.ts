@@ -6,7 +6,6 @@
  * fetches it from the same host web-llm used) and builds a Hugging Face
  * tokenizer from it.
  */
-import { Tokenizer } from '@huggingface/tokenizers';
 
 export type CountTokens = (text: string) => number;
 export type Fetcher = (url: string) => Promise<Response>;
@@ -31,6 +30,8 @@ export async function loadModelTokenizer(modelUrl: string, fetcher: Fetcher = (u
     fromCacheOrNetwork(modelFileUrl(modelUrl, 'tokenizer.json'), fetcher),
     fromCacheOrNetwork(modelFileUrl(modelUrl, 'tokenizer_config.json'), fetcher).catch(() => ({})),
   ]);
+  // Imported here, not at the top: only pages that load a language model need it.
+  const { Tokenizer } = await import('@huggingface/tokenizers');
   const tokenizer = new Tokenizer(json as object, config as object);
   return (text) => tokenizer.encode(text).ids.length;
 }

@@ -78,6 +78,14 @@ export class RetrievalEngine implements Retriever {
     // longer has. Drop it and read the truth again (the store reopens the database on the next call).
     const store = await IndexStore.open(config.name, (why) => engine?.storageLost(why));
     engine = new RetrievalEngine(config, store, loadEmbedder, onProgress);
+    // Every page that opens an index asks a question soon: load the model while the index hydrates
+    // (and while the page fetches a prebuilt file) rather than after. A failure here is reported by
+    // the first call that needs the model, which also retries.
+    engine.embedderPromise = loadEmbedder().catch((error: unknown) => {
+      engine.embedderPromise = null;
+      throw error;
+    });
+    engine.embedderPromise.catch(() => undefined);
     try {
       await engine.hydrate();
     } catch (error) {

@@ -80,10 +80,10 @@ describe('retrieval in Chromium (real worker, real IndexedDB, real offline model
     const a = await createThreadline({ name });
     await a.add(sampleDocs.slice(0, 1));
     await a.dispose();
-    const opening = createThreadline({ name, embedder: { model: '/threadline-glove-30k/', dtype: 'fp16' } });
+    const opening = createThreadline({ name, embedder: { model: '/threadline-glove-30k-fp16/' } });
     await expect(opening).rejects.toMatchObject({ code: 'MODEL_MISMATCH' });
     const err = await opening.catch((e: unknown) => e);
-    expect(err).toMatchObject({ details: { stored: { modelId: 'threadline-glove-30k#int8', dims: 100 }, requested: { modelId: 'threadline-glove-30k#fp16' } } });
+    expect(err).toMatchObject({ details: { stored: { modelId: 'threadline-glove-30k#int8', dims: 100 }, requested: { modelId: 'threadline-glove-30k-fp16#auto' } } });
   });
 
   it('remove and clear survive a reopen', async () => {

@@ -1,3 +1,5 @@
+import { readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { SAMPLE_KB } from '../../demo/sample-kb';
@@ -6,14 +8,20 @@ import { launch } from './browser';
 import { buildExampleSite, confineTo, recordDialogs, requireBuild, waitForElement, watchElementEvents } from './built';
 
 let browser: Browser;
+
+function du(path: string): number {
+  return statSync(path).isDirectory() ? readdirSync(path).reduce((sum, name) => sum + du(join(path, name)), 0) : statSync(path).size;
+}
 let server: StaticServer;
+let site: string;
 /** The same page, its element copied with `--with-llm` (web-llm included). */
 let llmServer: StaticServer;
 
 beforeAll(async () => {
   requireBuild();
   const docs = Object.fromEntries(SAMPLE_KB.map((d) => [`${d.id}.md`, d.markdown]));
-  server = await serveStatic(await buildExampleSite('element-site', docs)); // no COOP/COEP: a plain static host
+  site = await buildExampleSite('element-site', docs);
+  server = await serveStatic(site); // no COOP/COEP: a plain static host
   llmServer = await serveStatic(await buildExampleSite('element-site-llm', docs, ['--with-llm']));
   browser = await launch();
 });
@@ -27,21 +35,28 @@ describe('<threadline-chat> on the example static page (built element, prebuilt 
   it('answers from the prebuilt index with the network limited to the page origin, keyboard only', async () => {
     const context = await browser.newContext({ viewport: { width: 900, height: 900 } });
     const foreign = await confineTo(context, server.origin);
+    let bytes = 0;
+    context.on('requestfinished', (r) => { void r.sizes().then((sz) => { bytes += sz.responseBodySize; }, () => undefined); });
     const page = await context.newPage();
     const dialogs = recordDialogs(page);
     await watchElementEvents(page);
+    const started = Date.now();
     await page.goto(`${server.origin}/index.html`);
     expect(await waitForElement(page)).toEqual({ type: 'threadline-ready', detail: { docs: SAMPLE_KB.length, chunks: expect.any(Number) as number, llm: null } });
+    const readyMs = Date.now() - started;
 
     const chat = page.locator('threadline-chat');
     const input = chat.locator('input');
     await input.focus();
     await page.keyboard.type("what's the refund window?");
+    const asked = Date.now();
     await page.keyboard.press('Enter');
     const first = chat.locator('.tl-turn').nth(0);
     await first.locator('.tl-mode').waitFor();
+    const answerMs = Date.now() - asked;
     expect(await first.locator('.tl-mode').textContent()).toMatch(/Extractive answer/);
     expect(await first.locator('.tl-answer').textContent()).toMatch(/30 days/);
+    const firstBytes = bytes;
 
     await input.focus();
     await page.keyboard.type('what about damaged items?');
@@ -77,9 +92,19 @@ describe('<threadline-chat> on the example static page (built element, prebuilt 
     expect(dialogs).toEqual([]);
 
     // Reload: the index and the conversation come back, nothing is re-embedded or re-fetched from elsewhere.
+    const reloaded = Date.now();
     await page.reload();
+    await waitForElement(page);
+    const reloadReadyMs = Date.now() - reloaded;
     await chat.locator('.tl-turn').nth(1).waitFor();
     expect(await chat.locator('.tl-turn').count()).toBe(2);
+    await chat.locator('input').fill('how long do refunds take?');
+    const askedAgain = Date.now();
+    await chat.locator('input').press('Enter');
+    await chat.locator('.tl-turn').nth(2).locator('.tl-mode:not([hidden])').waitFor();
+    const reloadAnswerMs = Date.now() - askedAgain;
+    expect(foreign).toEqual([]);
+    console.log(`element on a static site: deploy ${(du(join(site, 'threadline')) / 1e6).toFixed(2)} MB (the copied element), first visit downloaded ${(firstBytes / 1e6).toFixed(2)} MB until the first answer; first visit: ready ${readyMs} ms after navigation, answer ${answerMs} ms after Enter; after a reload: ready ${reloadReadyMs} ms, answer ${reloadAnswerMs} ms`);
     await context.close();
   });
 });
