@@ -14,11 +14,18 @@ const TYPES: Record<string, string> = {
   '.md': 'text/markdown; charset=utf-8', '.png': 'image/png', '.svg': 'image/svg+xml',
 };
 
-export interface StaticServer { origin: string; requests: string[]; close(): Promise<void> }
+export interface StaticServer {
+  origin: string;
+  requests: string[];
+  /** Body bytes sent so far (files served with status 200), for download-size figures. */
+  bytesSent(): number;
+  close(): Promise<void>;
+}
 
 export async function serveStatic(dir: string, options: { isolated?: boolean } = {}): Promise<StaticServer> {
   const rootDir = resolve(dir);
   const requests: string[] = [];
+  let sent = 0;
   const server: Server = createServer((req, res) => {
     const path = decodeURIComponent((req.url ?? '/').split('?')[0] ?? '/');
     requests.push(path);
@@ -27,6 +34,7 @@ export async function serveStatic(dir: string, options: { isolated?: boolean } =
     try {
       if (statSync(file).isDirectory()) file = join(file, 'index.html');
       const size = statSync(file).size;
+      sent += size;
       res.writeHead(200, {
         'Content-Type': TYPES[extname(file)] ?? 'application/octet-stream', 'Content-Length': size,
         ...(options.isolated ? { ...isolationHeaders, 'Cross-Origin-Resource-Policy': 'same-origin' } : {}),
@@ -42,6 +50,7 @@ export async function serveStatic(dir: string, options: { isolated?: boolean } =
   return {
     origin: `http://127.0.0.1:${address.port}`,
     requests,
+    bytesSent: () => sent,
     close: () => new Promise<void>((ok) => { server.closeAllConnections(); server.close(() => ok()); }),
   };
 }

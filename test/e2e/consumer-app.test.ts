@@ -3,11 +3,11 @@
  * the tarball and Vite and nothing else, the README's "Using it" example as its
  * only code (docs/examples/quick-start.ts, which a test keeps identical to the
  * README), `vite build`, `dist/` on a plain static server, Chromium with every
- * other origin blocked. Prints what the goals table in the README reports:
+ * other origin blocked; then the same app under `vite` (dev server). Prints what the goals table in the README reports:
  * install size, deploy size, bytes a first visitor downloads until the first
  * answer, and the time to it on the first visit and after a reload.
  */
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -63,16 +63,30 @@ describe('a Vite app that installs the packed package and follows the README onl
     try {
       const context = await browser.newContext();
       const foreign = await confineTo(context, server.origin);
-      let bytes = 0;
-      context.on('requestfinished', (r) => { void r.sizes().then((s) => { bytes += s.responseBodySize; }, () => undefined); });
       const page = await context.newPage();
       const first = await answers(page, `${server.origin}/`);
-      const firstBytes = bytes;
+      const firstBytes = server.bytesSent(); // everything the server sent the first visitor (uncompressed)
       // The README's two turns: the window, then the follow-up, condensed, finds the damaged-items clause.
       expect(first.answer, first.answer).toMatch(/^answer \(extractive\):[\s\S]*30 days[\s\S]*\nanswer \(extractive\):[\s\S]*damaged on arrival/);
       const again = await answers(page, `${server.origin}/`);
       expect(foreign).toEqual([]);
       const installed = du(join(app, 'node_modules'));
+      // The same app under Vite's dev server (`npx vite`), again with no configuration.
+      const dev = spawn(join(app, 'node_modules/.bin/vite'), ['--port', String(20_000 + Math.floor(Math.random() * 20_000)), '--strictPort'], { cwd: app });
+      try {
+        const url = await new Promise<string>((resolve, reject) => {
+          let out = '';
+          dev.stdout.on('data', (d: Buffer) => { out += d.toString(); const m = /Local:\s+(http:\S+)/.exec(out.replace(/\x1b\[[0-9;]*m/g, '')); if (m?.[1]) resolve(m[1]); });
+          dev.on('exit', (code) => reject(new Error(`vite dev exited with ${code}: ${out}`)));
+        });
+        const devContext = await browser.newContext();
+        const devForeign = await confineTo(devContext, new URL(url).origin);
+        expect((await answers(await devContext.newPage(), url)).answer).toMatch(/damaged on arrival/);
+        expect(devForeign).toEqual([]);
+        await devContext.close();
+      } finally {
+        dev.kill();
+      }
       console.log(`consumer app: node_modules ${(installed / 1e6).toFixed(1)} MB (threadline ${(du(join(app, 'node_modules/threadline')) / 1e6).toFixed(1)} MB); dist ${(du(join(app, 'dist')) / 1e6).toFixed(1)} MB; first visit downloaded ${(firstBytes / 1e6).toFixed(2)} MB; first answer ${first.ms} ms, after a reload ${again.ms} ms`);
       await context.close();
     } finally {

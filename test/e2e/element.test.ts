@@ -35,8 +35,6 @@ describe('<threadline-chat> on the example static page (built element, prebuilt 
   it('answers from the prebuilt index with the network limited to the page origin, keyboard only', async () => {
     const context = await browser.newContext({ viewport: { width: 900, height: 900 } });
     const foreign = await confineTo(context, server.origin);
-    let bytes = 0;
-    context.on('requestfinished', (r) => { void r.sizes().then((sz) => { bytes += sz.responseBodySize; }, () => undefined); });
     const page = await context.newPage();
     const dialogs = recordDialogs(page);
     await watchElementEvents(page);
@@ -56,7 +54,7 @@ describe('<threadline-chat> on the example static page (built element, prebuilt 
     const answerMs = Date.now() - asked;
     expect(await first.locator('.tl-mode').textContent()).toMatch(/Extractive answer/);
     expect(await first.locator('.tl-answer').textContent()).toMatch(/30 days/);
-    const firstBytes = bytes;
+    const firstBytes = server.bytesSent(); // everything the server sent this first visitor (uncompressed)
 
     await input.focus();
     await page.keyboard.type('what about damaged items?');
