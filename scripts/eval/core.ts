@@ -15,6 +15,7 @@ import type { Conversation, Passage, TurnKind } from './parse';
 import { average, scoreRanking, type KindMetrics } from './metrics';
 import { ALL_STRATEGIES, contexts, strategyQuery, type Strategy, type StrategyQuery, type TurnContext } from './strategies';
 import { termCounts, termScore, type TermScore } from './terms';
+import { pickSnippet } from '../../src/chat/snippet';
 
 export { ALL_STRATEGIES, type Strategy } from './strategies';
 export type KindKey = TurnKind | 'all';
@@ -41,6 +42,12 @@ export interface StrategyReport {
   terms: TermScore;
   /** Share of turns of each kind the strategy changed (condensed or expanded). */
   changed: Record<TurnKind, number>;
+  /**
+   * The extractive answer's snippet (src/chat/snippet.ts, from the top 3 passages), follow-up turns:
+   * how often its sentence comes from a gold passage, against how often the first passage is gold
+   * (what the answer quoted first before there was a snippet).
+   */
+  snippet?: { fromGold: number; firstPassageGold: number; none: number };
 }
 
 /** One turn, for reading failures one by one (`--turns FILE`). */
@@ -130,6 +137,7 @@ export async function runEval(set: { passages: readonly Passage[] | null; conver
     const rankings = await engine.rank(qs, depth);
     ranks.set(s, rankings.map((ids, i) => 1 + ids.findIndex((id) => turns[i]?.turn.gold.includes(id))));
     entry.kinds = summarize(turns.map((c, i) => ({ kind: c.turn.kind, scores: scoreRanking(rankings[i] ?? [], c.turn.gold) })));
+    entry.snippet = snippetScore(turns, qs, rankings, new Map(passages.map((p) => [p.id, p.text])));
   }
   gapAndRegression(report, strategies);
 
@@ -155,6 +163,24 @@ export async function runEval(set: { passages: readonly Passage[] | null; conver
     })),
     ms: performance.now() - started,
   };
+}
+
+function snippetScore(turns: TurnContext[], qs: readonly StrategyQuery[], rankings: string[][], text: Map<string, string>): StrategyReport['snippet'] {
+  let fromGold = 0;
+  let first = 0;
+  let none = 0;
+  let n = 0;
+  turns.forEach((c, i) => {
+    if (c.turn.kind !== 'followup') return;
+    n++;
+    const top = (rankings[i] ?? []).slice(0, 3);
+    const q = qs[i];
+    const snippet = pickSnippet(c.turn.user, q?.question ?? q?.query.text ?? c.turn.user, top.map((id) => text.get(id) ?? ''));
+    if (!snippet) none++;
+    else if (c.turn.gold.includes(top[snippet.passage] ?? '')) fromGold++;
+    if (c.turn.gold.includes(top[0] ?? '')) first++;
+  });
+  return n ? { fromGold: fromGold / n, firstPassageGold: first / n, none: none / n } : undefined;
 }
 
 function gapAndRegression(report: EvalReport['strategies'], strategies: readonly Strategy[]): void {

@@ -22,6 +22,7 @@ export function table(report: EvalReport): string {
     `data ${report.data} · ${ranked ? `retrieval ${report.retrieval} · MRR@${report.depth} · ` : 'no corpus: gate and term resolution only · '}model ${report.model} · specificity from ${report.specificity}`,
     `turns: first ${count('first')}, standalone ${count('standalone')}, followup ${count('followup')}`,
     line(header), line(header.map((_, i) => '-'.repeat(widths[i] ?? 0))), ...rows.map(line),
+    ...Object.entries(report.strategies).filter(([, s]) => s.snippet).map(([name, s]) => `snippet (${name}): the extractive answer's sentence comes from a gold passage in ${pct(s.snippet?.fromGold ?? 0)} of follow-ups (first passage gold: ${pct(s.snippet?.firstPassageGold ?? 0)}; no snippet: ${pct(s.snippet?.none ?? 0)})`),
     `gate (expand): keeps ${pct(g.keptFirst)} of first turns, ${pct(g.keptStandalone)} of standalone turns; condenses or expands ${pct(g.condensedFollowup)} of follow-ups`,
     `gate (rules): keeps ${pct(report.gateRules.keptFirst)} of first turns, ${pct(report.gateRules.keptStandalone)} of standalone turns; condenses ${pct(report.gateRules.condensedFollowup)} of follow-ups`,
     report.skipped.length ? `skipped: ${report.skipped.join(', ')} (no LLM supplied)` : '',

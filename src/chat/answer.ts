@@ -21,6 +21,8 @@ export const ABSTAIN_TEXT = 'I could not find this in the documents.';
 
 export interface AnswerContext {
   llm: Llm | undefined;
+  /** The question as the user typed it (the extractive snippet weighs its words above the condensed question's). */
+  typed: string;
   /** Abstain when no passage shares a word with the query and the best cosine is below this. */
   minDense: number;
   /** The LLM prompt for these passages (PromptLayout.build). */
@@ -40,7 +42,7 @@ export async function* answerTurn(condensed: string, hits: SearchHit[], ctx: Ans
     return { type: 'done', answer: ABSTAIN_TEXT, mode: 'abstained', citations: [], invalidCitations: [], timings: { ...zeroTimings(), firstTokenMs: performance.now() - ctx.started } };
   }
   if (!ctx.llm) {
-    const done = extractive(condensed, hits, ctx.started);
+    const done = extractive(ctx.typed, condensed, hits, ctx.started);
     yield { type: 'token', text: done.answer };
     return done;
   }
@@ -58,15 +60,15 @@ export async function* answerTurn(condensed: string, hits: SearchHit[], ctx: Ans
   } catch (error) {
     if (isThreadlineError(error, 'ABORTED') || ctx.signal?.aborted) throw toThreadlineError(error, 'ABORTED');
     if (answer) throw toThreadlineError(error, 'LLM_FAILED', 'The language model failed mid-answer');
-    return { ...extractive(condensed, hits, ctx.started), fallback: 'llm-error' };
+    return { ...extractive(ctx.typed, condensed, hits, ctx.started), fallback: 'llm-error' };
   }
   ctx.completed(prompt, answer);
   const checked = checkCitations(answer, hits);
   return { type: 'done', answer: checked.answer, mode: 'generated', citations: checked.citations, invalidCitations: checked.invalid, timings };
 }
 
-function extractive(question: string, hits: SearchHit[], started: number): DoneEvent {
-  const { text, passages } = extractiveAnswer(question, hits);
+function extractive(typed: string, condensed: string, hits: SearchHit[], started: number): DoneEvent {
+  const { text, passages } = extractiveAnswer(typed, condensed, hits);
   const { citations } = checkCitations(passages.map((p) => `[${p.n}]`).join(' '), hits);
   return { type: 'done', answer: text, mode: 'extractive', citations, invalidCitations: [], extractive: passages, timings: { ...zeroTimings(), firstTokenMs: performance.now() - started } };
 }

@@ -159,7 +159,7 @@ export class ChatSession {
     // 4. Answer.
     const question = truncateToTokens(text, QUESTION_PROMPT_TOKENS, estimateTokens);
     const answering = answerTurn(condensed.question, hits, {
-      llm: this.llm, minDense: this.options.minDense, started, signal,
+      llm: this.llm, typed: text, minDense: this.options.minDense, started, signal,
       prompt: (passages) => this.layout.build(question, passages, window, this.info.summary),
       completed: (prompt, answer) => this.layout.completed(prompt, answer),
     });

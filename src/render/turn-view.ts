@@ -26,7 +26,7 @@ export interface TurnViewOptions {
 }
 
 const MODE_LABELS = {
-  extractive: 'Extractive answer: passages quoted as found, no language model.',
+  extractive: 'Extractive answer: quoted from the sources below, no language model.',
   abstained: 'No answer: nothing relevant was found in the documents.',
   smalltalk: 'Small talk: answered without searching the documents.',
 } as const;

@@ -10,7 +10,7 @@
 import { execFile, spawn } from 'node:child_process';
 import { copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
+import { promisify, stripVTControlCharacters } from 'node:util';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serveStatic, type StaticServer } from '../../scripts/static-server.ts';
@@ -76,7 +76,7 @@ describe('a Vite app that installs the packed package and follows the README onl
       try {
         const url = await new Promise<string>((resolve, reject) => {
           let out = '';
-          dev.stdout.on('data', (d: Buffer) => { out += d.toString(); const m = /Local:\s+(http:\S+)/.exec(out.replace(/\x1b\[[0-9;]*m/g, '')); if (m?.[1]) resolve(m[1]); });
+          dev.stdout.on('data', (d: Buffer) => { out += d.toString(); const m = /Local:\s+(http:\S+)/.exec(stripVTControlCharacters(out)); if (m?.[1]) resolve(m[1]); });
           dev.on('exit', (code) => reject(new Error(`vite dev exited with ${code}: ${out}`)));
         });
         const devContext = await browser.newContext();

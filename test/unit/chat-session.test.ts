@@ -138,7 +138,8 @@ describe('chat session with the fake LLM (FakeLlm) and real retrieval', () => {
     const events = await run(chat, 'How long does a refund take to reach my card?');
     const done = find(events, 'done');
     expect(done?.mode).toBe('extractive');
-    expect(done?.answer).toMatch(/^Extractive answer \(no language model\)/);
+    // The short answer first: the sentence that answers, with its citation, then the label.
+    expect(done?.answer).toMatch(/^Once a return reaches our warehouse, the refund is processed within 5 business days\. Your bank may take another 3 to 5 days to show the money on your card statement\. \[1\]\n\nQuoted from the documents \(no language model\)/);
     expect(done?.extractive?.[0]?.label).toBe('Refund policy › Refund processing time');
     expect(done?.extractive?.[0]?.sentences.some((s) => s.highlight && s.text.includes('card statement'))).toBe(true);
     expect(done?.citations[0]?.docId).toBe('refunds');
