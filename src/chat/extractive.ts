@@ -6,15 +6,12 @@
  */
 import { lexicalTerms } from '../text/tokens';
 import type { SearchHit } from '../retrieval/memory-index';
-import { passageLabel } from './prompts';
+import { EXTRACTIVE_NOTE, EXTRACTIVE_PASSAGES_NOTE, passageLabel } from './prompts';
 import { pickSnippet, splitSentences, type Snippet } from './snippet';
 
 export interface ExtractiveSentence { text: string; highlight: boolean }
 export interface ExtractivePassage { n: number; label: string; url?: string; sentences: ExtractiveSentence[] }
 
-export const EXTRACTIVE_NOTE = 'Quoted from the documents (no language model); the passages are under the sources.';
-/** When no sentence shares a word with the question: the passages alone, as found. */
-export const EXTRACTIVE_PASSAGES_NOTE = 'Extractive answer (no language model): the most relevant passages, with the best-matching sentence in bold.';
 
 /**
  * `question` as typed, `condensed` as searched. The snippet leads the text;

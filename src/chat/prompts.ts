@@ -54,3 +54,8 @@ export function summaryMessages(previous: string, turns: readonly HistoryTurn[])
     { role: 'user', content: `Current summary: ${previous || '(none)'}\n\nNew turns:\n${lines}\n\nUpdated summary:` },
   ];
 }
+
+/** Closes an extractive answer's text (the snippet comes first). */
+export const EXTRACTIVE_NOTE = 'Quoted from the documents (no language model); the passages are under the sources.';
+/** When no sentence shares a word with the question: the passages alone, as found. */
+export const EXTRACTIVE_PASSAGES_NOTE = 'Extractive answer (no language model): the most relevant passages, with the best-matching sentence in bold.';

@@ -6,7 +6,7 @@
  * the playground, so both render untrusted text the same way.
  */
 import type { TurnEvent, Turn } from '../chat/types';
-import { passageLabel } from '../chat/prompts';
+import { EXTRACTIVE_NOTE, passageLabel } from '../chat/prompts';
 import { renderInto, safeHref } from './markdown-dom';
 
 export interface TurnViewOptions {
@@ -97,7 +97,8 @@ export class TurnView {
         this.render();
         break;
       case 'done':
-        this.text = event.answer;
+        // The mode line under the answer says it is extractive; the note in the answer's text is for API readers.
+        this.text = event.mode === 'extractive' ? event.answer.replace(`\n\n${EXTRACTIVE_NOTE}`, '') : event.answer;
         this.citable = new Set(event.citations.map((c) => c.n).concat(event.extractive?.map((p) => p.n) ?? []));
         this.render();
         this.finish(event.mode, event.fallback);
