@@ -125,7 +125,7 @@ function playground(): UserConfig {
     ...base,
     plugins: [...(base.plugins ?? []), serviceWorker()],
     root: resolve(root, 'demo'),
-    publicDir: models,
+    publicDir: false, // the offline model ships with the library code (emitted next to the worker)
     build: { outDir: resolve(root, 'build/playground'), emptyOutDir: true, assetsInlineLimit: 0, target: 'es2022' },
   };
 }

@@ -57,8 +57,7 @@ $('#eval-progress').append(evalBar.element);
 const ingestCancel = h('button', { type: 'button', hidden: true }, 'Cancel ingest');
 $('#ingest-progress').append(ingestCancel);
 
-const OFFLINE_MODEL = new URL('./threadline-glove-30k/', location.href).href;
-const EMBEDDERS = embedderChoices(OFFLINE_MODEL);
+const EMBEDDERS = embedderChoices();
 const injected = window.threadlineLlm;
 const LLMS: LlmChoice[] = [
   ...(injected ? [{ key: 'injected', label: `Injected by the page: ${injected.id}`, needsGpu: false, option: () => injected }] : []),
