@@ -82,6 +82,12 @@ export interface EvalReport {
   skipped: Strategy[];
   model: string;
   turns: TurnRow[];
+  /**
+   * The answer step's abstention rule (src/chat/answer.ts) on follow-ups with the expand query, top `k`
+   * passages: how often it fires with the gold passages in the index, and with them removed; and how
+   * well the best cosine or the best BM25 score alone would tell the two apart (AUC, 0.5 = not at all).
+   */
+  abstention?: { k: number; minDense: number; withGold: number; goldRemoved: number; aucDense: number; aucLexical: number };
   ms: number;
 }
 

@@ -23,6 +23,7 @@ export function table(report: EvalReport): string {
     `turns: first ${count('first')}, standalone ${count('standalone')}, followup ${count('followup')}`,
     line(header), line(header.map((_, i) => '-'.repeat(widths[i] ?? 0))), ...rows.map(line),
     ...Object.entries(report.strategies).filter(([, s]) => s.snippet).map(([name, s]) => `snippet (${name}): the extractive answer's sentence comes from a gold passage in ${pct(s.snippet?.fromGold ?? 0)} of follow-ups (first passage gold: ${pct(s.snippet?.firstPassageGold ?? 0)}; no snippet: ${pct(s.snippet?.none ?? 0)})`),
+    report.abstention ? `abstention (expand, follow-ups, top ${report.abstention.k}): fires on ${pct(report.abstention.withGold)} of turns with their gold passages in the index, ${pct(report.abstention.goldRemoved)} with them removed; AUC of the best cosine ${f(report.abstention.aucDense)}, of the best BM25 ${f(report.abstention.aucLexical)} (0.5: cannot tell them apart)` : '',
     `gate (expand): keeps ${pct(g.keptFirst)} of first turns, ${pct(g.keptStandalone)} of standalone turns; condenses or expands ${pct(g.condensedFollowup)} of follow-ups`,
     `gate (rules): keeps ${pct(report.gateRules.keptFirst)} of first turns, ${pct(report.gateRules.keptStandalone)} of standalone turns; condenses ${pct(report.gateRules.condensedFollowup)} of follow-ups`,
     report.skipped.length ? `skipped: ${report.skipped.join(', ')} (no LLM supplied)` : '',
