@@ -10,11 +10,11 @@ import { EMBEDDER_DEFAULTS, type EmbedderOptions, type EmbedderRuntime } from '.
 import { modelFiles, parseModelJson, readModelFile, type ModelFiles } from './model-files';
 import { modelIdentity, resolveModelSource } from './model-source';
 import { bundledOfflineModel, OFFLINE_MODEL_ID, OFFLINE_MODEL_IDENTITY } from './offline-model';
+import { isStaticConfig, StaticEmbedder } from './static-embedder';
+import type * as TransformersEmbedder from './transformers-embedder';
 
 export { EMBEDDER_DEFAULTS };
 export type { EmbedderDevice, EmbedderDtype, EmbedderOptions, EmbedderRuntime } from './embedder-options';
-import { isStaticConfig, StaticEmbedder } from './static-embedder';
-import type * as TransformersEmbedder from './transformers-embedder';
 
 /** The bare id of the built-in model (not a folder that happens to be named like it). */
 function isBuiltIn(model: string): boolean {

@@ -113,3 +113,15 @@ describe('static embedder (no ONNX Runtime)', () => {
     await expect(loadEmbedder({ model: `${dir}/` })).rejects.toMatchObject({ code: 'MODEL_LOAD_FAILED', message: expect.stringContaining(`${dir}/config.json`) as string });
   });
 });
+
+describe('model file locations', () => {
+  it('a hub id reads from the hub, a folder URL or page-relative path from that folder', async () => {
+    const { modelFiles } = await import('../../src/embedding/model-files');
+    expect(modelFiles('minishlab/potion-base-8M')).toMatchObject({
+      config: 'https://huggingface.co/minishlab/potion-base-8M/resolve/main/config.json',
+      weights: 'https://huggingface.co/minishlab/potion-base-8M/resolve/main/model.safetensors',
+    });
+    expect(modelFiles('./models/potion/', 'https://example.com/docs/page.html').tokenizer).toBe('https://example.com/docs/models/potion/tokenizer.json');
+    expect(modelFiles('https://cdn.example.com/m/glove/').config).toBe('https://cdn.example.com/m/glove/config.json');
+  });
+});
