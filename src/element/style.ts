@@ -3,6 +3,8 @@
  * --threadline-* custom property, so a host page themes the box without
  * reaching into its shadow root.
  */
+import { LAUNCHER_CSS } from './launcher';
+
 export const ELEMENT_CSS = `
 :host {
   --_bg: var(--threadline-bg, #ffffff);
@@ -34,7 +36,9 @@ export const ELEMENT_CSS = `
 }
 :host([hidden]) { display: none; }
 * { box-sizing: border-box; }
-.panel { display: flex; flex-direction: column; gap: .5rem; padding: .75rem; max-height: var(--threadline-height, 32rem); }
+.panel { display: flex; flex-direction: column; gap: .5rem; padding: .75rem; max-height: min(var(--threadline-height, 32rem), 100dvh); }
+/* On a phone the box is never taller than the screen, so its input and the answer above it fit in one view. */
+@media (max-width: 640px) { :host { border-radius: 0; border-left: 0; border-right: 0; } .panel { max-height: min(var(--threadline-height, 32rem), calc(100dvh - 1rem)); } }
 .status { margin: 0; font-size: .85em; color: var(--_muted); }
 .status[data-state="error"] { color: #b3261e; }
 progress { width: 100%; height: .4rem; }
@@ -65,4 +69,4 @@ button.secondary { font: inherit; padding: .45rem .7rem; border: 1px solid var(-
 button:disabled, input:disabled { opacity: .55; cursor: not-allowed; }
 :focus-visible { outline: 2px solid var(--_accent); outline-offset: 2px; }
 .sr-only { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
-`;
+${LAUNCHER_CSS}`;

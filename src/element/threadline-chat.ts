@@ -11,6 +11,8 @@
  *             works) or a web-llm model id; the model downloads on the first question, not on page load
  *   name      IndexedDB namespace @default "threadline-chat"
  *   placeholder  the input's placeholder
+ *   mode      "inline" (default) or "launcher": a corner button that opens the chat (full screen on a phone);
+ *             nothing loads until the first open
  * The `llm` property takes any `Llm` object instead (set it before the
  * element is connected, or it restarts). Events: `threadline-ready`,
  * `threadline-turn` (every TurnEvent), `threadline-error` ({ code, message }).
@@ -22,11 +24,11 @@ import type { LlmOption } from '../llm/resolve-llm';
 import type { Progress } from '../progress';
 import { TurnView, type TurnViewOptions } from '../render/turn-view';
 import { createThreadline, type Threadline } from '../threadline';
+import { buildChatDom, type ChatDom } from './chat-dom';
 import { followTurn } from './follow-turn';
 import { renderSuggestions } from './suggestions';
-import { ELEMENT_CSS } from './style';
 
-const ATTRIBUTES = ['index', 'embedder', 'llm', 'name', 'placeholder', 'link-hosts', 'suggestions'] as const;
+const ATTRIBUTES = ['index', 'embedder', 'llm', 'name', 'placeholder', 'link-hosts', 'suggestions', 'mode'] as const;
 
 function llmOption(value: string | null): LlmOption {
   const v = value?.trim() ?? '';
@@ -53,50 +55,15 @@ export class ThreadlineChat extends HTMLElement {
   private readyStatus = '';
   /** Why the configured language model is not in use, when it is not. */
   private llmNote = '';
-  private readonly ui;
+  private readonly ui: ChatDom;
 
   constructor() {
     super();
-    const root = this.attachShadow({ mode: 'open' });
-    if ('adoptedStyleSheets' in root && typeof CSSStyleSheet === 'function' && 'replaceSync' in CSSStyleSheet.prototype) {
-      const sheet = new CSSStyleSheet();
-      sheet.replaceSync(ELEMENT_CSS);
-      root.adoptedStyleSheets = [sheet];
-    } else {
-      const style = document.createElement('style');
-      style.textContent = ELEMENT_CSS;
-      root.append(style);
-    }
-    const panel = document.createElement('div');
-    panel.className = 'panel';
-    panel.setAttribute('part', 'panel');
-    const status = Object.assign(document.createElement('p'), { className: 'status' });
-    status.setAttribute('role', 'status');
-    status.setAttribute('part', 'status');
-    const progress = document.createElement('progress');
-    progress.hidden = true;
-    const log = Object.assign(document.createElement('ol'), { className: 'log' });
-    log.setAttribute('role', 'log');
-    log.setAttribute('aria-live', 'polite');
-    log.setAttribute('part', 'log');
-    const form = document.createElement('form');
-    form.setAttribute('part', 'form');
-    const inputId = 'threadline-question';
-    const label = Object.assign(document.createElement('label'), { className: 'sr-only', htmlFor: inputId, textContent: 'Ask a question about these documents' });
-    const input = Object.assign(document.createElement('input'), { id: inputId, type: 'text', autocomplete: 'off', disabled: true, maxLength: 2000 });
-    const ask = Object.assign(document.createElement('button'), { type: 'submit', className: 'primary', textContent: 'Ask', disabled: true });
-    const stop = Object.assign(document.createElement('button'), { type: 'button', className: 'secondary', textContent: 'Stop', hidden: true });
-    const fresh = Object.assign(document.createElement('button'), { type: 'button', className: 'secondary', textContent: 'New', title: 'Start a new conversation', disabled: true });
-    input.setAttribute('part', 'input');
-    ask.setAttribute('part', 'ask-button');
-    stop.setAttribute('part', 'stop-button');
-    fresh.setAttribute('part', 'new-button');
-    const suggestions = Object.assign(document.createElement('div'), { className: 'suggestions', hidden: true });
-    suggestions.setAttribute('part', 'suggestions');
-    form.append(label, input, ask, stop, fresh);
-    panel.append(status, progress, log, suggestions, form);
-    root.append(panel);
-    this.ui = { status, progress, log, form, input, ask, stop, fresh, suggestions };
+    this.ui = buildChatDom(this.attachShadow({ mode: 'open' }));
+    const { form, input, stop, fresh, panel, launcher, close } = this.ui;
+    launcher.addEventListener('click', () => this.open());
+    close.addEventListener('click', () => this.close());
+    panel.addEventListener('keydown', (event) => { if (event.key === 'Escape' && !this.turnAbort) this.close(); });
 
     form.addEventListener('submit', (event) => {
       event.preventDefault();
@@ -135,8 +102,9 @@ export class ThreadlineChat extends HTMLElement {
       delete (this as { llm?: Llm }).llm;
       this.llmObject = value;
     }
-    // A microtask later, so attributes and properties set right after creation are seen.
-    queueMicrotask(() => { if (this.isConnected && !this.started) this.restart(); });
+    // A microtask later, so attributes and properties set right after creation are seen. A launcher
+    // loads nothing until it is first opened.
+    queueMicrotask(() => { if (this.isConnected && !this.started && !this.waitsForOpen()) this.restart(); });
   }
 
   disconnectedCallback(): void {
@@ -147,7 +115,36 @@ export class ThreadlineChat extends HTMLElement {
     if (name === 'placeholder') this.ui.input.placeholder = next ?? '';
     else if (name === 'link-hosts') return; // read for each new turn
     else if (name === 'suggestions') this.showSuggestions();
+    else if (name === 'mode') this.applyMode();
     else if (previous !== next && this.started) this.restart();
+  }
+
+  /** Opens the chat (a launcher's panel); the first open starts the element. */
+  open(): void {
+    this.setAttribute('open', '');
+    this.ui.panel.setAttribute('role', 'dialog');
+    this.ui.panel.setAttribute('aria-label', 'Ask the documents');
+    if (!this.started && this.isConnected) this.restart();
+    void (this.started ?? Promise.resolve()).then(() => { if (this.hasAttribute('open')) this.ui.input.focus(); });
+  }
+
+  /** Closes a launcher's panel; focus returns to its button. */
+  close(): void {
+    if (this.getAttribute('mode') !== 'launcher') return;
+    this.removeAttribute('open');
+    this.ui.launcher.focus();
+  }
+
+  private waitsForOpen(): boolean {
+    return this.getAttribute('mode') === 'launcher' && !this.hasAttribute('open');
+  }
+
+  private applyMode(): void {
+    if (this.getAttribute('mode') !== 'launcher') {
+      this.ui.panel.removeAttribute('role');
+      this.ui.panel.removeAttribute('aria-label');
+    }
+    if (this.isConnected && !this.started && !this.waitsForOpen()) this.restart();
   }
 
   private restart(): void {

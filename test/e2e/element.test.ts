@@ -246,3 +246,66 @@ describe('<threadline-chat llm="auto">: the WebLLM path degrades to labelled ext
     }
   });
 });
+
+describe('<threadline-chat> on a phone (390 × 844) and as a launcher', () => {
+  it('mode="launcher": loads nothing until opened, opens full screen with the input in view, answers in view, closes with Escape', async () => {
+    const context = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+    const foreign = await confineTo(context, server.origin);
+    const page = await context.newPage();
+    await page.addInitScript(() => {
+      document.addEventListener('readystatechange', () => { if (document.readyState === 'interactive') document.querySelector('threadline-chat')?.setAttribute('mode', 'launcher'); });
+    });
+    const before = server.requests.length;
+    await page.goto(`${server.origin}/index.html`);
+    const launcher = page.locator('threadline-chat .launcher');
+    await launcher.waitFor();
+    await page.waitForTimeout(500);
+    // Nothing but the page and the element's script: no worker, no model, no index.
+    expect(server.requests.slice(before).filter((p) => /retrieval\.worker|safetensors|tokenizer|\.tlix/.test(p))).toEqual([]);
+    const box = await launcher.boundingBox();
+    expect(box && box.x + box.width <= 390 && box.y + box.height <= 844 && box.y > 700).toBe(true);
+
+    await launcher.click();
+    const panel = page.locator('threadline-chat .panel');
+    await page.locator('threadline-chat input:not([disabled])').waitFor();
+    expect(await panel.boundingBox()).toEqual({ x: 0, y: 0, width: 390, height: 844 });
+    expect(await page.evaluate(() => document.querySelector('threadline-chat')?.shadowRoot?.activeElement?.tagName)).toBe('INPUT');
+    await page.locator('threadline-chat input').fill("what's the refund window?");
+    await page.locator('threadline-chat input').press('Enter');
+    await page.locator('threadline-chat .tl-turn .tl-mode:not([hidden])').waitFor();
+    const inView = async (selector: string) => {
+      const b = await page.locator(`threadline-chat ${selector}`).first().boundingBox();
+      return !!b && b.y >= 0 && b.y + Math.min(b.height, 20) <= 844 && b.x >= 0 && b.x + b.width <= 391;
+    };
+    expect(await inView('.tl-answer')).toBe(true);
+    expect(await inView('input')).toBe(true);
+    expect(await page.locator('threadline-chat .tl-answer').textContent()).toMatch(/30 days/);
+    await page.screenshot({ path: 'test-results/element-phone-launcher.png' });
+
+    await page.keyboard.press('Escape');
+    await launcher.waitFor();
+    expect(await panel.isVisible()).toBe(false);
+    expect(await page.evaluate(() => document.querySelector('threadline-chat')?.shadowRoot?.activeElement?.className)).toMatch(/launcher/);
+    expect(foreign).toEqual([]);
+    await context.close();
+  });
+
+  it('inline on a phone: the box fits the screen, so its input and the newest answer are in view together', async () => {
+    const context = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+    const page = await context.newPage();
+    await page.goto(`${server.origin}/index.html`);
+    const input = page.locator('threadline-chat input:not([disabled])');
+    await input.waitFor();
+    await input.fill('what about damaged items?');
+    await input.press('Enter');
+    await page.locator('threadline-chat .tl-turn').last().locator('.tl-mode:not([hidden])').waitFor();
+    const host = await page.locator('threadline-chat').boundingBox();
+    expect(host && host.height <= 844 && host.width <= 390).toBe(true);
+    await page.locator('threadline-chat input').scrollIntoViewIfNeeded();
+    const answer = await page.locator('threadline-chat .tl-answer').last().boundingBox();
+    const field = await page.locator('threadline-chat input').boundingBox();
+    expect(answer && field && answer.y >= 0 && field.y + field.height <= 844).toBe(true);
+    await page.screenshot({ path: 'test-results/element-phone-inline.png' });
+    await context.close();
+  });
+});
