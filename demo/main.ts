@@ -13,7 +13,7 @@ import {
   checkWebGpu, createThreadline, isThreadlineError,
   type ChatSession, type Llm, type Progress, type SearchHit, type Threadline, type ThreadlineDocument,
 } from '../src/index';
-import { TurnView } from '../src/render';
+import { conversationJson, conversationMarkdown, TurnView } from '../src/render';
 import { SAMPLE_KB } from './sample-kb';
 import { embedderChoices, LLM_CHOICES, type LlmChoice } from './ui/choices';
 import { $, formatBytes, h } from './ui/dom';
@@ -40,6 +40,8 @@ const ui = {
   llm: $<HTMLSelectElement>('#llm'),
   gpu: $<HTMLParagraphElement>('#gpu'),
   newSession: $<HTMLButtonElement>('#new-session'),
+  exportMarkdown: $<HTMLButtonElement>('#export-md'),
+  exportJson: $<HTMLButtonElement>('#export-json'),
   sessionList: $<HTMLUListElement>('#session-list'),
   compare: $<HTMLInputElement>('#compare'),
   chat: $<HTMLOListElement>('#chat'),
@@ -81,7 +83,7 @@ function setStatus(text: string, error = false): void {
 }
 
 function setReady(ready: boolean): void {
-  for (const control of [ui.question, ui.askButton, ui.sample, ui.files, ui.clearAll, ui.newSession, ui.embedder, ui.llm]) control.disabled = !ready;
+  for (const control of [ui.question, ui.askButton, ui.sample, ui.files, ui.clearAll, ui.newSession, ui.exportMarkdown, ui.exportJson, ui.embedder, ui.llm]) control.disabled = !ready;
 }
 
 function onProgress(p: Progress): void {
@@ -181,6 +183,18 @@ async function openSession(id?: string): Promise<void> {
     view.element.append(h('p', { className: 'muted' }, 'Restored turn: its trace was not stored.'));
     return view.element;
   }));
+}
+
+/** Downloads the open conversation as Markdown or JSON, with its citations. */
+function exportSession(format: 'md' | 'json'): void {
+  const turns = state.session?.history() ?? [];
+  const llmId = state.tl?.llm?.id;
+  const options = llmId ? { llmId } : {};
+  const text = format === 'md' ? conversationMarkdown(turns, options) : conversationJson(turns, options);
+  const url = URL.createObjectURL(new Blob([text], { type: format === 'md' ? 'text/markdown' : 'application/json' }));
+  const link = h('a', { href: url, attrs: { download: `conversation-${new Date().toISOString().slice(0, 10)}.${format}` } });
+  link.click();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
 }
 
 async function removeSession(id: string): Promise<void> {
@@ -316,6 +330,8 @@ function wire(): void {
   });
   ui.clearAll.addEventListener('click', () => void clearEverything());
   ui.newSession.addEventListener('click', () => void openSession().then(refreshSessions));
+  ui.exportMarkdown.addEventListener('click', () => exportSession('md'));
+  ui.exportJson.addEventListener('click', () => exportSession('json'));
   ui.compare.addEventListener('change', () => { for (const t of state.traces) t.compare(ui.compare.checked ? rawSearch : null); });
   for (const select of [ui.embedder, ui.llm]) {
     select.addEventListener('change', () => {

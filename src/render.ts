@@ -7,3 +7,5 @@ export { renderMarkdown, renderInto, safeHref } from './render/markdown-dom';
 export type { RenderOptions } from './render/markdown-dom';
 export { TurnView } from './render/turn-view';
 export type { TurnViewOptions } from './render/turn-view';
+export { conversationJson, conversationMarkdown } from './render/export-conversation';
+export type { ExportOptions } from './render/export-conversation';
