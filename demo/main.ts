@@ -158,6 +158,9 @@ async function showIndex(): Promise<void> {
   const [stats, docs, estimate] = await Promise.all([tl.stats(), tl.documents(), navigator.storage?.estimate?.().catch(() => null) ?? null]);
   Object.assign(ui.indexInfo.dataset, { docs: String(stats.docs), chunks: String(stats.chunks), embeddedChunks: String(stats.embeddedChunks) });
   ui.indexInfo.textContent = `${stats.docs} documents · ${stats.chunks} chunks · ${stats.modelId} · embedded during this visit: ${stats.embeddedChunks} chunks, ${stats.embeddedQueries} questions`;
+  // The placeholder names the user's own documents, not the sample's.
+  const titles = docs.slice(0, 3).map((d) => d.title ?? d.id);
+  ui.question.placeholder = docs.length ? `Ask about ${titles.join(', ')}${docs.length > 3 ? ', …' : ''}` : 'Add documents (or the sample), then ask about them';
   ui.docList.replaceChildren(...(docs.length ? docs.map((d) => h('li', { dataset: { doc: d.id } },
     h('span', { title: d.id }, `${d.title ?? d.id} (${d.chunks} chunks)`),
     h('button', { type: 'button', onclick: () => void forget(d.id), attrs: { 'aria-label': `Forget ${d.title ?? d.id}` } }, 'Forget'))) : [h('li', { className: 'empty' }, 'No documents yet: drop files or use the sample.')]));

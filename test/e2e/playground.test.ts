@@ -116,6 +116,10 @@ describe('playground (built, served by a plain static host)', () => {
     expect(rawTop).not.toBe(condensedTop);
     await page.screenshot({ path: 'test-results/playground.png', fullPage: true });
 
+    // After three long turns the question box is still in the window, and names the loaded documents.
+    const box = await page.locator('#question').boundingBox();
+    expect(box && box.y >= 0 && box.y + box.height <= 1000).toBe(true);
+    expect(await page.locator('#question').getAttribute('placeholder')).toMatch(/^Ask about Account and security, Plans and pricing, Refund policy, …$/);
     expect(await page.locator('#session-list li').count()).toBe(1);
     expect(await page.locator('#session-list li .session-meta').textContent()).toMatch(/^3 turns/);
     expect(await page.locator('#storage').textContent()).toMatch(/B/);
@@ -194,6 +198,25 @@ describe('playground (built, served by a plain static host)', () => {
     await page.waitForFunction(() => Number(document.querySelector('#index-info')?.getAttribute('data-docs')) > 0);
     await ask(page, 'how long does the refund take?');
     expect(await turn(page, 0).locator('.tl-answer').textContent()).toMatch(/5 business days/);
+    await context.close();
+  });
+
+  it('on a phone (390 × 844): the chat comes first, and its question box stays in view', async () => {
+    const context = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+    const page = await context.newPage();
+    await page.goto(`${plain.origin}/`);
+    await ready(page);
+    const chat = await page.locator('main').boundingBox();
+    const aside = await page.locator('aside').boundingBox();
+    expect(chat && aside && chat.y < aside.y).toBe(true);
+    await page.locator('#sample').scrollIntoViewIfNeeded();
+    await page.click('#sample');
+    await page.waitForFunction(() => Number(document.querySelector('#index-info')?.getAttribute('data-docs')) > 0);
+    await page.locator('#question').scrollIntoViewIfNeeded();
+    await ask(page, "what's the refund window?");
+    const box = await page.locator('#question').boundingBox();
+    expect(box && box.y >= 0 && box.y + box.height <= 844).toBe(true);
+    await page.screenshot({ path: 'test-results/playground-phone.png' });
     await context.close();
   });
 });
