@@ -164,8 +164,21 @@ async function showIndex(): Promise<void> {
   ui.docList.replaceChildren(...(docs.length ? docs.map((d) => h('li', { dataset: { doc: d.id } },
     h('span', { title: d.id }, `${d.title ?? d.id} (${d.chunks} chunks)`),
     h('button', { type: 'button', onclick: () => void forget(d.id), attrs: { 'aria-label': `Forget ${d.title ?? d.id}` } }, 'Forget'))) : [h('li', { className: 'empty' }, 'No documents yet: drop files or use the sample.')]));
-  ui.storage.textContent = estimate?.usage !== undefined ? `${formatBytes(estimate.usage)}${estimate.quota ? ` of ${formatBytes(estimate.quota)}` : ''}` : 'unknown';
+  ui.storage.textContent = storageText(estimate);
   await refreshSessions();
+}
+
+/**
+ * Your data (IndexedDB: documents, vectors, conversations) apart from the app and models
+ * (the service worker's cache, web-llm's caches), where the browser says (Chromium's usageDetails).
+ */
+function storageText(estimate: (StorageEstimate & { usageDetails?: Record<string, number> }) | null): string {
+  if (estimate?.usage === undefined) return 'unknown';
+  const details = estimate.usageDetails;
+  ui.storage.dataset.yourData = String(details?.indexedDB ?? '');
+  if (!details) return `${formatBytes(estimate.usage)} used${estimate.quota ? ` of ${formatBytes(estimate.quota)}` : ''}`;
+  const yours = details.indexedDB ?? 0;
+  return `your data ${formatBytes(yours)} · app and models ${formatBytes(Math.max(0, estimate.usage - yours))}${estimate.quota ? ` · ${formatBytes(estimate.quota)} available to this site` : ''}`;
 }
 
 async function refreshSessions(): Promise<void> {

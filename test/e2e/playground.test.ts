@@ -122,7 +122,9 @@ describe('playground (built, served by a plain static host)', () => {
     expect(await page.locator('#question').getAttribute('placeholder')).toMatch(/^Ask about Account and security, Plans and pricing, Refund policy, …$/);
     expect(await page.locator('#session-list li').count()).toBe(1);
     expect(await page.locator('#session-list li .session-meta').textContent()).toMatch(/^3 turns/);
-    expect(await page.locator('#storage').textContent()).toMatch(/B/);
+    expect(await page.locator('#storage').textContent()).toMatch(/^your data \d[\d.]* [kMG]?B · app and models /);
+    const dataBefore = Number(await page.locator('#storage').getAttribute('data-your-data'));
+    expect(dataBefore).toBeGreaterThan(0);
 
     // Reload: the index and the conversation come back; nothing is embedded again.
     await page.reload();
@@ -164,6 +166,11 @@ describe('playground (built, served by a plain static host)', () => {
     await page.click('#clear-all');
     await page.click('#clear-all');
     await page.waitForFunction(() => document.querySelector('#index-info')?.getAttribute('data-docs') === '0');
+    // "Your data" drops once everything is cleared (IndexedDB usage is reported lazily: wait for it).
+    await page.waitForFunction((before) => Number(document.querySelector('#storage')?.getAttribute('data-your-data')) < before, dataBefore, { timeout: 20_000 }).catch(() => undefined);
+    const dataAfter = Number(await page.locator('#storage').getAttribute('data-your-data'));
+    console.log(`playground storage, your data: ${dataBefore} bytes before Clear everything, ${dataAfter} after`);
+    expect(dataAfter).toBeLessThanOrEqual(dataBefore);
 
     expect(foreign).toEqual([]);
     expect(dialogs).toEqual([]);
