@@ -41,6 +41,11 @@ async function sha256(bytes: Uint8Array): Promise<string> {
   return Array.from(new Uint8Array(digest), (b) => b.toString(16).padStart(2, '0')).join('');
 }
 
+/** The SHA-256 of a file's payload (what its header's `hash` claims), without decoding it. */
+export async function payloadDigest(bytes: Uint8Array): Promise<string> {
+  return sha256(bytes.subarray(readPrebuiltHeader(bytes).payloadStart));
+}
+
 function corrupt(why: string): ThreadlineError {
   return new ThreadlineError('CORRUPT_INDEX', `The prebuilt index file is not valid: ${why}.`, { details: { why } });
 }
