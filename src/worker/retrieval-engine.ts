@@ -18,13 +18,12 @@ import type { AddOptions, AddResult, CallOptions, IndexStats, LoadOptions, LoadR
 import { openChangeFeed, type ChangeFeed } from '../storage/change-feed';
 import { IndexStore, type LostReason, type PendingDoc, type StoredIndex } from '../storage/index-store';
 import { withWriteLock } from '../storage/write-lock';
-import { payloadDigest, readPrebuiltHeader } from '../prebuilt/format';
 import { Mutex } from '../util/mutex';
 import { fetchPrebuilt } from './fetch-prebuilt';
 import { memoryFrom, modelMismatch, sameModel } from './hydrate';
 import { batches, changedDocuments, withVectors } from './ingest-batches';
 import { parseK, parseMode, parseQuery, parseStrings } from './parse-query';
-import { prebuiltPending } from './prebuilt-pending';
+import { loadPrebuiltInto } from './load-prebuilt';
 import { reembed } from './rebuild';
 import { RefreshScheduler } from './refresh-scheduler';
 
@@ -164,27 +163,16 @@ export class RetrievalEngine implements Retriever {
 
   /** `load` from bytes already in hand (the CLI and tests). */
   async loadPrebuilt(bytes: Uint8Array): Promise<LoadResult> {
-    const { header: claimed } = readPrebuiltHeader(bytes);
-    if (claimed.modelId !== this.modelId) throw new ThreadlineError('MODEL_MISMATCH', `The prebuilt index was built with "${claimed.modelId}" but this index uses "${this.modelId}". Configure the same embedding model.`, {
-      details: { stored: { modelId: claimed.modelId, dims: claimed.dims }, requested: { modelId: this.modelId } },
-    });
-    // The very bytes verified and stored before (the payload's digest is the stored hash, as the header claims):
-    // a revisit's reload of the same file then costs a hash, not a decode, and does not wait for the model.
-    // (The counts come from the stored manifest: the header itself is not covered by the hash.)
-    const manifest = await this.store.manifest();
-    const stored = manifest?.sourceHash;
-    if (manifest && stored && claimed.hash === stored && (await payloadDigest(bytes)) === stored) return { loaded: false, docs: manifest.docCount, chunks: manifest.chunkCount };
-    // The file's vectors must be the model's own size, or every later search and add would fail.
-    const embedder = await this.embedder(false);
-    // Verify all of it before anything else, even a file that claims the hash already loaded: a damaged copy is an error.
-    const { header, pending } = await prebuiltPending(bytes, { modelId: this.modelId, dims: embedder.dims });
-    if ((await this.store.manifest())?.sourceHash === header.hash) return { loaded: false, docs: header.docs, chunks: header.chunks };
-    await this.queue.run(() => withWriteLock(this.config.name, async () => {
-      await this.store.replaceAll(pending, { modelId: header.modelId, dims: header.dims }, header.hash);
-      await this.hydrate();
-      this.feed?.publish(this.generation);
-    }));
-    return { loaded: true, docs: header.docs, chunks: header.chunks };
+    return loadPrebuiltInto({
+      modelId: this.modelId,
+      manifest: () => this.store.manifest(),
+      dims: async () => (await this.embedder(false)).dims,
+      replace: (pending, header) => this.queue.run(() => withWriteLock(this.config.name, async () => {
+        await this.store.replaceAll(pending, { modelId: header.modelId, dims: header.dims }, header.hash);
+        await this.hydrate();
+        this.feed?.publish(this.generation);
+      })),
+    }, bytes);
   }
 
   async remove(ids: unknown, _options: CallOptions = {}): Promise<number> {
