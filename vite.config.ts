@@ -108,13 +108,18 @@ function cli(): UserConfig {
     publicDir: false,
     // Everything bundled (the package has no runtime dependencies) except transformers.js,
     // an optional peer dependency imported only for transformer models.
-    ssr: { noExternal: true, external: ['@huggingface/transformers'] },
+    ssr: { noExternal: true, external: ['@huggingface/transformers', 'vite'] },
     build: {
-      ssr: resolve(root, 'src/cli/threadline-cli.ts'),
+      // The bin, and `threadline/vite` (the plugin that builds a .tlix with the site), both Node code.
+      ssr: true,
       outDir: resolve(root, 'dist/cli'),
       emptyOutDir: true,
       target: 'node20',
-      rolldownOptions: { output: { entryFileNames: 'threadline.js', banner: '#!/usr/bin/env node' } },
+      rolldownOptions: {
+        input: { threadline: resolve(root, 'src/cli/threadline-cli.ts'), vite: resolve(root, 'src/vite/threadline-index.ts') },
+        external: ['vite', '@huggingface/transformers'],
+        output: { entryFileNames: '[name].js', banner: (chunk) => (chunk.name === 'threadline' ? '#!/usr/bin/env node' : '') },
+      },
     },
   };
 }

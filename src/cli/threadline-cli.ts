@@ -2,20 +2,15 @@
  * threadline's build-time CLI (the package's `threadline` bin, built to dist/cli/threadline.js).
  * See USAGE; every command prints what it wrote and how big it is.
  */
-import { cpSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { dirname, extname, join, relative, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { DocumentFormat, ThreadlineDocument } from '../document';
-import { loadEmbedder } from '../embedding/load-embedder';
 import { OFFLINE_MODEL_ID } from '../embedding/offline-model';
 import { ORT_FILES } from '../embedding/ort-assets';
-import { buildPrebuiltIndex } from '../prebuilt/build';
-import { expandInput } from './inputs';
-import { pageTitle, pageUrl } from './page-meta';
+import { indexFiles } from './index-files';
 import { siteFiles } from './site-files';
 
-const FORMATS: Record<string, DocumentFormat> = { '.md': 'markdown', '.markdown': 'markdown', '.txt': 'text', '.html': 'html', '.htm': 'html' };
 const USAGE = `usage:
   threadline index <folder, file or quoted glob…> -o <file.tlix> [options]
       Chunks and embeds .md, .txt and .html files with the same code and model the
@@ -77,23 +72,15 @@ async function index(args: string[]): Promise<void> {
   if (!out || inputs.length === 0) throw new UsageError('index needs inputs and -o <file.tlix>');
   const baseUrl = values.get('--base-url');
   if (baseUrl !== undefined && !URL.canParse(baseUrl)) throw new UsageError(`--base-url ${baseUrl} is not an absolute URL`);
-  const pageExt = values.get('--page-ext') ?? '.html';
-  const found = [...new Set(inputs.flatMap((input) => expandInput(input)))].filter((file) => FORMATS[extname(file).toLowerCase()]);
-  const single = inputs.length === 1 && !/[*?]/.test(inputs[0] ?? '') ? resolve(inputs[0] ?? '.') : null;
-  const base = single && statSync(single).isDirectory() ? single : process.cwd();
-  const docs: ThreadlineDocument[] = found.map((file) => {
-    const path = relative(base, resolve(file)).replaceAll('\\', '/');
-    const format = FORMATS[extname(file).toLowerCase()] ?? 'text';
-    const text = readFileSync(file, 'utf8');
-    return { id: path, title: pageTitle(text, format, file), url: pageUrl(path, baseUrl, pageExt), text, format };
-  });
-  if (!docs.length) throw new Error('no .md, .txt or .html files found');
   const started = performance.now();
-  const embedder = await loadEmbedder({ model: values.get('--model') ?? `${offlineModelDir()}/` });
-  const bytes = await buildPrebuiltIndex(docs, embedder);
+  const pageExt = values.get('--page-ext');
+  const built = await indexFiles(inputs, {
+    model: values.get('--model') ?? `${offlineModelDir()}/`,
+    ...(baseUrl !== undefined ? { baseUrl } : {}), ...(pageExt !== undefined ? { pageExt } : {}),
+  });
   mkdirSync(dirname(resolve(out)), { recursive: true });
-  writeFileSync(out, bytes);
-  console.log(`${out}: ${docs.length} documents, ${megabytes(bytes.length)}, model ${embedder.modelId}, ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  writeFileSync(out, built.bytes);
+  console.log(`${out}: ${built.docs} documents, ${megabytes(built.bytes.length)}, model ${built.modelId}, ${((performance.now() - started) / 1000).toFixed(1)} s`);
 }
 
 function ortDist(): string {

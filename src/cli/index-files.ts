@@ -1,0 +1,42 @@
+/**
+ * Source files → a prebuilt index file: what `threadline index` and the
+ * `threadline/vite` plugin share. Markdown, text and HTML files, titled and
+ * linked as the pages built from them (page-meta.ts), chunked and embedded
+ * with the code and model the browser uses.
+ */
+import { readFileSync, statSync } from 'node:fs';
+import { extname, relative, resolve } from 'node:path';
+import type { DocumentFormat, ThreadlineDocument } from '../document';
+import { loadEmbedder } from '../embedding/load-embedder';
+import { buildPrebuiltIndex } from '../prebuilt/build';
+import { expandInput } from './inputs';
+import { pageTitle, pageUrl } from './page-meta';
+
+export const FORMATS: Record<string, DocumentFormat> = { '.md': 'markdown', '.markdown': 'markdown', '.txt': 'text', '.html': 'html', '.htm': 'html' };
+
+export interface IndexFilesOptions {
+  /** Embedding model folder or hub id. */
+  model: string;
+  /** Link citations to the built pages under this URL. */
+  baseUrl?: string;
+  /** Page extension for baseUrl. @default '.html' */
+  pageExt?: string;
+  /** Where relative inputs resolve. @default process.cwd() */
+  cwd?: string;
+}
+
+export async function indexFiles(inputs: readonly string[], options: IndexFilesOptions): Promise<{ bytes: Uint8Array; docs: number; modelId: string }> {
+  const cwd = options.cwd ?? process.cwd();
+  const found = [...new Set(inputs.flatMap((input) => expandInput(input, cwd)))].filter((file) => FORMATS[extname(file).toLowerCase()]);
+  const single = inputs.length === 1 && !/[*?]/.test(inputs[0] ?? '') ? resolve(cwd, inputs[0] ?? '.') : null;
+  const base = single && statSync(single).isDirectory() ? single : cwd;
+  const docs: ThreadlineDocument[] = found.map((file) => {
+    const path = relative(base, resolve(file)).replaceAll('\\', '/');
+    const format = FORMATS[extname(file).toLowerCase()] ?? 'text';
+    const text = readFileSync(file, 'utf8');
+    return { id: path, title: pageTitle(text, format, file), url: pageUrl(path, options.baseUrl, options.pageExt ?? '.html'), text, format };
+  });
+  if (!docs.length) throw new Error(`no .md, .txt or .html files found in ${inputs.join(', ')}`);
+  const embedder = await loadEmbedder({ model: options.model });
+  return { bytes: await buildPrebuiltIndex(docs, embedder), docs: docs.length, modelId: embedder.modelId };
+}

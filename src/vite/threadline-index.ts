@@ -1,0 +1,70 @@
+/**
+ * `threadline/vite`: builds a prebuilt index from the site's own pages when
+ * Vite builds the site, and serves it in dev, so a Vite-based site (plain
+ * Vite, VitePress, Astro, SvelteKit) gets an index with one line of config:
+ *
+ *   import { threadlineIndex } from 'threadline/vite';
+ *   export default { plugins: [threadlineIndex({ include: 'docs', baseUrl: 'https://example.com/' })] };
+ *
+ * The page then loads it with `tl.load('/site.tlix')` or `<threadline-chat index="/site.tlix">`.
+ * Runs in Node with the same chunking and model as `threadline index`.
+ */
+import { existsSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Plugin } from 'vite';
+import { indexFiles } from '../cli/index-files';
+import { OFFLINE_MODEL_ID } from '../embedding/offline-model';
+
+export interface ThreadlineIndexOptions {
+  /** Folders, files or quoted globs (`docs/**\/*.md`), relative to Vite's root. */
+  include: string | readonly string[];
+  /** The file's name in the build (and its path in dev). @default 'site.tlix' */
+  fileName?: string;
+  /** Embedding model folder or hub id. @default the offline model that ships with threadline */
+  model?: string;
+  /** Link citations to the built pages under this URL (see `threadline index --base-url`). */
+  baseUrl?: string;
+  /** Page extension for baseUrl. @default '.html' */
+  pageExt?: string;
+}
+
+const here = dirname(fileURLToPath(import.meta.url));
+
+function offlineModel(): string {
+  // Installed: dist/cli/vite.js → dist/threadline-glove-30k; in this repository (tsx): src/vite → .models.
+  const found = [resolve(here, '..', OFFLINE_MODEL_ID), resolve(here, '../../.models', OFFLINE_MODEL_ID)].find((p) => existsSync(p));
+  if (!found) throw new Error(`threadline/vite: the offline model is missing next to ${here}; reinstall threadline`);
+  return `${found}/`;
+}
+
+export function threadlineIndex(options: ThreadlineIndexOptions): Plugin {
+  const fileName = (options.fileName ?? 'site.tlix').replace(/^\/+/, '');
+  const include = typeof options.include === 'string' ? [options.include] : [...options.include];
+  let root = process.cwd();
+  let built: Promise<Uint8Array> | null = null;
+  const build = () => (built ??= indexFiles(include, {
+    model: options.model ?? offlineModel(), cwd: root,
+    ...(options.baseUrl !== undefined ? { baseUrl: options.baseUrl } : {}), ...(options.pageExt !== undefined ? { pageExt: options.pageExt } : {}),
+  }).then((r) => r.bytes).catch((error: unknown) => { built = null; throw error; }));
+  return {
+    name: 'threadline-index',
+    configResolved(config) {
+      root = config.root;
+    },
+    configureServer(server) {
+      // Any change under the root may be a page: build again on the next request.
+      server.watcher.on('all', () => { built = null; });
+      server.middlewares.use((req, res, next) => {
+        if ((req.url ?? '').split('?')[0] !== `/${fileName}`) return next();
+        build().then((bytes) => {
+          res.setHeader('Content-Type', 'application/octet-stream');
+          res.end(bytes);
+        }, next);
+      });
+    },
+    async generateBundle() {
+      this.emitFile({ type: 'asset', fileName, source: await build() });
+    },
+  };
+}
