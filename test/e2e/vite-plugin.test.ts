@@ -28,7 +28,10 @@ describe('threadline/vite: the index built with the site', () => {
     await run('npm', ['install', `./${stdout.trim().split('\n').at(-1) ?? ''}`, `vite@${vite}`, '--prefer-offline', '--no-audit', '--no-fund', '--silent'], { cwd: app, timeout: 240_000 });
     writeFileSync(join(app, 'docs/refunds.md'), '# Refund policy\n\n## Window\nReturns are accepted within 30 days of delivery.\n');
     writeFileSync(join(app, 'docs/guide/install.md'), '# Installing\n\nRun the installer, then sign in.\n');
-    writeFileSync(join(app, 'vite.config.js'), "import { threadlineIndex } from 'threadline/vite';\nexport default { plugins: [threadlineIndex({ include: 'docs', baseUrl: 'https://example.com/' })] };\n");
+    // The README's configuration, verbatim.
+    const config = "import { threadlineIndex } from 'threadline/vite';\nexport default { plugins: [threadlineIndex({ include: 'docs', baseUrl: 'https://example.com/' })] };\n";
+    expect(readFileSync(join(root, 'README.md'), 'utf8')).toContain(`// vite.config.js\n${config}`);
+    writeFileSync(join(app, 'vite.config.js'), config);
     writeFileSync(join(app, 'index.html'), '<!doctype html><meta charset="utf-8"><script type="module" src="/main.js"></script>\n');
     writeFileSync(join(app, 'main.js'), [
       "import { createThreadline } from 'threadline';",
