@@ -12,6 +12,7 @@ import { modelIdentity, resolveModelSource } from './model-source';
 import { bundledOfflineModel, OFFLINE_MODEL_ID, OFFLINE_MODEL_IDENTITY } from './offline-model';
 import { isStaticConfig, StaticEmbedder } from './static-embedder';
 import type * as TransformersEmbedder from './transformers-embedder';
+import { isNode } from '../util/runtime';
 
 export { EMBEDDER_DEFAULTS };
 export type { EmbedderDevice, EmbedderDtype, EmbedderOptions, EmbedderRuntime } from './embedder-options';
@@ -61,9 +62,6 @@ export function loadEmbedder(options: EmbedderOptions = {}, runtime: EmbedderRun
   return load;
 }
 
-function isNode(): boolean {
-  return typeof process !== 'undefined' && typeof process.versions?.node === 'string';
-}
 
 async function create(opts: Required<EmbedderOptions>, files: ModelFiles, runtime: EmbedderRuntime): Promise<Embedder> {
   const started = performance.now();

@@ -8,6 +8,7 @@ import { ThreadlineError, toThreadlineError } from '../errors';
 import type * as FsPromises from 'node:fs/promises';
 import type { ProgressListener } from '../progress';
 import { resolveModelSource } from './model-source';
+import { isNode } from '../util/runtime';
 
 export interface ModelFiles {
   /** What the model is called in messages. */
@@ -40,9 +41,6 @@ function isUrl(ref: string): boolean {
   return /^[a-z][a-z0-9+.-]*:\/\//i.test(ref);
 }
 
-function isNode(): boolean {
-  return typeof process !== 'undefined' && typeof process.versions?.node === 'string';
-}
 
 export interface ReadOptions {
   signal?: AbortSignal;

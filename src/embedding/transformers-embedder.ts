@@ -12,6 +12,7 @@ import type { Embedder } from './embedder';
 import type { EmbedderDevice, EmbedderOptions, EmbedderRuntime } from './embedder-options';
 import { resolveModelSource, type ModelSource } from './model-source';
 import { ortWasmPaths } from './ort-assets';
+import { isNode } from '../util/runtime';
 
 async function pickDevice(requested: EmbedderDevice): Promise<'wasm' | 'webgpu'> {
   if (requested === 'wasm' || requested === 'cpu') return 'wasm';
@@ -26,9 +27,6 @@ async function hasWebGpuAdapter(): Promise<boolean> {
   return (await nav.gpu.requestAdapter().catch(() => null)) !== null;
 }
 
-function isNode(): boolean {
-  return typeof process !== 'undefined' && typeof process.versions?.node === 'string';
-}
 
 export async function loadTransformersEmbedder(opts: Required<EmbedderOptions>, modelId: string, runtime: EmbedderRuntime): Promise<Embedder> {
   const source = resolveModelSource(opts.model, isNode() ? undefined : runtime.baseUrl);

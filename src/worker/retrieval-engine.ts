@@ -80,11 +80,7 @@ export class RetrievalEngine implements Retriever {
     // Every page that opens an index asks a question soon: load the model while the index hydrates
     // (and while the page fetches a prebuilt file) rather than after. A failure here is reported by
     // the first call that needs the model, which also retries.
-    engine.embedderPromise = loadEmbedder().catch((error: unknown) => {
-      engine.embedderPromise = null;
-      throw error;
-    });
-    engine.embedderPromise.catch(() => undefined);
+    engine.startEmbedder().catch(() => undefined);
     try {
       await engine.hydrate();
     } catch (error) {
@@ -306,11 +302,16 @@ export class RetrievalEngine implements Retriever {
     await this.hydrate();
   }
 
-  private async embedder(checkDims = true): Promise<Embedder> {
-    const embedder = await (this.embedderPromise ??= this.loadEmbedder().catch((error: unknown) => {
+  /** The model load, started once; a failed load is forgotten so that the next call retries. */
+  private startEmbedder(): Promise<Embedder> {
+    return (this.embedderPromise ??= this.loadEmbedder().catch((error: unknown) => {
       this.embedderPromise = null;
       throw error;
     }));
+  }
+
+  private async embedder(checkDims = true): Promise<Embedder> {
+    const embedder = await this.startEmbedder();
     if (embedder.modelId !== this.modelId) {
       // A fallback model stood in for the configured one: acceptable only for an index without vectors.
       if ((this.memory?.chunkCount ?? 0) > 0) {
