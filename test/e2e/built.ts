@@ -3,10 +3,10 @@
  * the playground in build/playground and the example static page assembled
  * with the compiled CLI, each served by a plain static server.
  */
-import { execFile } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { execFile, spawn } from 'node:child_process';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { promisify } from 'node:util';
+import { promisify, stripVTControlCharacters } from 'node:util';
 import type { BrowserContext, Page } from 'playwright-core';
 
 export const root = resolve(import.meta.dirname, '../..');
@@ -22,6 +22,41 @@ export function requireBuild(): void {
 export async function cli(...args: string[]): Promise<string> {
   const { stdout } = await promisify(execFile)(process.execPath, [CLI, ...args], { cwd: root, timeout: 120_000 });
   return stdout;
+}
+
+/**
+ * An empty app in `dir` (made afresh) that installs the packed package and `extra` packages and
+ * nothing else. No .npmrc: a consumer's install must not need the repository's settings.
+ * Dependencies come from npm's cache when `npm ci` has filled it, else from the registry.
+ */
+export async function installPacked(dir: string, extra: readonly string[] = []): Promise<void> {
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  const { stdout } = await promisify(execFile)('npm', ['pack', '--pack-destination', dir, '--silent'], { cwd: root, timeout: 120_000 });
+  const tarball = stdout.trim().split('\n').at(-1) ?? '';
+  writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
+  await promisify(execFile)('npm', ['install', `./${tarball}`, ...extra, '--prefer-offline', '--no-audit', '--no-fund', '--silent'], { cwd: dir, timeout: 240_000 });
+}
+
+/** `vite@<the version this repository builds with>`, for apps that install Vite. */
+export function viteSpec(): string {
+  return `vite@${(JSON.parse(readFileSync(join(root, 'node_modules/vite/package.json'), 'utf8')) as { version: string }).version}`;
+}
+
+/** Starts `vite` (the dev server) in an app on a free port; resolves with its URL once it listens. */
+export async function startViteDev(app: string): Promise<{ url: string; stop: () => void }> {
+  const dev = spawn(join(app, 'node_modules/.bin/vite'), ['--port', String(20_000 + Math.floor(Math.random() * 20_000)), '--strictPort'], { cwd: app });
+  try {
+    const url = await new Promise<string>((resolve, reject) => {
+      let out = '';
+      dev.stdout.on('data', (d: Buffer) => { out += d.toString(); const m = /Local:\s+(http:\S+)/.exec(stripVTControlCharacters(out)); if (m?.[1]) resolve(m[1]); });
+      dev.on('exit', (code) => reject(new Error(`vite dev exited with ${code}: ${out}`)));
+    });
+    return { url, stop: () => dev.kill() };
+  } catch (error) {
+    dev.kill();
+    throw error;
+  }
 }
 
 /** The example page plus the element (copied by the CLI, with `elementArgs`) and an index of `docs` (built by the CLI), in a fresh folder. */

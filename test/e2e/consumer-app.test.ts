@@ -7,15 +7,15 @@
  * install size, deploy size, bytes a first visitor downloads until the first
  * answer, and the time to it on the first visit and after a reload.
  */
-import { execFile, spawn } from 'node:child_process';
-import { copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { execFile } from 'node:child_process';
+import { copyFileSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { promisify, stripVTControlCharacters } from 'node:util';
+import { promisify } from 'node:util';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serveStatic, type StaticServer } from '../../scripts/static-server.ts';
 import { launch } from './browser';
-import { confineTo, requireBuild, root } from './built';
+import { confineTo, installPacked, requireBuild, root, startViteDev, viteSpec } from './built';
 
 const run = promisify(execFile);
 const app = join(root, 'test-results/consumer-app');
@@ -45,14 +45,8 @@ async function answers(page: Page, url: string): Promise<{ ms: number; answer: s
 
 describe('a Vite app that installs the packed package and follows the README only', () => {
   it('builds, answers on the first visit and after a reload, fetches nothing from other origins', async () => {
-    rmSync(app, { recursive: true, force: true });
-    mkdirSync(join(app, 'src'), { recursive: true });
-    const { stdout } = await run('npm', ['pack', '--pack-destination', app, '--silent'], { cwd: root, timeout: 120_000 });
-    const tarball = stdout.trim().split('\n').at(-1) ?? '';
-    const vite = (JSON.parse(readFileSync(join(root, 'node_modules/vite/package.json'), 'utf8')) as { version: string }).version;
-    writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'consumer-app', private: true, type: 'module' }));
-    // No .npmrc: a consumer's install must not need the repository's settings (nothing is downloaded at install time).
-    await run('npm', ['install', `./${tarball}`, `vite@${vite}`, '--prefer-offline', '--no-audit', '--no-fund', '--silent'], { cwd: app, timeout: 240_000 });
+    await installPacked(app, [viteSpec()]);
+    mkdirSync(join(app, 'src'));
     expect(readdirSync(join(app, 'node_modules')).filter((d) => /onnxruntime|@huggingface|@mlc-ai/.test(d))).toEqual([]);
     copyFileSync(join(root, 'docs/examples/quick-start.ts'), join(app, 'src/main.ts'));
     writeFileSync(join(app, 'index.html'), '<!doctype html>\n<html><head><meta charset="utf-8"><title>app</title></head><body><script type="module" src="/src/main.ts"></script></body></html>\n');
@@ -72,20 +66,15 @@ describe('a Vite app that installs the packed package and follows the README onl
       expect(foreign).toEqual([]);
       const installed = du(join(app, 'node_modules'));
       // The same app under Vite's dev server (`npx vite`), again with no configuration.
-      const dev = spawn(join(app, 'node_modules/.bin/vite'), ['--port', String(20_000 + Math.floor(Math.random() * 20_000)), '--strictPort'], { cwd: app });
+      const { url, stop } = await startViteDev(app);
       try {
-        const url = await new Promise<string>((resolve, reject) => {
-          let out = '';
-          dev.stdout.on('data', (d: Buffer) => { out += d.toString(); const m = /Local:\s+(http:\S+)/.exec(stripVTControlCharacters(out)); if (m?.[1]) resolve(m[1]); });
-          dev.on('exit', (code) => reject(new Error(`vite dev exited with ${code}: ${out}`)));
-        });
         const devContext = await browser.newContext();
         const devForeign = await confineTo(devContext, new URL(url).origin);
         expect((await answers(await devContext.newPage(), url)).answer).toMatch(/damaged on arrival/);
         expect(devForeign).toEqual([]);
         await devContext.close();
       } finally {
-        dev.kill();
+        stop();
       }
       console.log(`consumer app: node_modules ${(installed / 1e6).toFixed(1)} MB (threadline ${(du(join(app, 'node_modules/threadline')) / 1e6).toFixed(1)} MB); dist ${(du(join(app, 'dist')) / 1e6).toFixed(1)} MB; first visit downloaded ${(firstBytes / 1e6).toFixed(2)} MB; first answer ${first.ms} ms, after a reload ${again.ms} ms`);
       await context.close();

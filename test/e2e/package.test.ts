@@ -1,10 +1,10 @@
 import { execFile } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { readPrebuiltHeader } from '../../src/prebuilt/format';
-import { requireBuild, root } from './built';
+import { installPacked, requireBuild, root } from './built';
 
 const run = promisify(execFile);
 
@@ -13,14 +13,8 @@ beforeAll(() => requireBuild());
 describe('the published package (npm pack, installed into an empty project)', () => {
   it('gives a working `npx threadline` and importable entry points', async () => {
     const dir = join(root, 'test-results/package');
-    rmSync(dir, { recursive: true, force: true });
-    mkdirSync(join(dir, 'docs'), { recursive: true });
-    const { stdout } = await run('npm', ['pack', '--pack-destination', dir, '--silent'], { cwd: root, timeout: 120_000 });
-    const tarball = stdout.trim().split('\n').at(-1) ?? '';
-    writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'site', private: true, type: 'module' }));
-    copyFileSync(join(root, '.npmrc'), join(dir, '.npmrc'));
-    // Dependencies come from npm's cache when `npm ci` has filled it, else from the registry.
-    await run('npm', ['install', `./${tarball}`, '--prefer-offline', '--no-audit', '--no-fund', '--silent'], { cwd: dir, timeout: 240_000 });
+    await installPacked(dir);
+    mkdirSync(join(dir, 'docs'));
     writeFileSync(join(dir, 'docs/refunds.md'), '# Refunds\n\n## Window\nReturns within 30 days.\n');
     await run('npx', ['threadline', 'index', 'docs', '-o', 'public/site.tlix'], { cwd: dir, timeout: 60_000 });
     await run('npx', ['threadline', 'element', 'public/threadline'], { cwd: dir, timeout: 60_000 });

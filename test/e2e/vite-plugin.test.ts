@@ -4,15 +4,15 @@
  * index next to the site; the page loads it and answers from it; `vite` (dev)
  * serves it too.
  */
-import { execFile, spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { execFile } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { promisify, stripVTControlCharacters } from 'node:util';
+import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { readPrebuiltHeader } from '../../src/prebuilt/format';
 import { serveStatic } from '../../scripts/static-server.ts';
 import { launch } from './browser';
-import { confineTo, requireBuild, root } from './built';
+import { confineTo, installPacked, requireBuild, root, startViteDev, viteSpec } from './built';
 
 const run = promisify(execFile);
 
@@ -20,12 +20,8 @@ describe('threadline/vite: the index built with the site', () => {
   it('vite build emits site.tlix from docs/, titled and linked; the page loads it and answers; vite dev serves it', async () => {
     requireBuild();
     const app = join(root, 'test-results/vite-plugin-app');
-    rmSync(app, { recursive: true, force: true });
+    await installPacked(app, [viteSpec()]);
     mkdirSync(join(app, 'docs/guide'), { recursive: true });
-    const { stdout } = await run('npm', ['pack', '--pack-destination', app, '--silent'], { cwd: root, timeout: 120_000 });
-    const vite = (JSON.parse(readFileSync(join(root, 'node_modules/vite/package.json'), 'utf8')) as { version: string }).version;
-    writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'plugin-app', private: true, type: 'module' }));
-    await run('npm', ['install', `./${stdout.trim().split('\n').at(-1) ?? ''}`, `vite@${vite}`, '--prefer-offline', '--no-audit', '--no-fund', '--silent'], { cwd: app, timeout: 240_000 });
     writeFileSync(join(app, 'docs/refunds.md'), '# Refund policy\n\n## Window\nReturns are accepted within 30 days of delivery.\n');
     writeFileSync(join(app, 'docs/guide/install.md'), '# Installing\n\nRun the installer, then sign in.\n');
     // The README's configuration, verbatim.
@@ -63,18 +59,13 @@ describe('threadline/vite: the index built with the site', () => {
     }
 
     // Dev: the same file, served by the plugin.
-    const dev = spawn(join(app, 'node_modules/.bin/vite'), ['--port', String(20_000 + Math.floor(Math.random() * 20_000)), '--strictPort'], { cwd: app });
+    const { url, stop } = await startViteDev(app);
     try {
-      const url = await new Promise<string>((resolve, reject) => {
-        let out = '';
-        dev.stdout.on('data', (d: Buffer) => { out += d.toString(); const m = /Local:\s+(http:\S+)/.exec(stripVTControlCharacters(out)); if (m?.[1]) resolve(m[1]); });
-        dev.on('exit', (code) => reject(new Error(`vite dev exited with ${code}: ${out}`)));
-      });
       const response = await fetch(new URL('site.tlix', url));
       expect(response.status).toBe(200);
       expect(readPrebuiltHeader(new Uint8Array(await response.arrayBuffer())).header.docs).toBe(2);
     } finally {
-      dev.kill();
+      stop();
     }
   }, 400_000);
 });
