@@ -13,9 +13,9 @@ const score = (value: number | undefined, digits: number) => (value === undefine
 function passageTable(hits: readonly SearchHit[], caption: string, highlight?: ReadonlySet<number>): HTMLTableElement {
   return h('table', { className: 'passages' },
     h('caption', {}, caption),
-    h('thead', {}, h('tr', {}, h('th', {}, '#'), h('th', {}, 'passage'), h('th', {}, 'fused'), h('th', {}, 'cosine'), h('th', {}, 'bm25'))),
+    h('thead', {}, h('tr', {}, h('th', {}, '#'), h('th', {}, 'passage'), h('th', {}, 'fused'), h('th', {}, 'cosine'), h('th', {}, 'bm25'), h('th', { title: 'share of the question\'s information (its words weighted by rarity) this passage holds; the answer abstains when no passage reaches 0.2' }, 'coverage'))),
     h('tbody', {}, ...hits.map((hit, i) => h('tr', { className: highlight && !highlight.has(hit.chunkKey) ? 'differs' : '', dataset: { chunk: String(hit.chunkKey), doc: hit.docId } },
-      h('td', {}, String(i + 1)), h('td', { title: hit.text }, passageLabel(hit)), h('td', {}, score(hit.score, 4)), h('td', {}, score(hit.dense, 3)), h('td', {}, score(hit.lexical, 2))))));
+      h('td', {}, String(i + 1)), h('td', { title: hit.text }, passageLabel(hit)), h('td', {}, score(hit.score, 4)), h('td', {}, score(hit.dense, 3)), h('td', {}, score(hit.lexical, 2)), h('td', {}, score(hit.coverage, 2))))));
 }
 
 export class TraceView {

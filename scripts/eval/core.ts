@@ -84,10 +84,16 @@ export interface EvalReport {
   turns: TurnRow[];
   /**
    * The answer step's abstention rule (src/chat/answer.ts) on follow-ups with the expand query, top `k`
-   * passages: how often it fires with the gold passages in the index, and with them removed; and how
-   * well the best cosine or the best BM25 score alone would tell the two apart (AUC, 0.5 = not at all).
+   * passages: how often it fires with the gold passages in the index, with the turn's gold passages
+   * removed, and with the conversation's whole topic removed (a forgotten document); and how well the
+   * best cosine, BM25 score or query coverage alone tells present from removed (AUC, 0.5 = not at all).
    */
-  abstention?: { k: number; minDense: number; withGold: number; goldRemoved: number; aucDense: number; aucLexical: number };
+  abstention?: {
+    k: number; minDense: number; minCoverage: number; turns: number;
+    withGold: number; goldRemoved: number; topicRemoved: number;
+    aucGold: { dense: number; lexical: number; coverage: number };
+    aucTopic: { dense: number; lexical: number; coverage: number };
+  };
   ms: number;
 }
 

@@ -4,6 +4,7 @@
  */
 import { resolve } from 'node:path';
 import { CHAT_DEFAULTS } from '../../src/chat/session';
+import { shouldAbstain } from '../../src/chat/answer';
 import { specificityFrom } from '../../src/chat/specificity';
 import type { Embedder } from '../../src/embedding/embedder';
 import { loadEmbedder } from '../../src/embedding/load-embedder';
@@ -11,7 +12,7 @@ import { hedgedFusion } from '../../src/retrieval/fusion';
 import { contentWords } from '../../src/text/tokens';
 import { MemoryIndex, type SearchHit, type SearchMode } from '../../src/retrieval/memory-index';
 import { runEval, type EvalEngine, type EvalOptions, type EvalReport } from './core';
-import type { Passage } from './parse';
+import type { Conversation, Passage } from './parse';
 import { loadEvalSet } from './data';
 import { vocabularyPrior } from './prior';
 import { contexts, type StrategyQuery } from './strategies';
@@ -46,33 +47,51 @@ export async function evaluate(options: EvalOptions): Promise<EvalReport> {
     engine = { model: embedder.modelId, specificity: vocabularyPrior(modelPath), rank: () => Promise.resolve([]) };
   }
   const report = await runEval(set, engine, options);
-  if (index && set.passages && retrieval === 'hybrid') report.abstention = await abstention(index, embedder, report, set.passages, new Map(contexts(set.conversations).map((c) => [c.turn.id, c.turn.gold])));
+  if (index && set.passages && retrieval === 'hybrid') report.abstention = await abstention(index, embedder, report, set.passages, set);
   return report;
 }
 
-/** The answer step's abstention rule with and without the gold passages (removed by skipping them in the ranking). */
-async function abstention(index: MemoryIndex, embedder: Embedder, report: EvalReport, passages: readonly Passage[], gold: Map<string, string[]>): Promise<EvalReport['abstention']> {
+/**
+ * The answer step's abstention rule on follow-ups, three ways: the gold
+ * passages in the index; the turn's gold passages removed (skipped in the
+ * ranking; the rest of its topic stays, which is CAsT's hard case); and its
+ * conversation's topic removed (every gold passage of the conversation
+ * skipped: a forgotten document). Plus how well single scores separate
+ * present from removed (AUC).
+ */
+async function abstention(index: MemoryIndex, embedder: Embedder, report: EvalReport, passages: readonly Passage[], set: { conversations: Conversation[] }): Promise<EvalReport['abstention']> {
   const k = CHAT_DEFAULTS.k;
-  const minDense = CHAT_DEFAULTS.minDense;
-  const turns = report.turns.filter((t) => t.kind === 'followup' && (gold.get(t.id)?.length ?? 0) > 0);
+  const gold = new Map(contexts(set.conversations).map((c) => [c.turn.id, { turn: c.turn.gold, topic: c.conversation.turns.flatMap((t) => t.gold) }]));
+  const turns = report.turns.filter((t) => t.kind === 'followup' && (gold.get(t.id)?.turn.length ?? 0) > 0);
   if (!turns.length) return undefined;
   const vectors = await embedder.embed(turns.map((t) => t.question));
-  const fires = (hits: SearchHit[]) => !hits[0] || (hits.every((h) => h.lexical === undefined) && (hits[0].dense ?? 0) < minDense);
-  const signals: { present: boolean; dense: number; lexical: number }[] = [];
-  let withGold = 0;
-  let removed = 0;
+  const rule = { minDense: CHAT_DEFAULTS.minDense, minCoverage: CHAT_DEFAULTS.minCoverage };
+  type Signals = { present: boolean; dense: number; lexical: number; coverage: number };
+  const goldSignals: Signals[] = [];
+  const topicSignals: Signals[] = [];
+  const fired = { present: 0, goldRemoved: 0, topicRemoved: 0 };
+  const best = (hs: SearchHit[], f: (h: SearchHit) => number | undefined) => Math.max(0, ...hs.map((h) => f(h) ?? 0));
+  const signals = (hs: SearchHit[], present: boolean): Signals => ({ present, dense: best(hs, (h) => h.dense), lexical: best(hs, (h) => h.lexical), coverage: best(hs, (h) => h.coverage) });
   turns.forEach((t, i) => {
-    const golds = gold.get(t.id) ?? [];
-    const hits = index.search({ text: t.question, terms: t.terms }, vectors.subarray(i * embedder.dims, (i + 1) * embedder.dims), { k: k + golds.length, mode: 'hybrid' });
-    const present = hits.slice(0, k);
-    const without = hits.filter((h) => !golds.includes(passages[h.chunkKey]?.id ?? '')).slice(0, k);
-    if (fires(present)) withGold++;
-    if (fires(without)) removed++;
-    const best = (hs: SearchHit[], f: (h: SearchHit) => number | undefined) => Math.max(0, ...hs.map((h) => f(h) ?? 0));
-    signals.push({ present: true, dense: best(present, (h) => h.dense), lexical: best(present, (h) => h.lexical) });
-    signals.push({ present: false, dense: best(without, (h) => h.dense), lexical: best(without, (h) => h.lexical) });
+    const { turn: golds, topic } = gold.get(t.id) ?? { turn: [], topic: [] };
+    const search = (skip: readonly string[]) => index.search({ text: t.question, terms: t.terms }, vectors.subarray(i * embedder.dims, (i + 1) * embedder.dims), {
+      k, mode: 'hybrid', filter: { docIds: passages.filter((p) => !skip.includes(p.id)).map((p) => p.id) },
+    });
+    const present = search([]);
+    const withoutGold = search(golds);
+    const withoutTopic = search(topic);
+    if (shouldAbstain(present, rule)) fired.present++;
+    if (shouldAbstain(withoutGold, rule)) fired.goldRemoved++;
+    if (shouldAbstain(withoutTopic, rule)) fired.topicRemoved++;
+    goldSignals.push(signals(present, true), signals(withoutGold, false));
+    topicSignals.push(signals(present, true), signals(withoutTopic, false));
   });
-  return { k, minDense, withGold: withGold / turns.length, goldRemoved: removed / turns.length, aucDense: auc(signals, (s) => s.dense), aucLexical: auc(signals, (s) => s.lexical) };
+  const aucs = (rows: Signals[]) => ({ dense: auc(rows, (s) => s.dense), lexical: auc(rows, (s) => s.lexical), coverage: auc(rows, (s) => s.coverage) });
+  return {
+    k, ...rule, turns: turns.length,
+    withGold: fired.present / turns.length, goldRemoved: fired.goldRemoved / turns.length, topicRemoved: fired.topicRemoved / turns.length,
+    aucGold: aucs(goldSignals), aucTopic: aucs(topicSignals),
+  };
 }
 
 /** Probability that a gold-present turn's signal exceeds a gold-removed turn's (ties count half). */

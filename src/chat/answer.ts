@@ -23,8 +23,8 @@ export interface AnswerContext {
   llm: Llm | undefined;
   /** The question as the user typed it (the extractive snippet weighs its words above the condensed question's). */
   typed: string;
-  /** Abstain when no passage shares a word with the query and the best cosine is below this. */
-  minDense: number;
+  /** When the retrieved passages count as evidence (shouldAbstain). */
+  abstain: AbstainRule;
   /** The LLM prompt for these passages (PromptLayout.build). */
   prompt: (hits: readonly SearchHit[]) => ChatMessage[];
   /** Called with the prompt and the full reply once an LLM answer completes. */
@@ -35,9 +35,29 @@ export interface AnswerContext {
 
 const zeroTimings = () => ({ condenseMs: 0, retrieveMs: 0, firstTokenMs: 0, totalMs: 0 });
 
-export async function* answerTurn(condensed: string, hits: SearchHit[], ctx: AnswerContext): AsyncGenerator<TurnEvent, DoneEvent> {
+export interface AbstainRule {
+  /** Without any lexical match, the best cosine must reach this. */
+  minDense: number;
+  /** With terms to match, some passage must hold this share of the query's information (SearchHit.coverage). */
+  minCoverage: number;
+}
+
+/**
+ * No evidence: nothing retrieved; or no passage shares a word with the query
+ * and the best cosine is low; or no passage holds `minCoverage` of the
+ * query's information (a question about a forgotten document keeps its
+ * telling word, which no passage has).
+ */
+export function shouldAbstain(hits: readonly SearchHit[], rule: AbstainRule): boolean {
   const best = hits[0];
-  if (!best || (hits.every((h) => h.lexical === undefined) && (best.dense ?? 0) < ctx.minDense)) {
+  if (!best) return true;
+  if (hits.every((h) => h.lexical === undefined) && (best.dense ?? 0) < rule.minDense) return true;
+  const coverage = hits.map((h) => h.coverage).filter((c) => c !== undefined);
+  return coverage.length > 0 && Math.max(...coverage) < rule.minCoverage;
+}
+
+export async function* answerTurn(condensed: string, hits: SearchHit[], ctx: AnswerContext): AsyncGenerator<TurnEvent, DoneEvent> {
+  if (shouldAbstain(hits, ctx.abstain)) {
     yield { type: 'token', text: ABSTAIN_TEXT };
     return { type: 'done', answer: ABSTAIN_TEXT, mode: 'abstained', citations: [], invalidCitations: [], timings: { ...zeroTimings(), firstTokenMs: performance.now() - ctx.started } };
   }

@@ -12,7 +12,7 @@ import type { Retriever } from '../retriever';
 import type { SessionInfo, SessionStore, StoredTurn } from '../storage/session-store';
 import { raced } from '../util/abort';
 import { Mutex } from '../util/mutex';
-import { answerTurn } from './answer';
+import { answerTurn, type AbstainRule } from './answer';
 import { condenseTurn } from './condense';
 import { eventStream } from './event-stream';
 import { EXPAND_DEFAULTS } from './expand';
@@ -27,7 +27,7 @@ import type { AnswerMode, ChatOptions, Turn, TurnEvent } from './types';
 export type SessionRetriever = Pick<Retriever, 'search' | 'termStats'>;
 
 /** `hedge` is off: hedging the expanded query lost 3 points of gap closure on CAsT 2021 and gained 3 on our own set (README, Quality). */
-export const CHAT_DEFAULTS = Object.freeze({ condense: 'auto', hedge: false, k: 5, minDense: 0.3, promptLayout: 'kv-stable' } as const);
+export const CHAT_DEFAULTS = Object.freeze({ condense: 'auto', hedge: false, k: 5, minDense: 0.3, minCoverage: 0.2, promptLayout: 'kv-stable' } as const);
 /** Questions longer than this are refused with INVALID_INPUT. */
 export const MAX_QUESTION_CHARS = 20_000;
 /** Tokens of the question that go into prompts. */
@@ -36,7 +36,7 @@ const QUESTION_PROMPT_TOKENS = 1_024;
 const SUMMARY_TIMEOUT_MS = 60_000;
 
 /** Options resolved once when the session opens; later code never writes `?? default`. */
-type ResolvedChatOptions = Required<Pick<ChatOptions, 'condense' | 'hedge' | 'k' | 'promptLayout'>> & { minDense: number; memory: typeof MEMORY_DEFAULTS | Required<NonNullable<ChatOptions['memory']>> };
+type ResolvedChatOptions = Required<Pick<ChatOptions, 'condense' | 'hedge' | 'k' | 'promptLayout'>> & { abstain: AbstainRule; memory: typeof MEMORY_DEFAULTS | Required<NonNullable<ChatOptions['memory']>> };
 
 function resolveOptions(options: ChatOptions): ResolvedChatOptions {
   return {
@@ -44,7 +44,7 @@ function resolveOptions(options: ChatOptions): ResolvedChatOptions {
     hedge: options.hedge ?? CHAT_DEFAULTS.hedge,
     k: options.k ?? CHAT_DEFAULTS.k,
     promptLayout: options.promptLayout ?? CHAT_DEFAULTS.promptLayout,
-    minDense: options.abstain?.minDense ?? CHAT_DEFAULTS.minDense,
+    abstain: { minDense: options.abstain?.minDense ?? CHAT_DEFAULTS.minDense, minCoverage: options.abstain?.minCoverage ?? CHAT_DEFAULTS.minCoverage },
     memory: { ...MEMORY_DEFAULTS, ...options.memory },
   };
 }
@@ -159,7 +159,7 @@ export class ChatSession {
     // 4. Answer.
     const question = truncateToTokens(text, QUESTION_PROMPT_TOKENS, estimateTokens);
     const answering = answerTurn(condensed.question, hits, {
-      llm: this.llm, typed: text, minDense: this.options.minDense, started, signal,
+      llm: this.llm, typed: text, abstain: this.options.abstain, started, signal,
       prompt: (passages) => this.layout.build(question, passages, window, this.info.summary),
       completed: (prompt, answer) => this.layout.completed(prompt, answer),
     });

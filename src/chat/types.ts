@@ -38,10 +38,13 @@ export interface ChatOptions {
   promptLayout?: 'kv-stable' | 'compact';
   /**
    * Abstain (no answer, say so) when no passage shares a word with the
-   * question and the best cosine similarity is below `minDense`.
-   * @default { minDense: 0.3 }
+   * question and the best cosine similarity is below `minDense`, or when no
+   * retrieved passage holds `minCoverage` of the searched question's
+   * information (its words weighted by how rare they are in the documents;
+   * `SearchHit.coverage`). `minCoverage: 0` turns the second test off.
+   * @default { minDense: 0.3, minCoverage: 0.3 }
    */
-  abstain?: { minDense?: number };
+  abstain?: { minDense?: number; minCoverage?: number };
 }
 
 export interface TurnTimings {

@@ -158,6 +158,35 @@ export class Bm25Index {
   }
 
   /**
+   * For each of `keys`, the share of the query's information its chunk holds:
+   * Σ weight × idf over the query terms the chunk contains, over the same sum
+   * for all query terms. A term no chunk has counts at the idf of a term
+   * found once: a word the documents never use is as telling as the rarest
+   * word they do. Undefined when the query has no index terms.
+   */
+  coverage(query: string | readonly IndexTerm[], keys: readonly number[]): Map<number, number> | undefined {
+    const n = this.docLength.size;
+    const terms = typeof query === 'string' ? [...new Set(lexicalTerms(query))].map((term) => ({ term, weight: 1 })) : query;
+    const wanted = new Set(keys);
+    const held = new Map<number, number>(keys.map((key) => [key, 0]));
+    const pairs: number[] = [];
+    let total = 0;
+    for (const { term, weight } of terms) {
+      if (!(weight > 0)) continue;
+      this.livePairs(term, pairs);
+      const w = weight * this.idf(Math.max(1, pairs.length / 2));
+      total += w;
+      for (let i = 0; i < pairs.length; i += 2) {
+        const key = pairs[i] as number;
+        if (wanted.has(key)) held.set(key, (held.get(key) ?? 0) + w);
+      }
+    }
+    if (!(total > 0) || n === 0) return undefined;
+    for (const [key, w] of held) held.set(key, w / total);
+    return held;
+  }
+
+  /**
    * A term's importance: the best BM25 score it reaches alone on any chunk
    * (Lin et al.'s HQE word score). 0 for a term no chunk has.
    */

@@ -59,6 +59,12 @@ export interface SearchHit {
   dense?: number;
   /** BM25 score, when the lexical ranking saw this chunk. */
   lexical?: number;
+  /**
+   * Share of the query's information (its terms' BM25 idf × weight, see
+   * Bm25Index.coverage) this chunk holds, 0–1; absent in dense mode or when
+   * the query has no index terms. The answer step abstains on it.
+   */
+  coverage?: number;
 }
 
 export interface HybridWeights {
@@ -204,7 +210,8 @@ export class MemoryIndex {
     const allow = options.filter ? (key: number) => this.allowed(key, options.filter) : undefined;
     const depth = mode === 'hybrid' ? Math.max(FUSION_DEPTH, k * 4) : k;
     const dense = mode === 'lexical' ? [] : this.vectors.search(queryVector as Float32Array, depth, { allow, int8: options.int8 ?? false });
-    const lexical = mode === 'dense' ? [] : this.lexical.search(indexTerms(query.text, query.terms), depth, allow);
+    const terms = indexTerms(query.text, query.terms);
+    const lexical = mode === 'dense' ? [] : this.lexical.search(terms, depth, allow);
     // Per-query weighted z-score fusion (fusion.ts): a flat ranking cannot drown a decisive one.
     const context = mode === 'hybrid' && query.context && query.context.weight > 0 ? this.contextRanking(query.context.docIds, allow) : [];
     const ranked: Hit[] = mode === 'dense' ? dense : mode === 'lexical' ? lexical : separationFusion([
@@ -214,7 +221,9 @@ export class MemoryIndex {
     ], k);
     const denseScore = new Map(dense.map((h) => [h.key, h.score]));
     const lexicalScore = new Map(lexical.map((h) => [h.key, h.score]));
-    return ranked.slice(0, k).map((h) => this.hit(h, denseScore.get(h.key), lexicalScore.get(h.key)));
+    const top = ranked.slice(0, k);
+    const coverage = mode === 'dense' ? undefined : this.lexical.coverage(terms, top.map((h) => h.key));
+    return top.map((h) => this.hit(h, denseScore.get(h.key), lexicalScore.get(h.key), coverage?.get(h.key)));
   }
 
   /** Every chunk of the context documents, scored 1: a ranking the fusion weighs like the others. */
@@ -230,7 +239,7 @@ export class MemoryIndex {
     return !!chunk && matchesFilter({ docId: chunk.docId, metadata: this.docs.get(chunk.docId)?.metadata }, filter);
   }
 
-  private hit(h: Hit, dense: number | undefined, lexical: number | undefined): SearchHit {
+  private hit(h: Hit, dense: number | undefined, lexical: number | undefined, coverage: number | undefined): SearchHit {
     const chunk = this.chunks.get(h.key);
     if (!chunk) throw new ThreadlineError('INTERNAL', `ranked chunk ${h.key} has no metadata`);
     const doc = this.docs.get(chunk.docId);
@@ -242,6 +251,7 @@ export class MemoryIndex {
       ...(doc?.metadata !== undefined ? { metadata: doc.metadata } : {}),
       ...(dense !== undefined ? { dense } : {}),
       ...(lexical !== undefined ? { lexical } : {}),
+      ...(coverage !== undefined ? { coverage } : {}),
     };
   }
 }

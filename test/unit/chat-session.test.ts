@@ -153,6 +153,23 @@ describe('chat session with the fake LLM (FakeLlm) and real retrieval', () => {
     expect(llm.prompts('answer')).toHaveLength(0);
   });
 
+  it('abstains on a forgotten document\'s question (coverage), answered while the document was there', async () => {
+    const harbor = { id: 'harbor', title: 'Harbor', text: '# Harbor\n\n## Installing Harbor\nHarbor is a self-hosted photo backup server. Install Harbor with Docker: copy the compose file, then run docker compose up in its folder. The web interface opens on port 8080.', format: 'markdown' as const };
+    await engine.add([harbor]);
+    try {
+      const before = find(await run((await session()).chat, 'how do I install Harbor?'), 'done');
+      expect(before?.mode).toBe('extractive');
+      expect(before?.citations[0]?.docId).toBe('harbor');
+    } finally {
+      await engine.remove(['harbor']);
+    }
+    const events = await run((await session()).chat, 'how do I install Harbor?');
+    expect(find(events, 'sources')?.chunks.length).toBeGreaterThan(0); // passages were retrieved, and none holds the question's telling word
+    expect(find(events, 'done')?.mode).toBe('abstained');
+    // The same question with the test turned off quotes whatever came first.
+    expect(find(await run((await session(undefined, { abstain: { minCoverage: 0 } })).chat, 'how do I install Harbor?'), 'done')?.mode).toBe('extractive');
+  });
+
   it('answers small talk without retrieval', async () => {
     const { chat } = await session(new FakeLlm());
     await run(chat, "what's the refund window?");

@@ -111,6 +111,25 @@ describe('Bm25Index (against a naive scorer)', () => {
     expect(empty.search('refund', 3)).toEqual([]);
   });
 
+  it('measures a chunk\'s coverage of a query: idf-weighted share of its terms, unknown words at the rarest idf', () => {
+    const index = new Bm25Index();
+    index.add(1, 'apple banana');
+    index.add(2, 'apple cherry');
+    index.addSegment(buildSegment(['durian']), [3], [0]); // segment postings count too
+    const idf = (df: number) => Math.log(1 + (3 - df + 0.5) / (df + 0.5));
+    const total = idf(2) + idf(1) + idf(1); // apple, durian, and zeppelin (no chunk has it: counted as df 1)
+    const coverage = index.coverage('apple durian zeppelin', [1, 2, 3]);
+    expect(coverage?.get(1)).toBeCloseTo(idf(2) / total, 12);
+    expect(coverage?.get(2)).toBeCloseTo(idf(2) / total, 12);
+    expect(coverage?.get(3)).toBeCloseTo(idf(1) / total, 12);
+    expect(index.coverage([{ term: 'apple', weight: 1 }, { term: 'banana', weight: 0.5 }], [1, 2])?.get(1)).toBeCloseTo(1, 12);
+    expect(index.coverage([{ term: 'apple', weight: 1 }, { term: 'banana', weight: 0.5 }], [2])?.get(2)).toBeCloseTo(idf(2) / (idf(2) + 0.5 * idf(1)), 12);
+    expect(index.coverage('the of and', [1])).toBeUndefined(); // no index terms: nothing to measure
+    expect(new Bm25Index().coverage('apple', [1])).toBeUndefined();
+    index.remove(3);
+    expect(index.coverage('durian', [3])?.get(3)).toBe(0);
+  });
+
   it('is empty-safe', () => {
     const index = new Bm25Index();
     expect(index.search('refund', 5)).toEqual([]);
