@@ -11,9 +11,9 @@
  */
 import {
   checkWebGpu, createThreadline, isThreadlineError,
-  type ChatSession, type Llm, type Progress, type SearchHit, type Threadline, type ThreadlineDocument,
+  type ChatSession, type DocumentInfo, type Llm, type Progress, type SearchHit, type Threadline, type ThreadlineDocument,
 } from '../src/index';
-import { conversationJson, conversationMarkdown, TurnView } from '../src/render';
+import { conversationJson, conversationMarkdown, followTurn, TurnView } from '../src/render';
 import { SAMPLE_KB } from './sample-kb';
 import { embedderChoices, LLM_CHOICES, type LlmChoice } from './ui/choices';
 import { $, formatBytes, h } from './ui/dom';
@@ -22,6 +22,7 @@ import { ProgressBar } from './ui/progress-bar';
 import { renderSessions } from './ui/sessions';
 import { TraceView } from './ui/trace';
 import { mountEvaluatePanel } from './ui/evaluate-panel';
+import { starterQuestions } from './ui/starters';
 
 declare global {
   interface Window { threadlineLlm?: Llm }
@@ -44,6 +45,9 @@ const ui = {
   exportJson: $<HTMLButtonElement>('#export-json'),
   sessionList: $<HTMLUListElement>('#session-list'),
   compare: $<HTMLInputElement>('#compare'),
+  details: $<HTMLInputElement>('#details'),
+  main: $<HTMLElement>('main'),
+  starters: $<HTMLDivElement>('#starters'),
   chat: $<HTMLOListElement>('#chat'),
   form: $<HTMLFormElement>('#ask'),
   question: $<HTMLInputElement>('#question'),
@@ -157,7 +161,7 @@ async function showIndex(): Promise<void> {
   if (!tl) return;
   const [stats, docs, estimate] = await Promise.all([tl.stats(), tl.documents(), navigator.storage?.estimate?.().catch(() => null) ?? null]);
   Object.assign(ui.indexInfo.dataset, { docs: String(stats.docs), chunks: String(stats.chunks), embeddedChunks: String(stats.embeddedChunks) });
-  ui.indexInfo.textContent = `${stats.docs} documents · ${stats.chunks} chunks · ${stats.modelId} · embedded during this visit: ${stats.embeddedChunks} chunks, ${stats.embeddedQueries} questions`;
+  ui.indexInfo.textContent = `${stats.docs} documents · ${stats.chunks} chunks · ${stats.modelId} · embedded during this visit: ${stats.embeddedChunks} chunks, ${stats.embeddedQueries} question${stats.embeddedQueries === 1 ? '' : 's'}`;
   // The placeholder names the user's own documents, not the sample's.
   const titles = docs.slice(0, 3).map((d) => d.title ?? d.id);
   ui.question.placeholder = docs.length ? `Ask about ${titles.join(', ')}${docs.length > 3 ? ', …' : ''}` : 'Add documents (or the sample), then ask about them';
@@ -165,7 +169,16 @@ async function showIndex(): Promise<void> {
     h('span', { title: d.id }, `${d.title ?? d.id} (${d.chunks} chunks)`),
     h('button', { type: 'button', onclick: () => void forget(d.id), attrs: { 'aria-label': `Forget ${d.title ?? d.id}` } }, 'Forget'))) : [h('li', { className: 'empty' }, 'No documents yet: drop files or use the sample.')]));
   ui.storage.textContent = storageText(estimate);
+  await showStarters(docs);
   await refreshSessions();
+}
+
+/** Starter questions while the conversation is empty, from the loaded documents. */
+async function showStarters(docs: readonly DocumentInfo[]): Promise<void> {
+  const empty = !state.turnAbort && (state.session?.history().length ?? 1) === 0 && state.tl !== null;
+  const questions = empty && docs.length ? await starterQuestions(state.tl as Threadline, docs) : [];
+  ui.starters.hidden = questions.length === 0;
+  ui.starters.replaceChildren(...questions.map((q) => h('button', { type: 'button', onclick: () => void ask(q) }, q)));
 }
 
 /**
@@ -184,7 +197,7 @@ function storageText(estimate: (StorageEstimate & { usageDetails?: Record<string
 async function refreshSessions(): Promise<void> {
   if (!state.tl) return;
   renderSessions(ui.sessionList, await state.tl.sessions(), state.session?.id ?? null, {
-    resume: (id) => void openSession(id).then(refreshSessions),
+    resume: (id) => void openSession(id).then(refreshIndex),
     remove: (id) => void removeSession(id),
   });
 }
@@ -218,7 +231,7 @@ async function removeSession(id: string): Promise<void> {
   const target = id === state.session?.id ? state.session : await state.tl.chat({ sessionId: id });
   await target.delete();
   if (id === state.session?.id) await openSession();
-  await refreshSessions();
+  await refreshIndex();
 }
 
 async function addDocuments(docs: ThreadlineDocument[], skipped: { name: string; reason: string }[] = []): Promise<void> {
@@ -285,6 +298,7 @@ async function ask(question: string): Promise<void> {
   const abort = new AbortController();
   state.turnAbort = abort;
   ui.question.value = '';
+  ui.starters.hidden = true;
   ui.question.disabled = ui.askButton.disabled = true;
   ui.stop.hidden = false;
   const llmId = state.tl?.llm?.id;
@@ -293,13 +307,15 @@ async function ask(question: string): Promise<void> {
   state.traces.push(trace);
   view.element.append(trace.element);
   ui.chat.append(view.element);
-  view.element.scrollIntoView?.({ block: 'end' });
+  // The page scrolls (the question box is sticky at its bottom): the new question goes to the top of the window.
+  const follow = followTurn(document.scrollingElement ?? document.documentElement, view.element);
   let pieces = 0;
   let firstAt = 0;
   try {
     for await (const event of session.ask(question, { signal: abort.signal })) {
       view.update(event);
       trace.update(event, ui.compare.checked ? rawSearch : null);
+      if (event.type === 'token' || event.type === 'done') follow();
       if (event.type === 'token') {
         pieces++;
         firstAt ||= performance.now();
@@ -314,10 +330,11 @@ async function ask(question: string): Promise<void> {
     view.fail(aborted ? 'Stopped. This turn was not saved.' : `Failed: ${errorText(error)}`);
     bars.generation.fail(aborted ? 'Stopped' : errorText(error));
   } finally {
+    follow.stop();
     state.turnAbort = null;
     ui.stop.hidden = true;
     ui.question.disabled = ui.askButton.disabled = false;
-    ui.question.focus();
+    ui.question.focus({ preventScroll: true });
     await refreshIndex();
   }
 }
@@ -345,9 +362,16 @@ function wire(): void {
     void readDocuments(event.dataTransfer?.files ?? []).then(({ docs, skipped }) => addDocuments(docs, skipped));
   });
   ui.clearAll.addEventListener('click', () => void clearEverything());
-  ui.newSession.addEventListener('click', () => void openSession().then(refreshSessions));
+  ui.newSession.addEventListener('click', () => void openSession().then(refreshIndex));
   ui.exportMarkdown.addEventListener('click', () => exportSession('md'));
   ui.exportJson.addEventListener('click', () => exportSession('json'));
+  // Simple view by default: the trace and the compare switch are one click away, remembered.
+  ui.details.checked = localStorage.getItem('playground.details') === 'on';
+  ui.main.classList.toggle('details', ui.details.checked);
+  ui.details.addEventListener('change', () => {
+    ui.main.classList.toggle('details', ui.details.checked);
+    localStorage.setItem('playground.details', ui.details.checked ? 'on' : 'off');
+  });
   ui.compare.addEventListener('change', () => { for (const t of state.traces) t.compare(ui.compare.checked ? rawSearch : null); });
   for (const select of [ui.embedder, ui.llm]) {
     select.addEventListener('change', () => {

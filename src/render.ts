@@ -9,3 +9,4 @@ export { TurnView } from './render/turn-view';
 export type { TurnViewOptions } from './render/turn-view';
 export { conversationJson, conversationMarkdown } from './render/export-conversation';
 export type { ExportOptions } from './render/export-conversation';
+export { followTurn } from './render/follow-turn';

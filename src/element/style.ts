@@ -36,16 +36,16 @@ export const ELEMENT_CSS = `
 }
 :host([hidden]) { display: none; }
 * { box-sizing: border-box; }
+/* The hidden attribute wins over every display rule here (hidden sources, bars, suggestions). */
+[hidden] { display: none !important; }
 .panel { display: flex; flex-direction: column; gap: .5rem; padding: .75rem; max-height: min(var(--threadline-height, 32rem), 100dvh); }
 /* On a phone the box is never taller than the screen, so its input and the answer above it fit in one view. */
 @media (max-width: 640px) { :host { border-radius: 0; border-left: 0; border-right: 0; } .panel { max-height: min(var(--threadline-height, 32rem), calc(100dvh - 1rem)); } }
 .status { margin: 0; font-size: .85em; color: var(--_muted); }
 .status[data-state="error"] { color: #b3261e; }
 progress { width: 100%; height: .4rem; }
-progress[hidden] { display: none; }
 .suggestions { display: flex; flex-wrap: wrap; gap: .4rem; }
-.suggestions[hidden] { display: none; }
-.tl-copy { font: inherit; font-size: .8em; color: var(--_muted); background: none; border: 1px solid var(--_border); border-radius: 6px; padding: 0 .4rem; cursor: pointer; }
+.tl-copy, .tl-show-passages { font: inherit; font-size: .8em; color: var(--_muted); background: none; border: 1px solid var(--_border); border-radius: 6px; padding: 0 .4rem; cursor: pointer; }
 .log { list-style: none; margin: 0; padding: 0; overflow-y: auto; flex: 1; }
 .tl-turn { margin: 0 0 1rem; }
 .tl-user { margin: 0 0 .4rem auto; padding: .4rem .7rem; background: var(--_user-bg); border-radius: var(--_radius); width: fit-content; max-width: 85%; white-space: pre-wrap; overflow-wrap: anywhere; }
@@ -61,6 +61,8 @@ progress[hidden] { display: none; }
 .tl-source-label { color: var(--_muted); font-size: .85em; }
 .tl-passage { margin: .2rem 0 .4rem; padding: .4rem .6rem; border-left: 3px solid var(--_accent); white-space: pre-wrap; overflow-wrap: anywhere; }
 .tl-passage-text { margin: 0; }
+mark.tl-highlight { background: color-mix(in srgb, var(--_accent) 22%, transparent); color: inherit; border-radius: 2px; }
+.tl-show-passages { margin-left: .3rem; }
 .tl-passage-link { color: var(--_accent); }
 form { display: flex; gap: .4rem; }
 input { flex: 1; font: inherit; color: inherit; background: var(--_bg); padding: .45rem .6rem; border: 1px solid var(--_border); border-radius: var(--_radius); min-width: 0; }

@@ -25,7 +25,7 @@ import type { Progress } from '../progress';
 import { TurnView, type TurnViewOptions } from '../render/turn-view';
 import { createThreadline, type Threadline } from '../threadline';
 import { buildChatDom, type ChatDom } from './chat-dom';
-import { followTurn } from './follow-turn';
+import { followTurn } from '../render/follow-turn';
 import { renderSuggestions } from './suggestions';
 
 const ATTRIBUTES = ['index', 'embedder', 'llm', 'name', 'placeholder', 'link-hosts', 'suggestions', 'mode'] as const;

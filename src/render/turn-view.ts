@@ -7,6 +7,7 @@
  */
 import type { TurnEvent, Turn } from '../chat/types';
 import { EXTRACTIVE_NOTE, passageLabel } from '../chat/prompts';
+import type { ExtractivePassage } from '../chat/extractive';
 import { renderInto, safeHref } from './markdown-dom';
 
 export interface TurnViewOptions {
@@ -106,6 +107,7 @@ export class TurnView {
           const n = Number((item as HTMLElement).dataset.n);
           item.classList.toggle('tl-cited', this.citable.has(n));
         }
+        if (event.mode === 'extractive' && event.extractive?.length) this.passagesToggle(event.extractive);
         break;
     }
   }
@@ -126,6 +128,43 @@ export class TurnView {
     setOpen(toggle, true);
     if (focus) toggle.focus();
     item.scrollIntoView?.({ block: 'nearest' });
+  }
+
+  /**
+   * The short extractive answer stands alone: the sources it cites stay
+   * listed, the others and every passage's text open together from one "Show
+   * passages" button, each passage with the snippet's (or its own best)
+   * sentence marked.
+   */
+  private passagesToggle(passages: readonly ExtractivePassage[]): void {
+    const bodies: HTMLButtonElement[] = [];
+    for (const passage of passages) {
+      const item = this.sources.querySelector<HTMLLIElement>(`li[data-n="${passage.n}"]`);
+      const text = item?.querySelector('.tl-passage-text');
+      const toggle = item?.querySelector<HTMLButtonElement>('button.tl-source-toggle');
+      if (!text || !toggle) continue;
+      text.replaceChildren(...passage.sentences.flatMap((sentence, i) => {
+        const node = sentence.highlight ? Object.assign(el('mark', 'tl-highlight'), { textContent: sentence.text }) : document.createTextNode(sentence.text);
+        return i ? [document.createTextNode(' '), node] : [node];
+      }));
+      bodies.push(toggle);
+    }
+    if (!bodies.length) return;
+    const inAnswer = new Set([...this.answer.querySelectorAll('button[data-cite]')].map((b) => b.getAttribute('data-cite')));
+    const extra = [...this.sources.querySelectorAll<HTMLLIElement>(':scope > li')].filter((li) => !inAnswer.has(li.dataset.n ?? ''));
+    const button = el('button', 'tl-show-passages');
+    button.type = 'button';
+    button.setAttribute('part', 'passages-button');
+    button.setAttribute('aria-controls', bodies.map((t) => t.getAttribute('aria-controls')).join(' '));
+    const show = (open: boolean) => {
+      for (const toggle of bodies) setOpen(toggle, open);
+      for (const li of extra) li.hidden = !open;
+      button.textContent = open ? 'Hide passages' : `Show passages (${bodies.length})`;
+      button.setAttribute('aria-expanded', String(open));
+    };
+    show(false);
+    button.addEventListener('click', () => show(button.getAttribute('aria-expanded') !== 'true'));
+    this.mode.after(button);
   }
 
   private render(): void {

@@ -78,6 +78,7 @@ describe('hostile documents and model output in the built pages', () => {
       { name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from(HOSTILE_TEXT) },
     ]);
     await page.waitForFunction(() => document.querySelector('#index-info')?.getAttribute('data-docs') === '3');
+    await page.check('#details');
     await page.check('#compare');
     await page.fill('#question', 'what is the refund window?');
     await page.press('#question', 'Enter');

@@ -89,8 +89,17 @@ describe('playground (built, served by a plain static host)', () => {
     await page.waitForFunction((n) => document.querySelector('#index-info')?.getAttribute('data-docs') === String(n), SAMPLE_KB.length);
     expect(await page.locator('[data-name="Ingest"] .progress-text').textContent()).toMatch(/chunks\/s/);
     expect(await page.locator('#doc-list li').count()).toBe(SAMPLE_KB.length);
+    // Starter questions from the loaded documents (for each of the first three by id, the section its title finds), while the conversation is empty.
+    await page.locator('#starters:not([hidden]) button').first().waitFor();
+    expect(await page.locator('#starters button').allTextContents()).toEqual(['Two-factor authentication?', 'Free plan?', 'Refund window?']);
 
     for (const q of QUESTIONS) await ask(page, q);
+    expect(await page.locator('#starters').isHidden()).toBe(true);
+    // Simple view by default: the traces and the compare switch are one click away.
+    expect(await turn(page, 0).locator('.trace').isVisible()).toBe(false);
+    expect(await page.locator('#compare').isVisible()).toBe(false);
+    await page.check('#details');
+    expect(await turn(page, 0).locator('.trace').isVisible()).toBe(true);
     // Turn 1 stood alone; turns 2 and 3 were rewritten by the (fake) LLM, and the trace says so.
     expect(await turn(page, 0).locator('.trace').getAttribute('data-method')).toBe('kept');
     for (const i of [1, 2]) {
@@ -133,6 +142,9 @@ describe('playground (built, served by a plain static host)', () => {
     expect(await page.locator('#index-info').getAttribute('data-embedded-chunks')).toBe('0');
     expect(await page.locator('.tl-turn').count()).toBe(3);
     expect(await turn(page, 1).locator('.tl-user').textContent()).toBe(QUESTIONS[1]); // the user's words, not the rewrite
+    expect(await page.isChecked('#details')).toBe(true); // the view is remembered
+    // Every progress bar is at rest once the page is ready: none is left indeterminate (animating).
+    expect(await page.evaluate(() => [...document.querySelectorAll('progress')].filter((p) => p.offsetParent !== null && !p.hasAttribute('value')).map((p) => `${p.parentElement?.dataset.name}: ${p.parentElement?.textContent}`))).toEqual([]);
     expect(await page.locator('#session-list li').count()).toBe(1);
 
     // A new conversation starts empty; the stored one resumes from the list.
@@ -192,6 +204,11 @@ describe('playground (built, served by a plain static host)', () => {
     await ask(page, "what's the refund window?");
     expect(await turn(page, 0).locator('.tl-answer').textContent()).toMatch(/30 days/);
     expect(await turn(page, 0).locator('.tl-mode').textContent()).toMatch(/Extractive answer/);
+    // The short answer stands alone; its passages open together, the quoted sentence marked.
+    expect(await turn(page, 0).locator('.tl-passage:visible').count()).toBe(0);
+    await turn(page, 0).locator('.tl-show-passages').click();
+    expect(await turn(page, 0).locator('.tl-passage:visible').count()).toBeGreaterThan(0);
+    expect(await turn(page, 0).locator('mark.tl-highlight').first().textContent()).toMatch(/30 days/);
     await context.close();
   });
 
@@ -208,7 +225,36 @@ describe('playground (built, served by a plain static host)', () => {
     await context.close();
   });
 
-  it('on a phone (390 × 844): the chat comes first, and its question box stays in view', async () => {
+  it('follows a dark colour scheme with its own palette, and works keyboard only', async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, colorScheme: 'dark' });
+    const page = await context.newPage();
+    await page.goto(`${plain.origin}/`);
+    await ready(page);
+    const colors = await page.evaluate(() => ({ accent: getComputedStyle(document.documentElement).getPropertyValue('--accent').trim(), background: getComputedStyle(document.body).backgroundColor, text: getComputedStyle(document.body).color }));
+    expect(colors.accent).toBe('#8ab4ff');
+    const channels = (rgb: string) => (rgb.match(/\d+/g) ?? []).slice(0, 3).map(Number);
+    expect(Math.max(...channels(colors.background))).toBeLessThan(60); // a dark canvas
+    expect(Math.min(...channels(colors.text))).toBeGreaterThan(180); // light text
+    // Keyboard only: Tab to the sample, Enter; Tab to the question box, type, Enter; Tab to "Show passages", Enter.
+    const tabTo = async (selector: string) => {
+      for (let i = 0; i < 80 && !(await page.evaluate((s) => document.activeElement?.matches(s) ?? false, selector)); i++) await page.keyboard.press('Tab');
+      expect(await page.evaluate((s) => document.activeElement?.matches(s) ?? false, selector)).toBe(true);
+    };
+    await tabTo('#sample');
+    await page.keyboard.press('Enter');
+    await page.waitForFunction(() => Number(document.querySelector('#index-info')?.getAttribute('data-docs')) > 0);
+    await tabTo('#question');
+    await page.keyboard.type('what about damaged items?');
+    await page.keyboard.press('Enter');
+    await turn(page, 0).locator('.tl-mode:not([hidden])').waitFor();
+    await tabTo('.tl-show-passages');
+    await page.keyboard.press('Enter');
+    expect(await turn(page, 0).locator('.tl-passage:visible').count()).toBeGreaterThan(0);
+    await page.screenshot({ path: 'test-results/playground-dark.png' });
+    await context.close();
+  });
+
+  it('on a phone (390 × 844): the chat comes first; three questions, each answer\'s start and the question box in view without scrolling by hand', async () => {
     const context = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
     const page = await context.newPage();
     await page.goto(`${plain.origin}/`);
@@ -220,9 +266,19 @@ describe('playground (built, served by a plain static host)', () => {
     await page.click('#sample');
     await page.waitForFunction(() => Number(document.querySelector('#index-info')?.getAttribute('data-docs')) > 0);
     await page.locator('#question').scrollIntoViewIfNeeded();
-    await ask(page, "what's the refund window?");
-    const box = await page.locator('#question').boundingBox();
-    expect(box && box.y >= 0 && box.y + box.height <= 844).toBe(true);
+    for (const [i, q] of ["what's the refund window?", 'what about damaged items?', 'how do I reset my password?'].entries()) {
+      await ask(page, q);
+      const layout = await page.evaluate((n) => {
+        const answer = document.querySelectorAll('.tl-answer')[n]?.getBoundingClientRect();
+        const form = document.querySelector('#ask')?.getBoundingClientRect();
+        return { answerTop: answer?.top ?? -1, lineHeight: 24, formTop: form?.top ?? -1, formBottom: form?.bottom ?? -1, overflow: document.documentElement.scrollWidth - window.innerWidth };
+      }, i);
+      // The answer's first line is below the top edge and above the sticky question box; the box is on screen; nothing scrolls sideways.
+      expect(layout.answerTop).toBeGreaterThanOrEqual(0);
+      expect(layout.answerTop + layout.lineHeight).toBeLessThanOrEqual(layout.formTop);
+      expect(layout.formBottom).toBeLessThanOrEqual(844);
+      expect(layout.overflow).toBeLessThanOrEqual(0);
+    }
     await page.screenshot({ path: 'test-results/playground-phone.png' });
     await context.close();
   });
