@@ -33,7 +33,7 @@ afterAll(async () => {
 
 describe('<threadline-chat> on the example static page (built element, prebuilt index, plain static host)', () => {
   it('answers from the prebuilt index with the network limited to the page origin, keyboard only', async () => {
-    const context = await browser.newContext({ viewport: { width: 900, height: 900 } });
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
     const foreign = await confineTo(context, server.origin);
     const page = await context.newPage();
     const dialogs = recordDialogs(page);
@@ -76,6 +76,11 @@ describe('<threadline-chat> on the example static page (built element, prebuilt 
       return { question: q.top >= log.top - 1 && q.bottom <= log.bottom + 1, answerStart: a.top >= log.top - 1 && a.top + 16 <= log.bottom + 1 };
     });
     expect(inView).toEqual({ question: true, answerStart: true });
+    // …and inside the window (1280 × 800), with the input, and nothing wider than the window.
+    const field = await input.boundingBox();
+    const answerBox = await second.locator('.tl-answer').boundingBox();
+    expect(field && answerBox && answerBox.y >= 0 && answerBox.y + 20 <= 800 && field.y + field.height <= 800).toBe(true);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);
 
     // A citation in the answer opens its passage, by keyboard.
     await second.locator('.tl-answer button[data-cite="1"]').first().focus();
@@ -248,7 +253,7 @@ describe('<threadline-chat llm="auto">: the WebLLM path degrades to labelled ext
 });
 
 describe('<threadline-chat> on a phone (390 × 844) and as a launcher', () => {
-  it('mode="launcher": loads nothing until opened, opens full screen with the input in view, answers in view, closes with Escape', async () => {
+  it('mode="launcher": loads nothing until opened, opens full screen with the input in view, three answers each in view, closes with Escape', async () => {
     const context = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
     const foreign = await confineTo(context, server.origin);
     const page = await context.newPage();
@@ -270,16 +275,21 @@ describe('<threadline-chat> on a phone (390 × 844) and as a launcher', () => {
     await page.locator('threadline-chat input:not([disabled])').waitFor();
     expect(await panel.boundingBox()).toEqual({ x: 0, y: 0, width: 390, height: 844 });
     expect(await page.evaluate(() => document.querySelector('threadline-chat')?.shadowRoot?.activeElement?.tagName)).toBe('INPUT');
-    await page.locator('threadline-chat input').fill("what's the refund window?");
-    await page.locator('threadline-chat input').press('Enter');
-    await page.locator('threadline-chat .tl-turn .tl-mode:not([hidden])').waitFor();
-    const inView = async (selector: string) => {
-      const b = await page.locator(`threadline-chat ${selector}`).first().boundingBox();
+    // Three questions; after each, the newest answer's first line and the input are on screen, nothing scrolls sideways, no scrolling by hand.
+    const inView = async (locator: ReturnType<typeof page.locator>) => {
+      const b = await locator.boundingBox();
       return !!b && b.y >= 0 && b.y + Math.min(b.height, 20) <= 844 && b.x >= 0 && b.x + b.width <= 391;
     };
-    expect(await inView('.tl-answer')).toBe(true);
-    expect(await inView('input')).toBe(true);
-    expect(await page.locator('threadline-chat .tl-answer').textContent()).toMatch(/30 days/);
+    for (const [i, q] of ["what's the refund window?", 'what about damaged items?', 'and how long does that refund take?'].entries()) {
+      await page.locator('threadline-chat input').fill(q);
+      await page.locator('threadline-chat input').press('Enter');
+      const turn = page.locator('threadline-chat .tl-turn').nth(i);
+      await turn.locator('.tl-mode:not([hidden])').waitFor();
+      expect(await inView(turn.locator('.tl-answer'))).toBe(true);
+      expect(await inView(page.locator('threadline-chat input'))).toBe(true);
+      expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);
+    }
+    expect(await page.locator('threadline-chat .tl-answer').allTextContents()).toEqual([expect.stringMatching(/30 days/), expect.stringMatching(/60 days/), expect.stringMatching(/5 business days/)]);
     await page.screenshot({ path: 'test-results/element-phone-launcher.png' });
 
     await page.keyboard.press('Escape');
