@@ -10,13 +10,15 @@
  * end-to-end tests use it for a scripted fake model.
  */
 import {
-  checkWebGpu, createThreadline, isThreadlineError,
+  createThreadline,
   type ChatSession, type DocumentInfo, type Llm, type Progress, type SearchHit, type Threadline, type ThreadlineDocument,
 } from '../src/index';
-import { conversationJson, conversationMarkdown, followTurn, TurnView } from '../src/render';
+import { ChatController, conversationJson, conversationMarkdown, TurnView } from '../src/render';
 import { SAMPLE_KB } from './sample-kb';
-import { embedderChoices, LLM_CHOICES, type LlmChoice } from './ui/choices';
-import { $, formatBytes, h } from './ui/dom';
+import { checkGpu, embedderChoices, fillChoices, LLM_CHOICES, type LlmChoice } from './ui/choices';
+import { $, download, errorText, formatBytes, h } from './ui/dom';
+import { ui } from './ui/page';
+import { storageText } from './ui/storage-text';
 import { readDocuments } from './ui/files';
 import { ProgressBar } from './ui/progress-bar';
 import { renderSessions } from './ui/sessions';
@@ -28,32 +30,6 @@ declare global {
   interface Window { threadlineLlm?: Llm }
 }
 
-const ui = {
-  status: $<HTMLParagraphElement>('#status'),
-  drop: $<HTMLLabelElement>('#drop'),
-  files: $<HTMLInputElement>('#files'),
-  sample: $<HTMLButtonElement>('#sample'),
-  indexInfo: $<HTMLParagraphElement>('#index-info'),
-  docList: $<HTMLUListElement>('#doc-list'),
-  storage: $<HTMLSpanElement>('#storage'),
-  clearAll: $<HTMLButtonElement>('#clear-all'),
-  embedder: $<HTMLSelectElement>('#embedder'),
-  llm: $<HTMLSelectElement>('#llm'),
-  gpu: $<HTMLParagraphElement>('#gpu'),
-  newSession: $<HTMLButtonElement>('#new-session'),
-  exportMarkdown: $<HTMLButtonElement>('#export-md'),
-  exportJson: $<HTMLButtonElement>('#export-json'),
-  sessionList: $<HTMLUListElement>('#session-list'),
-  compare: $<HTMLInputElement>('#compare'),
-  details: $<HTMLInputElement>('#details'),
-  main: $<HTMLElement>('main'),
-  starters: $<HTMLDivElement>('#starters'),
-  chat: $<HTMLOListElement>('#chat'),
-  form: $<HTMLFormElement>('#ask'),
-  question: $<HTMLInputElement>('#question'),
-  askButton: $<HTMLButtonElement>('#ask-button'),
-  stop: $<HTMLButtonElement>('#stop'),
-};
 const bars = { model: new ProgressBar('Models'), ingest: new ProgressBar('Ingest'), generation: new ProgressBar('Generation') };
 $('#model-progress').append(bars.model.element);
 $('#ingest-progress').append(bars.ingest.element);
@@ -74,12 +50,10 @@ const state = {
   tl: null as Threadline | null,
   session: null as ChatSession | null,
   shaderF16: false,
-  turnAbort: null as AbortController | null,
   traces: [] as TraceView[],
   opening: Promise.resolve(),
 };
 
-const errorText = (error: unknown) => (isThreadlineError(error) ? `${error.message} (${error.code})` : error instanceof Error ? error.message : String(error));
 
 function setStatus(text: string, error = false): void {
   ui.status.textContent = text;
@@ -87,7 +61,8 @@ function setStatus(text: string, error = false): void {
 }
 
 function setReady(ready: boolean): void {
-  for (const control of [ui.question, ui.askButton, ui.sample, ui.files, ui.clearAll, ui.newSession, ui.exportMarkdown, ui.exportJson, ui.embedder, ui.llm]) control.disabled = !ready;
+  chat.enable(ready);
+  for (const control of [ui.sample, ui.files, ui.clearAll, ui.newSession, ui.exportMarkdown, ui.exportJson, ui.embedder, ui.llm]) control.disabled = !ready;
 }
 
 function onProgress(p: Progress): void {
@@ -102,30 +77,10 @@ function onProgress(p: Progress): void {
   }
 }
 
-function fillChoices(): void {
-  const saved = { embedder: localStorage.getItem('playground.embedder'), llm: localStorage.getItem('playground.llm') };
-  ui.embedder.replaceChildren(...EMBEDDERS.map((c) => h('option', { value: c.key, selected: c.key === saved.embedder }, c.label)));
-  ui.llm.replaceChildren(...LLMS.map((c) => h('option', { value: c.key, selected: injected ? c.key === 'injected' : c.key === saved.llm }, c.label)));
-}
-
-async function checkGpu(): Promise<void> {
-  try {
-    const gpu = await checkWebGpu();
-    state.shaderF16 = gpu.shaderF16;
-    ui.gpu.textContent = `WebGPU: ${gpu.adapter || 'adapter found'}${gpu.shaderF16 ? ', shader-f16' : ', no shader-f16 (f32 builds)'}.`;
-  } catch (error) {
-    ui.gpu.textContent = `WebGPU unavailable: ${errorText(error)} WebLLM models are disabled; without a language model, answers are extractive.`;
-    for (const option of ui.llm.options) {
-      if (LLMS.find((c) => c.key === option.value)?.needsGpu) option.disabled = true;
-    }
-    if (ui.llm.selectedOptions[0]?.disabled) ui.llm.value = 'none';
-  }
-}
-
 /** (Re)creates the threadline instance for the selected models; each embedder has its own index. */
 async function open(): Promise<void> {
   setReady(false);
-  state.turnAbort?.abort();
+  chat.abort();
   await state.tl?.dispose();
   state.tl = null;
   state.session = null;
@@ -169,29 +124,17 @@ async function showIndex(): Promise<void> {
     h('span', { title: d.id }, `${d.title ?? d.id} (${d.chunks} chunks)`),
     h('button', { type: 'button', onclick: () => void forget(d.id), attrs: { 'aria-label': `Forget ${d.title ?? d.id}` } }, 'Forget'))) : [h('li', { className: 'empty' }, 'No documents yet: drop files or use the sample.')]));
   ui.storage.textContent = storageText(estimate);
+  ui.storage.dataset.yourData = String((estimate as { usageDetails?: Record<string, number> } | null)?.usageDetails?.indexedDB ?? '');
   await showStarters(docs);
   await refreshSessions();
 }
 
 /** Starter questions while the conversation is empty, from the loaded documents. */
 async function showStarters(docs: readonly DocumentInfo[]): Promise<void> {
-  const empty = !state.turnAbort && (state.session?.history().length ?? 1) === 0 && state.tl !== null;
+  const empty = !chat.busy && (state.session?.history().length ?? 1) === 0 && state.tl !== null;
   const questions = empty && docs.length ? await starterQuestions(state.tl as Threadline, docs) : [];
   ui.starters.hidden = questions.length === 0;
-  ui.starters.replaceChildren(...questions.map((q) => h('button', { type: 'button', onclick: () => void ask(q) }, q)));
-}
-
-/**
- * Your data (IndexedDB: documents, vectors, conversations) apart from the app and models
- * (the service worker's cache, web-llm's caches), where the browser says (Chromium's usageDetails).
- */
-function storageText(estimate: (StorageEstimate & { usageDetails?: Record<string, number> }) | null): string {
-  if (estimate?.usage === undefined) return 'unknown';
-  const details = estimate.usageDetails;
-  ui.storage.dataset.yourData = String(details?.indexedDB ?? '');
-  if (!details) return `${formatBytes(estimate.usage)} used${estimate.quota ? ` of ${formatBytes(estimate.quota)}` : ''}`;
-  const yours = details.indexedDB ?? 0;
-  return `your data ${formatBytes(yours)} · app and models ${formatBytes(Math.max(0, estimate.usage - yours))}${estimate.quota ? ` · ${formatBytes(estimate.quota)} available to this site` : ''}`;
+  ui.starters.replaceChildren(...questions.map((q) => h('button', { type: 'button', onclick: () => void chat.ask(q) }, q)));
 }
 
 async function refreshSessions(): Promise<void> {
@@ -220,10 +163,7 @@ function exportSession(format: 'md' | 'json'): void {
   const llmId = state.tl?.llm?.id;
   const options = llmId ? { llmId } : {};
   const text = format === 'md' ? conversationMarkdown(turns, options) : conversationJson(turns, options);
-  const url = URL.createObjectURL(new Blob([text], { type: format === 'md' ? 'text/markdown' : 'application/json' }));
-  const link = h('a', { href: url, attrs: { download: `conversation-${new Date().toISOString().slice(0, 10)}.${format}` } });
-  link.click();
-  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+  download(text, `conversation-${new Date().toISOString().slice(0, 10)}.${format}`, format === 'md' ? 'text/markdown' : 'application/json');
 }
 
 async function removeSession(id: string): Promise<void> {
@@ -292,61 +232,35 @@ async function clearEverything(): Promise<void> {
 
 const rawSearch = (query: string): Promise<SearchHit[]> => state.tl?.search(query, { k: 5 }) ?? Promise.resolve([]);
 
-async function ask(question: string): Promise<void> {
-  const session = state.session;
-  if (!session || state.turnAbort) return;
-  const abort = new AbortController();
-  state.turnAbort = abort;
-  ui.question.value = '';
-  ui.starters.hidden = true;
-  ui.question.disabled = ui.askButton.disabled = true;
-  ui.stop.hidden = false;
-  const llmId = state.tl?.llm?.id;
-  const view = new TurnView(question, llmId ? { llmId } : {});
-  const trace = new TraceView();
-  state.traces.push(trace);
-  view.element.append(trace.element);
-  ui.chat.append(view.element);
-  // The page scrolls (the question box is sticky at its bottom): the new question goes to the top of the window.
-  const follow = followTurn(document.scrollingElement ?? document.documentElement, view.element);
-  let pieces = 0;
-  let firstAt = 0;
-  try {
-    for await (const event of session.ask(question, { signal: abort.signal })) {
-      view.update(event);
-      trace.update(event, ui.compare.checked ? rawSearch : null);
-      if (event.type === 'token' || event.type === 'done') follow();
-      if (event.type === 'token') {
-        pieces++;
-        firstAt ||= performance.now();
-        const seconds = (performance.now() - firstAt) / 1000;
-        bars.generation.set(null, `${pieces} pieces${seconds > 0.2 ? ` · ${(pieces / seconds).toFixed(1)}/s` : ''}`);
-      } else if (event.type === 'done') {
-        bars.generation.done(`${event.mode}: ${pieces} pieces, ${Math.round(event.timings.totalMs)} ms for the turn`);
-      }
+/** The turn loop (threadline/render's ChatController); the playground adds a trace under each turn and the generation bar. */
+let pieces = 0;
+let firstAt = 0;
+const chat = new ChatController({ form: ui.form, input: ui.question, ask: ui.askButton, stop: ui.stop, log: ui.chat, scroller: document.scrollingElement ?? document.documentElement }, {
+  session: () => state.session,
+  viewOptions: () => (state.tl?.llm ? { llmId: state.tl.llm.id } : {}),
+  started: (view) => {
+    ui.starters.hidden = true;
+    const trace = new TraceView();
+    state.traces.push(trace);
+    view.element.append(trace.element);
+    pieces = firstAt = 0;
+  },
+  event: (event) => {
+    state.traces.at(-1)?.update(event, ui.compare.checked ? rawSearch : null);
+    if (event.type === 'token') {
+      pieces++;
+      firstAt ||= performance.now();
+      const seconds = (performance.now() - firstAt) / 1000;
+      bars.generation.set(null, `${pieces} pieces${seconds > 0.2 ? ` · ${(pieces / seconds).toFixed(1)}/s` : ''}`);
+    } else if (event.type === 'done') {
+      bars.generation.done(`${event.mode}: ${pieces} pieces, ${Math.round(event.timings.totalMs)} ms for the turn`);
     }
-  } catch (error) {
-    const aborted = isThreadlineError(error) && error.code === 'ABORTED';
-    view.fail(aborted ? 'Stopped. This turn was not saved.' : `Failed: ${errorText(error)}`);
-    bars.generation.fail(aborted ? 'Stopped' : errorText(error));
-  } finally {
-    follow.stop();
-    state.turnAbort = null;
-    ui.stop.hidden = true;
-    ui.question.disabled = ui.askButton.disabled = false;
-    ui.question.focus({ preventScroll: true });
-    await refreshIndex();
-  }
-}
+  },
+  failed: (error) => bars.generation.fail(error.code === 'ABORTED' ? 'Stopped' : errorText(error)),
+  busy: (busy) => { if (!busy) void refreshIndex(); },
+});
 
 function wire(): void {
-  ui.form.addEventListener('submit', (event) => {
-    event.preventDefault();
-    const q = ui.question.value.trim();
-    if (q) void ask(q);
-  });
-  ui.stop.addEventListener('click', () => state.turnAbort?.abort());
-  ui.form.addEventListener('keydown', (event) => { if (event.key === 'Escape') state.turnAbort?.abort(); });
   ui.sample.addEventListener('click', () => void addDocuments(SAMPLE_KB.map((d) => ({ id: d.id, title: d.title, url: d.url, text: d.markdown, format: 'markdown' as const }))));
   ui.files.addEventListener('change', () => {
     const files = [...(ui.files.files ?? [])];
@@ -398,9 +312,9 @@ async function main(): Promise<void> {
     // Offline after the first visit; a failure only costs offline use.
     navigator.serviceWorker.register('./sw.js', { type: 'module' }).catch((error: unknown) => console.warn('service worker not registered', error));
   }
-  fillChoices();
+  fillChoices(ui, EMBEDDERS, LLMS, injected !== undefined);
   wire();
-  await checkGpu();
+  state.shaderF16 = await checkGpu(ui, LLMS);
   state.opening = open();
   await state.opening;
 }

@@ -10,3 +10,5 @@ export type { TurnViewOptions } from './render/turn-view';
 export { conversationJson, conversationMarkdown } from './render/export-conversation';
 export type { ExportOptions } from './render/export-conversation';
 export { followTurn } from './render/follow-turn';
+export { ChatController } from './render/chat-controller';
+export type { ChatControls, ChatHooks } from './render/chat-controller';

@@ -6,7 +6,8 @@
  * (prebuiltAppConfig's vram_required_MB), for the f16 builds and, in
  * brackets, the f32 builds used where the GPU lacks shader-f16.
  */
-import { DEFAULT_MODELS, OFFLINE_MODEL_ID, type EmbedderOptions, type LlmOption } from '../../src/index';
+import { checkWebGpu, DEFAULT_MODELS, OFFLINE_MODEL_ID, type EmbedderOptions, type LlmOption } from '../../src/index';
+import { errorText, h } from './dom';
 
 export interface EmbedderChoice { key: string; label: string; options: EmbedderOptions }
 export interface LlmChoice { key: string; label: string; needsGpu: boolean; option: (shaderF16: boolean) => LlmOption }
@@ -26,3 +27,26 @@ export const LLM_CHOICES: readonly LlmChoice[] = [
   { key: 'qwen-1.5b', label: 'Qwen2.5 1.5B for both: 1.6 GB VRAM (f32: 1.9 GB)', needsGpu: true, option: () => ({ condenserModel: false }) },
   { key: 'qwen-0.5b', label: 'Qwen2.5 0.5B for both: 0.9 GB VRAM (f32: 1.1 GB)', needsGpu: true, option: (f16) => ({ model: f16 ? DEFAULT_MODELS.f16.condense : DEFAULT_MODELS.f32.condense, condenserModel: false }) },
 ];
+
+/** Fills the two selects, the saved choices selected (an injected model always is). */
+export function fillChoices(ui: { embedder: HTMLSelectElement; llm: HTMLSelectElement }, embedders: readonly EmbedderChoice[], llms: readonly LlmChoice[], injected: boolean): void {
+  const saved = { embedder: localStorage.getItem('playground.embedder'), llm: localStorage.getItem('playground.llm') };
+  ui.embedder.replaceChildren(...embedders.map((c) => h('option', { value: c.key, selected: c.key === saved.embedder }, c.label)));
+  ui.llm.replaceChildren(...llms.map((c) => h('option', { value: c.key, selected: injected ? c.key === 'injected' : c.key === saved.llm }, c.label)));
+}
+
+/** Says what WebGPU offers; without it, disables the models that need it. Resolves to shader-f16 support. */
+export async function checkGpu(ui: { gpu: HTMLElement; llm: HTMLSelectElement }, llms: readonly LlmChoice[]): Promise<boolean> {
+  try {
+    const gpu = await checkWebGpu();
+    ui.gpu.textContent = `WebGPU: ${gpu.adapter || 'adapter found'}${gpu.shaderF16 ? ', shader-f16' : ', no shader-f16 (f32 builds)'}.`;
+    return gpu.shaderF16;
+  } catch (error) {
+    ui.gpu.textContent = `WebGPU unavailable: ${errorText(error)} WebLLM models are disabled; without a language model, answers are extractive.`;
+    for (const option of ui.llm.options) {
+      if (llms.find((c) => c.key === option.value)?.needsGpu) option.disabled = true;
+    }
+    if (ui.llm.selectedOptions[0]?.disabled) ui.llm.value = 'none';
+    return false;
+  }
+}

@@ -1,3 +1,8 @@
+import { isThreadlineError } from '../../src/index';
+
+/** A threadline error's message and code; any other error's message. */
+export const errorText = (error: unknown): string => (isThreadlineError(error) ? `${error.message} (${error.code})` : error instanceof Error ? error.message : String(error));
+
 /** A tiny element builder: children are nodes or strings, and strings always become text nodes. */
 type Props<K extends keyof HTMLElementTagNameMap> = Partial<Omit<HTMLElementTagNameMap[K], 'dataset' | 'style'>> & { dataset?: Record<string, string>; attrs?: Record<string, string> };
 
@@ -21,4 +26,11 @@ export function formatBytes(bytes: number): string {
   if (bytes < 1024 ** 2) return `${(bytes / 1024).toFixed(1)} kB`;
   if (bytes < 1024 ** 3) return `${(bytes / 1024 ** 2).toFixed(1)} MB`;
   return `${(bytes / 1024 ** 3).toFixed(2)} GB`;
+}
+
+/** Saves `text` as a file through the browser's download (an object URL, released after a while). */
+export function download(text: string, fileName: string, type: string): void {
+  const url = URL.createObjectURL(new Blob([text], { type }));
+  h('a', { href: url, attrs: { download: fileName } }).click();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
 }

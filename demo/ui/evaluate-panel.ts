@@ -13,7 +13,7 @@ import { contexts, type Strategy } from '../../scripts/eval/strategies';
 import { specificityFrom } from '../../src/chat/specificity';
 import { contentWords } from '../../src/text/tokens';
 import { createThreadline, type EmbedderOptions, type Llm } from '../../src/index';
-import { h } from './dom';
+import { download, h } from './dom';
 import type { ProgressBar } from './progress-bar';
 
 export interface EvaluatePanelParts {
@@ -96,10 +96,7 @@ export function mountEvaluatePanel(parts: EvaluatePanelParts): { run(): Promise<
     if (!report) return;
     // The same JSON as `npm run eval -- --json` (per-turn rows are --turns there, left out here too).
     const summary = { ...report, turns: undefined };
-    const url = URL.createObjectURL(new Blob([`${JSON.stringify(summary, null, 2)}\n`], { type: 'application/json' }));
-    const link = h('a', { href: url, download: 'threadline-eval.json' });
-    link.click();
-    setTimeout(() => URL.revokeObjectURL(url), 10_000);
+    download(`${JSON.stringify(summary, null, 2)}\n`, 'threadline-eval.json', 'application/json');
   });
   return { run };
 }

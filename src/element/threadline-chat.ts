@@ -22,10 +22,10 @@ import { isThreadlineError } from '../errors';
 import type { Llm } from '../llm/llm';
 import type { LlmOption } from '../llm/resolve-llm';
 import type { Progress } from '../progress';
+import { ChatController } from '../render/chat-controller';
 import { TurnView, type TurnViewOptions } from '../render/turn-view';
 import { createThreadline, type Threadline } from '../threadline';
 import { buildChatDom, type ChatDom } from './chat-dom';
-import { followTurn } from '../render/follow-turn';
 import { renderSuggestions } from './suggestions';
 
 const ATTRIBUTES = ['index', 'embedder', 'llm', 'name', 'placeholder', 'link-hosts', 'suggestions', 'mode'] as const;
@@ -50,29 +50,34 @@ export class ThreadlineChat extends HTMLElement {
   private session: ChatSession | null = null;
   private llmObject: Llm | undefined;
   private generation = 0;
-  private turnAbort: AbortController | null = null;
   private started: Promise<void> | null = null;
   private readyStatus = '';
   /** Why the configured language model is not in use, when it is not. */
   private llmNote = '';
   private readonly ui: ChatDom;
+  private readonly chat: ChatController;
 
   constructor() {
     super();
     this.ui = buildChatDom(this.attachShadow({ mode: 'open' }));
-    const { form, input, stop, fresh, panel, launcher, close } = this.ui;
+    const { fresh, panel, launcher, close } = this.ui;
     launcher.addEventListener('click', () => this.open());
     close.addEventListener('click', () => this.close());
-    panel.addEventListener('keydown', (event) => { if (event.key === 'Escape' && !this.turnAbort) this.close(); });
-
-    form.addEventListener('submit', (event) => {
-      event.preventDefault();
-      const question = input.value.trim();
-      if (question && !this.turnAbort) void this.ask(question);
-    });
-    stop.addEventListener('click', () => this.turnAbort?.abort());
-    form.addEventListener('keydown', (event) => { if (event.key === 'Escape') this.turnAbort?.abort(); });
+    // Escape stops a running answer first (the controller); with none, it closes a launcher's panel.
+    panel.addEventListener('keydown', (event) => { if (event.key === 'Escape' && !this.chat.busy) this.close(); });
     fresh.addEventListener('click', () => void this.newConversation());
+    this.chat = new ChatController(this.ui, {
+      session: () => this.session,
+      viewOptions: () => this.viewOptions(),
+      started: () => {
+        this.ui.suggestions.hidden = true;
+        // The page itself scrolls the panel into view once, for a visitor who asked from far below or above it.
+        this.ui.form.scrollIntoView?.({ block: 'nearest' });
+      },
+      event: (event) => this.emit('threadline-turn', event),
+      failed: (error) => this.emit('threadline-error', { code: error.code, message: error.message }),
+      busy: (busy) => { this.ui.fresh.disabled = busy || !this.session; },
+    });
   }
 
   /** A language model object to use instead of the `llm` attribute. */
@@ -153,7 +158,7 @@ export class ThreadlineChat extends HTMLElement {
   }
 
   private async stop(): Promise<void> {
-    this.turnAbort?.abort();
+    this.chat.abort();
     const instance = this.instance;
     this.instance = null;
     this.session = null;
@@ -163,7 +168,7 @@ export class ThreadlineChat extends HTMLElement {
 
   private async start(generation: number): Promise<void> {
     const current = () => generation === this.generation;
-    this.setBusy(true);
+    this.chat.enable(false);
     this.ui.fresh.disabled = true;
     this.ui.log.replaceChildren();
     this.llmNote = '';
@@ -201,7 +206,7 @@ export class ThreadlineChat extends HTMLElement {
       const answers = tl.llm ? `answers by ${tl.llm.id}` : `extractive answers (no language model${this.llmNote ? `: ${this.llmNote}` : ''})`;
       this.readyStatus = `${stats.docs} documents · ${answers}${stale}`;
       this.setStatus(this.readyStatus);
-      this.setBusy(false);
+      this.chat.enable(true);
       this.ui.fresh.disabled = false;
       this.showSuggestions();
       this.emit('threadline-ready', { docs: stats.docs, chunks: stats.chunks, llm: tl.llm?.id ?? null });
@@ -214,38 +219,8 @@ export class ThreadlineChat extends HTMLElement {
     }
   }
 
-  private async ask(question: string): Promise<void> {
-    const session = this.session;
-    if (!session) return;
-    this.turnAbort = new AbortController();
-    this.ui.input.value = '';
-    this.setBusy(true, true);
-    const view = new TurnView(question, this.viewOptions());
-    this.ui.log.append(view.element);
-    this.ui.suggestions.hidden = true;
-    const follow = followTurn(this.ui.log, view.element);
-    // The page itself scrolls the panel into view once, for a visitor who asked from far below or above it.
-    this.ui.form.scrollIntoView?.({ block: 'nearest' });
-    try {
-      for await (const event of session.ask(question, { signal: this.turnAbort.signal })) {
-        view.update(event);
-        if (event.type === 'token' || event.type === 'done') follow();
-        this.emit('threadline-turn', event);
-      }
-    } catch (error) {
-      const m = message(error);
-      view.fail(m.code === 'ABORTED' ? 'Stopped. This turn was not saved.' : `Failed: ${m.message}`);
-      this.emit('threadline-error', m);
-    } finally {
-      follow.stop();
-      this.turnAbort = null;
-      this.setBusy(false);
-      this.ui.input.focus({ preventScroll: true });
-    }
-  }
-
   private async newConversation(): Promise<void> {
-    if (!this.instance || this.turnAbort) return;
+    if (!this.instance || this.chat.busy) return;
     try {
       this.session = await this.instance.chat();
     } catch (error) {
@@ -272,7 +247,7 @@ export class ThreadlineChat extends HTMLElement {
    */
   private showSuggestions(): void {
     const empty = this.ui.log.childElementCount === 0 && this.session !== null;
-    renderSuggestions(this.ui.suggestions, empty ? this.getAttribute('suggestions') : null, (q) => { if (!this.turnAbort && this.session) void this.ask(q); });
+    renderSuggestions(this.ui.suggestions, empty ? this.getAttribute('suggestions') : null, (q) => void this.chat.ask(q));
   }
 
   private onProgress(p: Progress): void {
@@ -298,14 +273,6 @@ export class ThreadlineChat extends HTMLElement {
   private setStatus(text: string, error = false): void {
     this.ui.status.textContent = text;
     this.ui.status.dataset.state = error ? 'error' : 'ok';
-  }
-
-  private setBusy(busy: boolean, answering = false): void {
-    this.ui.input.disabled = busy;
-    this.ui.ask.disabled = busy;
-    this.ui.stop.hidden = !answering;
-    this.ui.fresh.disabled = busy || !this.session;
-    if (answering) this.ui.stop.focus();
   }
 
   private emit(type: string, detail: unknown): void {

@@ -9,6 +9,8 @@ import { contentHash } from '../ingest/validate';
 import type { ThreadlineDocument } from '../document';
 import { CHUNK_DEFAULTS, type ChunkOptions } from '../retrieval/chunker';
 import type { PendingDoc } from '../storage/index-store';
+import { throwIfAborted } from '../errors';
+import type { ProgressListener } from '../progress';
 
 /** Chunks embedded and committed together. */
 export const GROUP_CHUNKS = 256;
@@ -48,4 +50,31 @@ export function withVectors(group: readonly PreparedDoc[], vectors: Float32Array
     offset += p.chunks.length;
     return { ...p, vectors: slice };
   });
+}
+
+/**
+ * Embeds and commits `prepared` group by group (whole documents per group),
+ * reporting each step (`embedded`, `committed`) and an `ingest` progress
+ * event after each commit; stops between steps when the signal fires.
+ * Groups already committed stay committed.
+ */
+export async function embedAndCommit(
+  prepared: readonly PreparedDoc[], embedder: Pick<Embedder, 'embed' | 'dims'>, options: { signal?: AbortSignal | undefined; onProgress?: ProgressListener | undefined },
+  steps: { commit(pending: PendingDoc[]): Promise<void>; embedded(chunks: number): void; committed(docs: number, chunks: number): void },
+): Promise<void> {
+  const progress = { docsDone: 0, docsTotal: prepared.length, chunksDone: 0, chunksTotal: prepared.reduce((n, p) => n + p.chunks.length, 0) };
+  const started = performance.now();
+  for (const group of batches(prepared)) {
+    throwIfAborted(options.signal);
+    const texts = group.flatMap((p) => p.chunks.map((c) => c.context));
+    const vectors = await embedder.embed(texts, options.signal ? { signal: options.signal } : {});
+    steps.embedded(texts.length);
+    throwIfAborted(options.signal);
+    await steps.commit(withVectors(group, vectors, embedder.dims));
+    steps.committed(group.length, texts.length);
+    progress.docsDone += group.length;
+    progress.chunksDone += texts.length;
+    const seconds = (performance.now() - started) / 1000;
+    options.onProgress?.({ phase: 'ingest', ...progress, chunksPerSecond: seconds > 0 ? progress.chunksDone / seconds : 0 });
+  }
 }

@@ -19,9 +19,10 @@ import { openChangeFeed, type ChangeFeed } from '../storage/change-feed';
 import { IndexStore, type LostReason, type PendingDoc, type StoredIndex } from '../storage/index-store';
 import { withWriteLock } from '../storage/write-lock';
 import { Mutex } from '../util/mutex';
+import { EngineModel } from './engine-model';
 import { fetchPrebuilt } from './fetch-prebuilt';
 import { memoryFrom, modelMismatch, sameModel } from './hydrate';
-import { batches, changedDocuments, withVectors } from './ingest-batches';
+import { changedDocuments, embedAndCommit } from './ingest-batches';
 import { parseK, parseMode, parseQuery, parseStrings } from './parse-query';
 import { loadPrebuiltInto } from './load-prebuilt';
 import { reembed } from './rebuild';
@@ -45,9 +46,8 @@ export class RetrievalEngine implements Retriever {
   private readonly queue = new Mutex();
   private feed: ChangeFeed | null = null;
   private embedded = { chunks: 0, queries: 0 };
-  private embedderPromise: Promise<Embedder> | null = null;
-  /** The model the index uses: the configured one, or the offline model that stood in for it on a fresh index. */
-  private modelId: string;
+  /** The model, and the identity the index uses: the configured one, or the offline model that stood in for it on a fresh index. */
+  private readonly model: EngineModel;
   /** Set once a rebuild re-embedded the index, so a mismatch found after it is an error, never another rebuild. */
   private rebuilt = false;
   /** Refreshes after other tabs' commits, debounced (refresh-scheduler.ts). */
@@ -64,10 +64,10 @@ export class RetrievalEngine implements Retriever {
   private constructor(
     private readonly config: EngineConfig,
     private readonly store: IndexStore,
-    private readonly loadEmbedder: () => Promise<Embedder>,
+    loadEmbedder: () => Promise<Embedder>,
     private readonly onProgress?: ProgressListener,
   ) {
-    this.modelId = config.modelId;
+    this.model = new EngineModel(config.modelId, loadEmbedder);
   }
 
   /** Opens the store and restores the index (reported as a `hydrate` progress event). */
@@ -80,7 +80,7 @@ export class RetrievalEngine implements Retriever {
     // Every page that opens an index asks a question soon: load the model while the index hydrates
     // (and while the page fetches a prebuilt file) rather than after. A failure here is reported by
     // the first call that needs the model, which also retries.
-    engine.startEmbedder().catch(() => undefined);
+    engine.model.start().catch(() => undefined);
     try {
       await engine.hydrate();
     } catch (error) {
@@ -100,7 +100,7 @@ export class RetrievalEngine implements Retriever {
   async stats(): Promise<IndexStats> {
     const shards = await this.store.shardSummary();
     return {
-      name: this.config.name, modelId: this.modelId, dims: this.memory?.chunkCount ? this.memory.dims : 0,
+      name: this.config.name, modelId: this.model.id, dims: this.memory?.chunkCount ? this.memory.dims : 0,
       docs: this.memory?.docCount ?? 0, chunks: this.memory?.chunkCount ?? 0, generation: this.generation,
       shards: shards.shards, vectorBytes: shards.bytes,
       embeddedChunks: this.embedded.chunks, embeddedQueries: this.embedded.queries,
@@ -121,25 +121,14 @@ export class RetrievalEngine implements Retriever {
     const { docs, failed } = options.skipInvalid ? partitionDocuments(input) : { docs: validateDocuments(input), failed: [] };
     throwIfAborted(options.signal);
     const embedder = await this.embedder();
-    const prepared = await changedDocuments(docs, (ids) => this.store.docHashes(ids), embedder, this.config.chunking, this.modelId);
+    const prepared = await changedDocuments(docs, (ids) => this.store.docHashes(ids), embedder, this.config.chunking, this.model.id);
     const result: AddResult = { added: 0, unchanged: docs.length - prepared.length, chunks: 0, empty: prepared.filter((p) => p.chunks.length === 0).map((p) => p.record.id), failed };
-    const progress = { docsDone: 0, docsTotal: prepared.length, chunksDone: 0, chunksTotal: prepared.reduce((n, p) => n + p.chunks.length, 0) };
-    const started = performance.now();
     try {
-      for (const group of batches(prepared)) {
-        throwIfAborted(options.signal);
-        const texts = group.flatMap((p) => p.chunks.map((c) => c.context));
-        const vectors = await embedder.embed(texts, options.signal ? { signal: options.signal } : {});
-        this.embedded.chunks += texts.length;
-        throwIfAborted(options.signal);
-        await this.commit(withVectors(group, vectors, embedder.dims), embedder.dims);
-        result.added += group.length;
-        result.chunks += texts.length;
-        progress.docsDone += group.length;
-        progress.chunksDone += texts.length;
-        const seconds = (performance.now() - started) / 1000;
-        options.onProgress?.({ phase: 'ingest', ...progress, chunksPerSecond: seconds > 0 ? progress.chunksDone / seconds : 0 });
-      }
+      await embedAndCommit(prepared, embedder, options, {
+        commit: (pending) => this.commit(pending, embedder.dims),
+        embedded: (chunks) => { this.embedded.chunks += chunks; },
+        committed: (docs, chunks) => { result.added += docs; result.chunks += chunks; },
+      });
     } finally {
       // Once per add(), not after every group: merging small shards group by group rewrote them again and again.
       // Never masks the error of the add itself.
@@ -160,7 +149,7 @@ export class RetrievalEngine implements Retriever {
   /** `load` from bytes already in hand (the CLI and tests). */
   async loadPrebuilt(bytes: Uint8Array): Promise<LoadResult> {
     return loadPrebuiltInto({
-      modelId: this.modelId,
+      modelId: this.model.id,
       manifest: () => this.store.manifest(),
       dims: async () => (await this.embedder(false)).dims,
       replace: (pending, header) => this.queue.run(() => withWriteLock(this.config.name, async () => {
@@ -235,7 +224,7 @@ export class RetrievalEngine implements Retriever {
 
   private async commit(pending: PendingDoc[], dims: number): Promise<void> {
     await this.queue.run(() => withWriteLock(this.config.name, async () => {
-      const result = await this.store.commit(pending, { modelId: this.modelId, dims });
+      const result = await this.store.commit(pending, { modelId: this.model.id, dims });
       if (result.generation !== this.generation + 1 || !this.memory) {
         await this.hydrate(); // another tab committed in between: reload the truth
       } else {
@@ -276,15 +265,15 @@ export class RetrievalEngine implements Retriever {
     if (stored.problems.length) {
       const damaged = stored.damaged;
       // A manifest rebuilt from the records has lost its model id: the configured model adopts it (dimensions are checked when it loads).
-      await withWriteLock(this.config.name, () => this.store.repair(damaged, this.modelId));
+      await withWriteLock(this.config.name, () => this.store.repair(damaged, this.model.id));
       this.repaired = [...new Set([...this.repaired, ...damaged])];
       this.onProgress?.({ phase: 'repair', removedDocs: damaged, problems: stored.problems.slice(0, 20) });
       stored = await this.store.load();
     }
     const manifest = stored.manifest;
-    if (manifest && !sameModel(manifest, this.modelId)) {
+    if (manifest && !sameModel(manifest, this.model.id)) {
       if (this.config.onModelMismatch === 'rebuild' && !this.rebuilt) return this.rebuild(stored.docs, stored.chunks);
-      throw modelMismatch(this.config.name, manifest, this.modelId);
+      throw modelMismatch(this.config.name, manifest, this.model.id);
     }
     this.memory = memoryFrom(stored, this.config.int8);
     this.generation = manifest?.generation ?? 0;
@@ -296,32 +285,14 @@ export class RetrievalEngine implements Retriever {
     const embedder = await this.embedder(false);
     const pending = await reembed(docs, chunks, embedder);
     this.embedded.chunks += chunks.length;
-    await withWriteLock(this.config.name, () => this.store.commit(pending, { modelId: this.modelId, dims: embedder.dims }, { replaceIdentity: true }));
+    await withWriteLock(this.config.name, () => this.store.commit(pending, { modelId: this.model.id, dims: embedder.dims }, { replaceIdentity: true }));
     this.memory = null;
     this.rebuilt = true; // the rebuilt index matches; never loop
     await this.hydrate();
   }
 
-  /** The model load, started once; a failed load is forgotten so that the next call retries. */
-  private startEmbedder(): Promise<Embedder> {
-    return (this.embedderPromise ??= this.loadEmbedder().catch((error: unknown) => {
-      this.embedderPromise = null;
-      throw error;
-    }));
-  }
-
   private async embedder(checkDims = true): Promise<Embedder> {
-    const embedder = await this.startEmbedder();
-    if (embedder.modelId !== this.modelId) {
-      // A fallback model stood in for the configured one: acceptable only for an index without vectors.
-      if ((this.memory?.chunkCount ?? 0) > 0) {
-        this.embedderPromise = null;
-        throw new ThreadlineError('MODEL_LOAD_FAILED', `The embedding model "${this.modelId}" could not be loaded, and this index already holds its vectors, so the offline model cannot stand in.`, {
-          details: { configured: this.modelId, fallback: embedder.modelId },
-        });
-      }
-      this.modelId = embedder.modelId;
-    }
+    const embedder = await this.model.get(this.memory?.chunkCount ?? 0);
     // An index without vectors takes the model's size, whatever it held before.
     if (this.memory && this.memory.chunkCount === 0 && this.memory.dims !== embedder.dims) this.memory = this.memory.emptyCopy(embedder.dims, { int8: this.config.int8 });
     if (checkDims && this.memory && this.memory.dims !== embedder.dims) {
