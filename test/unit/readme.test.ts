@@ -11,6 +11,12 @@ describe('README', () => {
     expect(readme).toContain('```ts\n' + example + '\n```');
   });
 
+  it('shows docs/examples/own-chat-ui.ts verbatim (that file is type-checked)', () => {
+    const readme = readFileSync(resolve(root, 'README.md'), 'utf8');
+    const example = readFileSync(resolve(root, 'docs/examples/own-chat-ui.ts'), 'utf8').trimEnd();
+    expect(readme).toContain('```ts\n' + example + '\n```');
+  });
+
   it('names every ThreadlineError code', () => {
     const readme = readFileSync(resolve(root, 'README.md'), 'utf8');
     const codes = [...readFileSync(resolve(root, 'src/errors.ts'), 'utf8').matchAll(/\| '([A-Z_]+)'/g)].map((m) => m[1]);
