@@ -11,15 +11,30 @@ export function emptyManifest(identity: ModelIdentity): Manifest {
   };
 }
 
-/** An empty store adopts the model; a non-empty one must match it exactly. */
+/**
+ * The one model-identity rule: an index that holds vectors belongs to the
+ * model that made them (same id, and same dimensions where they are known).
+ * One without vectors (empty, or only texts with nothing to index), or whose
+ * manifest was rebuilt by a repair and lost its model id, accepts any model.
+ */
+export function acceptsModel(manifest: Manifest | undefined, requested: { modelId: string; dims?: number }): boolean {
+  if (!manifest || manifest.chunkCount === 0 || manifest.modelId === '') return true;
+  return manifest.modelId === requested.modelId && (requested.dims === undefined || manifest.dims === requested.dims);
+}
+
+/** Throws MODEL_MISMATCH (naming both models and what to do) unless the index accepts the model. */
+export function assertSameModel(manifest: Manifest | undefined, requested: { modelId: string; dims?: number }, name?: string): void {
+  if (!manifest || acceptsModel(manifest, requested)) return;
+  const dims = (n: number | undefined) => (n === undefined ? '' : ` (${n} dims)`);
+  throw new ThreadlineError('MODEL_MISMATCH',
+    `The index${name ? ` "${name}"` : ''} was built with "${manifest.modelId}"${dims(manifest.dims)} but the embedder is "${requested.modelId}"${dims(requested.dims)}. ` +
+    'Open it with the same model, or pass onModelMismatch: "rebuild" to re-embed the stored chunks with the new one.',
+    { details: { stored: { modelId: manifest.modelId, dims: manifest.dims }, requested } });
+}
+
+/** The manifest a write continues from: a new one, or the stored one (which adopts the model if it holds no vectors). */
 export function checkIdentity(manifest: Manifest | undefined, identity: ModelIdentity): Manifest {
   if (!manifest) return emptyManifest(identity);
-  if ((manifest.chunkCount === 0 && manifest.docCount === 0) || manifest.modelId === '') return { ...manifest, modelId: identity.modelId, dims: identity.dims };
-  if (manifest.modelId !== identity.modelId || manifest.dims !== identity.dims) {
-    throw new ThreadlineError('MODEL_MISMATCH',
-      `This index was built with "${manifest.modelId}" (${manifest.dims} dims) but the embedder is "${identity.modelId}" (${identity.dims} dims). ` +
-      'Open it with the same model, or pass onModelMismatch: "rebuild" to re-embed the stored chunks with the new one.',
-      { details: { stored: { modelId: manifest.modelId, dims: manifest.dims }, requested: identity } });
-  }
-  return manifest;
+  assertSameModel(manifest, identity);
+  return manifest.chunkCount === 0 || manifest.modelId === '' ? { ...manifest, modelId: identity.modelId, dims: identity.dims } : manifest;
 }

@@ -18,10 +18,11 @@ import type { AddOptions, AddResult, CallOptions, IndexStats, LoadOptions, LoadR
 import { openChangeFeed, type ChangeFeed } from '../storage/change-feed';
 import { IndexStore, type LostReason, type PendingDoc, type StoredIndex } from '../storage/index-store';
 import { withWriteLock } from '../storage/write-lock';
+import { acceptsModel, assertSameModel } from '../storage/manifest';
 import { Mutex } from '../util/mutex';
 import { EngineModel } from './engine-model';
 import { fetchPrebuilt } from './fetch-prebuilt';
-import { memoryFrom, modelMismatch, sameModel } from './hydrate';
+import { memoryFrom } from './hydrate';
 import { changedDocuments, embedAndCommit } from './ingest-batches';
 import { parseK, parseMode, parseQuery, parseStrings } from './parse-query';
 import { loadPrebuiltInto } from './load-prebuilt';
@@ -271,9 +272,9 @@ export class RetrievalEngine implements Retriever {
       stored = await this.store.load();
     }
     const manifest = stored.manifest;
-    if (manifest && !sameModel(manifest, this.model.id)) {
+    if (!acceptsModel(manifest, { modelId: this.model.id })) {
       if (this.config.onModelMismatch === 'rebuild' && !this.rebuilt) return this.rebuild(stored.docs, stored.chunks);
-      throw modelMismatch(this.config.name, manifest, this.model.id);
+      assertSameModel(manifest, { modelId: this.model.id }, this.config.name);
     }
     this.memory = memoryFrom(stored, this.config.int8);
     this.generation = manifest?.generation ?? 0;

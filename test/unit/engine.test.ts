@@ -147,6 +147,19 @@ describe('RetrievalEngine in Node (fake-indexeddb, real offline model)', () => {
     c.close();
   });
 
+  it('an index with documents but no vectors (blank texts) accepts another model, on open and on the next add (renamed model: a fake at the Embedder seam)', async () => {
+    const name = `engine-${unique++}`;
+    const e = countingEmbedder();
+    const a = await RetrievalEngine.open(config(name), e.load);
+    expect(await a.add([{ id: 'blank', text: ' \n\t ' }])).toMatchObject({ added: 1, chunks: 0, empty: ['blank'] });
+    a.close();
+    const renamed = async (): Promise<Embedder> => ({ ...(await e.load()), modelId: 'renamed#fp32' });
+    const b = await RetrievalEngine.open(config(name, { modelId: 'renamed#fp32' }), renamed);
+    expect(await b.add(docs.slice(0, 1))).toMatchObject({ added: 1 });
+    expect(await b.stats()).toMatchObject({ modelId: 'renamed#fp32', docs: 2 });
+    b.close();
+  });
+
   it('aborts between batches and leaves no partial document', async () => {
     const name = `engine-${unique++}`;
     const e = countingEmbedder();
