@@ -1,15 +1,13 @@
 import 'fake-indexeddb/auto';
-import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { SAMPLE_KB } from '../../demo/sample-kb';
 import type { Embedder } from '../../src/embedding/embedder';
 import { embedderIdentity, loadEmbedder } from '../../src/embedding/load-embedder';
 import type { IDBPDatabase } from 'idb';
 import { IndexStore } from '../../src/storage/index-store';
 import type { ThreadlineDB } from '../../src/storage/schema';
-import { RetrievalEngine, type EngineConfig } from '../../src/worker/retrieval-engine';
+import { RetrievalEngine } from '../../src/worker/retrieval-engine';
+import { engineConfig, MODEL, SAMPLE_DOCS } from '../fixtures/engine';
 
-const MODEL = resolve(import.meta.dirname, '../../.models/threadline-glove-30k') + '/';
 let unique = 0;
 
 /** Counts embedding calls on the real offline model. */
@@ -25,11 +23,8 @@ function countingEmbedder() {
   return { counter, load };
 }
 
-function config(name: string, extra: Partial<EngineConfig> = {}): EngineConfig {
-  return { name, modelId: embedderIdentity({ model: MODEL }), chunking: {}, int8: false, weights: { dense: 1, lexical: 1 }, onModelMismatch: 'error', ...extra };
-}
-
-const docs = SAMPLE_KB.map((d) => ({ id: d.id, text: d.markdown, title: d.title, url: d.url, format: 'markdown' as const }));
+const config = engineConfig;
+const docs = SAMPLE_DOCS;
 
 describe('RetrievalEngine in Node (fake-indexeddb, real offline model)', () => {
   it('ingests, searches, and restores from storage with zero embedding calls', async () => {

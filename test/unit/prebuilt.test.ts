@@ -1,22 +1,19 @@
 import 'fake-indexeddb/auto';
-import { resolve } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { SAMPLE_KB } from '../../demo/sample-kb';
 import type { Embedder } from '../../src/embedding/embedder';
-import { embedderIdentity, loadEmbedder } from '../../src/embedding/load-embedder';
+import { embedderIdentity } from '../../src/embedding/load-embedder';
 import { buildPrebuiltIndex } from '../../src/prebuilt/build';
 import { decodePrebuilt, readPrebuiltHeader } from '../../src/prebuilt/format';
 import { RetrievalEngine } from '../../src/worker/retrieval-engine';
+import { MODEL, SAMPLE_DOCS, samplePrebuilt } from '../fixtures/engine';
 
-const MODEL = resolve(import.meta.dirname, '../../.models/threadline-glove-30k') + '/';
-const docs = SAMPLE_KB.map((d) => ({ id: d.id, title: d.title, url: d.url, text: d.markdown, format: 'markdown' as const }));
+const docs = SAMPLE_DOCS;
 let embedder: Embedder;
 let file: Uint8Array;
 let unique = 0;
 
 beforeAll(async () => {
-  embedder = await loadEmbedder({ model: MODEL });
-  file = await buildPrebuiltIndex(docs, embedder);
+  ({ embedder, file } = await samplePrebuilt());
 });
 
 const open = (name: string, modelId = embedderIdentity({ model: MODEL })) => {

@@ -1,22 +1,18 @@
 import 'fake-indexeddb/auto';
 import { openDB } from 'idb';
-import { resolve } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { SAMPLE_KB } from '../../demo/sample-kb';
 import { ChatSession } from '../../src/chat/session';
 import type { TurnEvent } from '../../src/chat/types';
-import { embedderIdentity, loadEmbedder } from '../../src/embedding/load-embedder';
+import { sampleEngine } from '../fixtures/engine';
 import type { ChatMessage, GenerateOptions, Llm } from '../../src/llm/llm';
 import { SessionStore } from '../../src/storage/session-store';
-import { RetrievalEngine } from '../../src/worker/retrieval-engine';
+import type { RetrievalEngine } from '../../src/worker/retrieval-engine';
 
-const MODEL = resolve(import.meta.dirname, '../../.models/threadline-glove-30k') + '/';
 let engine: RetrievalEngine;
 let unique = 0;
 
 beforeAll(async () => {
-  engine = await RetrievalEngine.open({ name: 'reliability-kb', modelId: embedderIdentity({ model: MODEL }), chunking: {}, int8: false, weights: { dense: 1, lexical: 1 }, onModelMismatch: 'error' }, () => loadEmbedder({ model: MODEL }));
-  await engine.add(SAMPLE_KB.map((d) => ({ id: d.id, title: d.title, url: d.url, text: d.markdown, format: 'markdown' as const })));
+  engine = await sampleEngine('reliability-kb');
 });
 
 async function run(chat: ChatSession, text: string, signal?: AbortSignal): Promise<TurnEvent[]> {

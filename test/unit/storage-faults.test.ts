@@ -1,26 +1,20 @@
 import 'fake-indexeddb/auto';
 import { openDB } from 'idb';
-import { resolve } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { SAMPLE_KB } from '../../demo/sample-kb';
 import type { Embedder } from '../../src/embedding/embedder';
-import { embedderIdentity, loadEmbedder } from '../../src/embedding/load-embedder';
 import type { Progress } from '../../src/progress';
-import { buildPrebuiltIndex } from '../../src/prebuilt/build';
 import { decodePrebuilt, encodePrebuilt, type PrebuiltChunk, type PrebuiltDoc } from '../../src/prebuilt/format';
 import { deleteIndex } from '../../src/storage/delete-index';
 import { RetrievalEngine } from '../../src/worker/retrieval-engine';
+import { MODEL_ID, SAMPLE_DOCS, samplePrebuilt } from '../fixtures/engine';
 
-const MODEL = resolve(import.meta.dirname, '../../.models/threadline-glove-30k') + '/';
-const MODEL_ID = embedderIdentity({ model: MODEL });
-const docs = SAMPLE_KB.map((d) => ({ id: d.id, title: d.title, url: d.url, text: d.markdown, format: 'markdown' as const }));
+const docs = SAMPLE_DOCS;
 let embedder: Embedder;
 let file: Uint8Array;
 let unique = 0;
 
 beforeAll(async () => {
-  embedder = await loadEmbedder({ model: MODEL });
-  file = await buildPrebuiltIndex(docs, embedder);
+  ({ embedder, file } = await samplePrebuilt());
 });
 
 /** The real offline model behind the Embedder seam, optionally reporting other dimensions (a model of another size). */
