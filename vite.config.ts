@@ -43,18 +43,6 @@ function browserBuild(ortDirs: readonly string[], modelDirs: readonly string[] =
 
 /**
  * The package's browser code, every dependency bundled in (so installing threadline
- * installs nothing else, and `threadline element` can copy this folder as is): the
- * library, `threadline/element`, the standalone `threadline-chat.js`, their workers, and
- * the offline model, emitted as files because the code names each one with
- * `new URL('…', import.meta.url)`, which an app's bundler follows in turn. Built as an
- * app with entries rather than in library mode, which would inline those files as
- * base64. web-llm (page side and worker) gets its own chunk names, so `threadline
- * element` can leave it out; transformers.js and onnxruntime-web's JavaScript are a
- * lazy chunk of the retrieval worker, loaded only for transformer models (their WASM
- * is not shipped: see the README).
- */
-/**
- * The package's browser code, every dependency bundled in (so installing threadline
  * installs nothing else, and `threadline element` copies this folder's files as they
  * are): the library, `threadline/render`, `threadline/build`, `threadline/element`, the
  * standalone `threadline-chat.js`, their workers, and the offline model in
