@@ -17,6 +17,7 @@ import { RetrievalEngine } from '../src/worker/retrieval-engine';
 import * as peer from './peer-scans';
 import type { PeerScan } from './peer-scans';
 import { embedderIdentity } from '../src/embedding/load-embedder';
+import { lexicalFor } from '../src/worker/ingest-batches';
 
 const runtime = { wasmPaths: ortWasmPaths(new URL('ort/', self.location.href)), baseUrl: self.location.href };
 
@@ -211,7 +212,7 @@ const api = {
         vectors: vectors.subarray(d * perDoc * dims, (d * perDoc + count) * dims),
       });
     }
-    await store.commit(pending, { modelId: 'bench#fp32', dims });
+    await store.commit(pending, lexicalFor(pending, dims), { modelId: 'bench#fp32', dims });
     store.close();
     const hydrate: number[] = [];
     const raw: number[] = [];
@@ -293,7 +294,7 @@ async function prepareIndex(name: string, sentences: string[]): Promise<number> 
       vectors: vectors.subarray(d * perDoc * embedder.dims, (d * perDoc + part.length) * embedder.dims),
     });
   }
-  await store.commit(pending, { modelId: embedderIdentity({}), dims: embedder.dims });
+  await store.commit(pending, lexicalFor(pending, embedder.dims), { modelId: embedderIdentity({}), dims: embedder.dims });
   store.close();
   return sentences.length;
 }

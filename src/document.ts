@@ -1,5 +1,5 @@
 /** What users add, and what the ingest parsers make of it. */
-import type { MetadataValue } from './retrieval/filter';
+import type { MetadataValue } from './index-data';
 
 export type DocumentFormat = 'text' | 'markdown' | 'html';
 

@@ -9,7 +9,7 @@
  * fails with CORRUPT_INDEX rather than loading half a file.
  */
 import { ThreadlineError } from '../errors';
-import type { MetadataValue } from '../retrieval/filter';
+import type { MetadataValue } from '../index-data';
 
 export const PREBUILT_FORMAT = 1;
 const MAGIC = [0x54, 0x4c, 0x49, 0x58]; // "TLIX"

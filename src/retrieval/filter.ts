@@ -2,7 +2,9 @@
  * Metadata filter for search. Structured-cloneable (it crosses the worker
  * boundary), so it is data, not a function: every given field must match.
  */
-export type MetadataValue = string | number | boolean | null;
+import type { MetadataValue } from '../index-data';
+
+export type { MetadataValue };
 
 export interface SearchFilter {
   /** Only these documents. */

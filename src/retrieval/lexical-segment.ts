@@ -5,22 +5,13 @@
  * posting inserts. Slots index the shard's `keys`. A segment written with
  * other tokenizer rules (`version`) is ignored and its chunks re-tokenized.
  */
+import type { LexicalSegment } from '../index-data';
 import { lexicalTerms } from '../text/tokens';
 
 /** Bump whenever lexicalTerms (folding, stopwords, stemming) changes. */
 export const LEXICAL_VERSION = 1;
 
-export interface LexicalSegment {
-  version: number;
-  /** Distinct terms joined by "\n" (terms are letters and digits only). */
-  terms: string;
-  /** Postings of term i are [offsets[i], offsets[i + 1]). */
-  offsets: Uint32Array;
-  slots: Uint32Array;
-  tfs: Uint16Array;
-  /** Terms per slot (the chunk's BM25 length). */
-  lengths: Uint32Array;
-}
+export type { LexicalSegment };
 
 /** Postings of `texts`, text i at slot i. */
 export function buildSegment(texts: readonly string[]): LexicalSegment {
@@ -57,7 +48,85 @@ export function buildSegment(texts: readonly string[]): LexicalSegment {
   return { version: LEXICAL_VERSION, terms: [...byTerm.keys()].join('\n'), offsets, slots, tfs, lengths };
 }
 
-/** A stored segment this code can use as is. */
+/**
+ * A stored segment this code can use as is: built with these tokenizer rules,
+ * one length per slot, and well formed (storage is data anyone with the
+ * page's origin can rewrite: a malformed segment is ignored and its chunks
+ * tokenized again, never trusted).
+ */
 export function isCurrentSegment(segment: LexicalSegment | undefined, slotCount: number): segment is LexicalSegment {
-  return !!segment && segment.version === LEXICAL_VERSION && segment.lengths.length === slotCount && segment.offsets.length >= 1;
+  if (!segment || segment.version !== LEXICAL_VERSION || typeof segment.terms !== 'string') return false;
+  const { offsets, slots, tfs, lengths } = segment;
+  if (!(offsets instanceof Uint32Array && slots instanceof Uint32Array && tfs instanceof Uint16Array && lengths instanceof Uint32Array)) return false;
+  if (lengths.length !== slotCount || slots.length !== tfs.length || offsets.length < 1) return false;
+  const termCount = segment.terms === '' ? 0 : segment.terms.split('\n').length;
+  if (offsets.length !== termCount + 1 || offsets[0] !== 0 || offsets[termCount] !== slots.length) return false;
+  for (let i = 1; i < offsets.length; i++) if ((offsets[i] as number) < (offsets[i - 1] as number)) return false;
+  for (let p = 0; p < slots.length; p++) if ((slots[p] as number) >= slotCount) return false;
+  return true;
+}
+
+/** A part of a merge: a segment and the slots of it that survive, in their new order. */
+export interface SegmentPart {
+  /** Absent or not current: the part's chunks are tokenized from `texts`. */
+  segment: LexicalSegment | undefined;
+  /** Slots of `segment` kept, in order; they become the merged segment's next slots. */
+  slots: readonly number[];
+  /** The kept chunks' indexed texts, in the same order as `slots`. */
+  texts: readonly string[];
+}
+
+/**
+ * The postings of the kept slots of several segments as one segment (for
+ * compaction): a re-indexing of the stored postings, no tokenization, unless
+ * a part has no current segment, in which case every kept text is tokenized.
+ * Either way it holds the same postings as `buildSegment` over the kept texts
+ * in order (terms may be listed in another order).
+ */
+export function mergeSegments(parts: readonly SegmentPart[], slotCounts: readonly number[]): LexicalSegment {
+  if (!parts.every((part, i) => isCurrentSegment(part.segment, slotCounts[i] ?? -1))) return buildSegment(parts.flatMap((p) => p.texts));
+  const total = parts.reduce((n, p) => n + p.slots.length, 0);
+  const lengths = new Uint32Array(total);
+  const byTerm = new Map<string, number[]>();
+  let base = 0;
+  for (const { segment, slots } of parts) {
+    const seg = segment as LexicalSegment;
+    const renumber = new Map<number, number>();
+    slots.forEach((slot, i) => { renumber.set(slot, base + i); lengths[base + i] = seg.lengths[slot] as number; });
+    const terms = seg.terms === '' ? [] : seg.terms.split('\n');
+    terms.forEach((term, t) => {
+      for (let p = seg.offsets[t] as number; p < (seg.offsets[t + 1] as number); p++) {
+        const slot = renumber.get(seg.slots[p] as number);
+        if (slot === undefined) continue;
+        let list = byTerm.get(term);
+        if (!list) byTerm.set(term, (list = []));
+        list.push(slot, seg.tfs[p] as number);
+      }
+    });
+    base += slots.length;
+  }
+  // Postings of each term in slot order, as buildSegment writes them.
+  let count = 0;
+  for (const list of byTerm.values()) count += list.length / 2;
+  const offsets = new Uint32Array(byTerm.size + 1);
+  const outSlots = new Uint32Array(count);
+  const tfs = new Uint16Array(count);
+  let at = 0;
+  let t = 0;
+  for (const list of byTerm.values()) {
+    offsets[t++] = at;
+    const pairs: [number, number][] = [];
+    for (let i = 0; i < list.length; i += 2) pairs.push([list[i] as number, list[i + 1] as number]);
+    pairs.sort((a, b) => a[0] - b[0]);
+    for (const [slot, tf] of pairs) { outSlots[at] = slot; tfs[at] = tf; at++; }
+  }
+  offsets[t] = at;
+  return { version: LEXICAL_VERSION, terms: [...byTerm.keys()].join('\n'), offsets, slots: outSlots, tfs, lengths };
+}
+
+/** The postings of `contexts` cut into consecutive segments of at most `rows` chunks. */
+export function buildSegments(contexts: readonly string[], rows: number): LexicalSegment[] {
+  const out: LexicalSegment[] = [];
+  for (let from = 0; from < contexts.length; from += rows) out.push(buildSegment(contexts.slice(from, from + rows)));
+  return out;
 }

@@ -7,7 +7,8 @@ import { ThreadlineError } from '../errors';
 import type { Query, TermStats } from '../retriever';
 import { Bm25Index, indexTerms } from './bm25';
 import { lexicalTerms } from '../text/tokens';
-import type { LexicalSegment } from './lexical-segment';
+import type { IndexedChunk, LexicalSegment } from '../index-data';
+import { isCurrentSegment } from './lexical-segment';
 import { matchesFilter, type MetadataValue, type SearchFilter } from './filter';
 import { separationFusion } from './fusion';
 import type { Hit } from './top-k';
@@ -15,16 +16,7 @@ import { VectorIndex } from './vector-index';
 
 export type SearchMode = 'hybrid' | 'dense' | 'lexical';
 
-export interface IndexedChunk {
-  key: number;
-  docId: string;
-  text: string;
-  /** Title and heading path plus text: what was embedded and indexed. */
-  context: string;
-  headingPath: string[];
-  start: number;
-  end: number;
-}
+export type { IndexedChunk };
 
 export interface IndexedDoc {
   id: string;
@@ -154,10 +146,12 @@ export class MemoryIndex {
     segments: ReadonlyMap<number, { keys: ArrayLike<number>; lexical: LexicalSegment }>,
   ): void {
     for (const run of vectors) this.vectors.add(chunks.slice(run.from, run.from + run.count).map((c) => c.key), run.rows);
+    // Stored postings are used only when built with today's tokenizer rules and well formed; others are tokenized again.
+    const usable = new Map([...segments].filter(([, s]) => isCurrentSegment(s.lexical, s.keys.length)));
     const liveSlots = new Map<number, number[]>();
     for (const c of chunks) {
       this.chunks.set(c.key, c);
-      if (!segments.has(c.shard)) {
+      if (!usable.has(c.shard)) {
         this.lexical.add(c.key, c.context);
         continue;
       }
@@ -166,7 +160,7 @@ export class MemoryIndex {
       slots.push(c.slot);
     }
     for (const [shard, slots] of liveSlots) {
-      const segment = segments.get(shard);
+      const segment = usable.get(shard);
       if (segment) this.lexical.addSegment(segment.lexical, segment.keys, slots);
     }
   }

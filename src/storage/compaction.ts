@@ -2,16 +2,28 @@
  * Compaction: merges shards that are small or mostly dead into full ones, so
  * the store stays at a few large records without ever rewriting all of it.
  * Decided from the manifest alone; runs inside the caller's write transaction.
+ * The merged shards' BM25 postings come from the caller's `merge` (the
+ * retrieval side's mergeSegments): storage moves records, it does not index.
  */
-import { buildSegment } from '../retrieval/lexical-segment';
-import { SHARD_MAX_BYTES, SHARD_MIN_BYTES, type ChunkRecord, type ShardRecord } from './schema';
+import type { LexicalSegment } from '../index-data';
+import { SHARD_MIN_BYTES, shardRows, type ChunkRecord, type ShardRecord } from './schema';
 import type { WriteTx } from './write-tx';
+
+/**
+ * Merges the kept slots of several stored segments (each part: its segment, if
+ * any; the slots kept; their chunks' indexed texts) into one, given each
+ * part's shard slot count.
+ */
+export type MergeLexical = (
+  parts: readonly { segment: LexicalSegment | undefined; slots: readonly number[]; texts: readonly string[] }[],
+  slotCounts: readonly number[],
+) => LexicalSegment;
 
 /** Compaction runs once this many shards are small or mostly dead. */
 const COMPACT_TRIGGER = 8;
 
 /** Returns the number of shards rewritten. */
-export async function compactShards(tx: WriteTx): Promise<number> {
+export async function compactShards(tx: WriteTx, merge: MergeLexical): Promise<number> {
   const manifest = await tx.objectStore('meta').get('manifest');
   if (!manifest) return 0;
   // Decide from the manifest alone: reading every shard on each commit would make ingest quadratic.
@@ -20,20 +32,20 @@ export async function compactShards(tx: WriteTx): Promise<number> {
     .filter((id) => isCompactable(manifest.shardSlots[id] ?? 0, manifest.shardLive[id] ?? 0, manifest.dims));
   if (victimIds.length < COMPACT_TRIGGER) return 0;
   const victims = (await Promise.all(victimIds.map((id) => tx.objectStore('shards').get(id)))).filter((v): v is ShardRecord => v !== undefined);
-  const live: { record: ChunkRecord; vector: Float32Array }[] = [];
+  const live: { record: ChunkRecord; vector: Float32Array; shard: ShardRecord; slot: number }[] = [];
   for (const shard of victims) {
     // All of a shard's chunk reads in flight at once (see deleteDocs).
     const records = await Promise.all(Array.from(shard.keys, (key) => tx.objectStore('chunks').get(key)));
     records.forEach((record, slot) => {
       if (record && record.shard === shard.id && record.slot === slot) {
-        live.push({ record, vector: shard.vectors.subarray(slot * shard.dims, (slot + 1) * shard.dims) });
+        live.push({ record, vector: shard.vectors.subarray(slot * shard.dims, (slot + 1) * shard.dims), shard, slot });
       }
     });
     void tx.objectStore('shards').delete(shard.id);
     delete manifest.shardLive[shard.id];
     delete manifest.shardSlots[shard.id];
   }
-  const perShard = Math.max(1, Math.floor(SHARD_MAX_BYTES / (4 * manifest.dims)));
+  const perShard = shardRows(manifest.dims);
   for (let from = 0; from < live.length; from += perShard) {
     const part = live.slice(from, from + perShard);
     const id = manifest.nextShardId++;
@@ -42,8 +54,22 @@ export async function compactShards(tx: WriteTx): Promise<number> {
       vectors.set(vector, slot * manifest.dims);
       void tx.objectStore('chunks').put({ ...record, shard: id, slot });
     });
+    // The kept slots grouped by the shard they come from, in order.
+    const parts: { segment: LexicalSegment | undefined; slots: number[]; texts: string[] }[] = [];
+    const slotCounts: number[] = [];
+    let previous: ShardRecord | null = null;
+    for (const p of part) {
+      if (p.shard !== previous) {
+        parts.push({ segment: p.shard.lexical, slots: [], texts: [] });
+        slotCounts.push(p.shard.keys.length);
+        previous = p.shard;
+      }
+      const group = parts[parts.length - 1] as (typeof parts)[number];
+      group.slots.push(p.slot);
+      group.texts.push(p.record.context);
+    }
     void tx.objectStore('shards').put({
-      id, dims: manifest.dims, vectors, keys: Float64Array.from(part, (p) => p.record.key), lexical: buildSegment(part.map((p) => p.record.context)),
+      id, dims: manifest.dims, vectors, keys: Float64Array.from(part, (p) => p.record.key), lexical: merge(parts, slotCounts),
     });
     manifest.shardLive[id] = part.length;
     manifest.shardSlots[id] = part.length;

@@ -7,17 +7,18 @@
  */
 import { openDB, type IDBPDatabase } from 'idb';
 import { ThreadlineError } from '../errors';
-import { isCurrentSegment, type LexicalSegment } from '../retrieval/lexical-segment';
+import type { LexicalSegment } from '../index-data';
 import { abandon, storageError } from './storage-errors';
 import { checkRecords } from './stored-index-check';
-import { compactShards } from './compaction';
+import { compactShards, type MergeLexical } from './compaction';
 import { checkIdentity, emptyManifest, type ModelIdentity } from './manifest';
 import { repairRecords } from './repair';
 import type { WriteTx } from './write-tx';
 import { deleteDocs, putDocs } from './write-docs';
 import { MIGRATIONS, SCHEMA_VERSION, databaseName, type ChunkRecord, type DocRecord, type Manifest, type ShardRecord, type ThreadlineDB } from './schema';
 
-export { SHARD_MAX_BYTES, SHARD_MIN_BYTES } from './schema';
+export { SHARD_MAX_BYTES, SHARD_MIN_BYTES, shardRows } from './schema';
+export type { MergeLexical } from './compaction';
 
 export type { ModelIdentity } from './manifest';
 
@@ -30,7 +31,7 @@ export interface PendingDoc {
 
 export interface VectorRun { from: number; count: number; rows: Float32Array }
 
-/** Usable BM25 segments by shard id (the shard's chunk keys by slot, and its postings). */
+/** Stored BM25 segments by shard id (the shard's chunk keys by slot, and its postings, as stored: the reader checks them). */
 export type StoredSegments = Map<number, { keys: Float64Array; lexical: LexicalSegment }>;
 
 export interface CommitResult {
@@ -52,7 +53,7 @@ export interface StoredIndex {
    * run r holds the rows of chunks [r.from, r.from + r.count).
    */
   vectors: VectorRun[];
-  /** Usable BM25 segments by shard id; chunks of other shards must be tokenized. */
+  /** Stored BM25 segments by shard id, unchecked; chunks of other shards (or of unusable segments) must be tokenized. */
   segments: StoredSegments;
   /** Documents left out because a record of theirs is damaged (see stored-index-check.ts); `repair` deletes them. */
   damaged: string[];
@@ -162,7 +163,7 @@ export class IndexStore {
         i = end;
       }
       const segments: StoredSegments = new Map();
-      for (const shard of shards.values()) if (isCurrentSegment(shard.lexical, shard.keys.length)) segments.set(shard.id, { keys: shard.keys, lexical: shard.lexical });
+      for (const shard of shards.values()) if (shard.lexical) segments.set(shard.id, { keys: shard.keys, lexical: shard.lexical });
       return { manifest, docs, chunks, vectors, segments, damaged, problems };
     }, 'Could not load the index');
   }
@@ -178,24 +179,28 @@ export class IndexStore {
   /**
    * Replaces the whole index with `pending` in one transaction (a prebuilt index file):
    * either the new index is stored entirely, or the old one stays as it was.
+   * `lexical`: the chunks' BM25 segments in order, one per shard to write (see commit).
    */
-  async replaceAll(pending: readonly PendingDoc[], identity: ModelIdentity, sourceHash: string): Promise<CommitResult> {
+  async replaceAll(pending: readonly PendingDoc[], lexical: readonly LexicalSegment[], identity: ModelIdentity, sourceHash: string): Promise<CommitResult> {
     return this.write('Could not store the prebuilt index', async (tx) => {
       const old = await tx.objectStore('meta').get('manifest');
       await Promise.all([tx.objectStore('docs').clear(), tx.objectStore('chunks').clear(), tx.objectStore('shards').clear()]);
       // Counters carry on past the old index: a key or shard id is never reused, even across replacements.
       const manifest = { ...emptyManifest(identity), nextChunkKey: old?.nextChunkKey ?? 1, nextShardId: old?.nextShardId ?? 1, generation: old?.generation ?? 0, sourceHash };
-      const result = await putDocs(tx, manifest, pending, identity);
+      const result = await putDocs(tx, manifest, pending, identity, lexical);
       return { ...result, removedKeys: [] };
     });
   }
 
   /**
    * Writes documents (replacing any with the same id) and their vectors atomically.
-   * `replaceIdentity` adopts a new model for the whole index; only a rebuild
-   * that re-embeds every stored document in this same commit may set it.
+   * `lexical` holds the BM25 segments of their chunks, in order, one per shard
+   * to write (at most `shardRows(dims)` chunks each): computed by the caller,
+   * outside the transaction. `replaceIdentity` adopts a new model for the whole
+   * index; only a rebuild that re-embeds every stored document in this same
+   * commit may set it.
    */
-  async commit(pending: readonly PendingDoc[], identity: ModelIdentity, options: { replaceIdentity?: boolean } = {}): Promise<CommitResult> {
+  async commit(pending: readonly PendingDoc[], lexical: readonly LexicalSegment[], identity: ModelIdentity, options: { replaceIdentity?: boolean } = {}): Promise<CommitResult> {
     return this.write('Could not store documents', async (tx) => {
       const meta = tx.objectStore('meta');
       const stored = await meta.get('manifest');
@@ -204,7 +209,7 @@ export class IndexStore {
         : checkIdentity(stored, identity);
       manifest.shardSlots ??= {};
       const removedKeys = await deleteDocs(tx, pending.map((d) => d.record.id), manifest);
-      const written = await putDocs(tx, manifest, pending, identity);
+      const written = await putDocs(tx, manifest, pending, identity, lexical);
       return { ...written, removedKeys };
     });
   }
@@ -235,11 +240,11 @@ export class IndexStore {
   }
 
   /**
-   * Merges shards that are small or mostly dead into full ones (compaction.ts).
-   * Returns the number of shards rewritten.
+   * Merges shards that are small or mostly dead into full ones (compaction.ts),
+   * their postings merged by `merge`. Returns the number of shards rewritten.
    */
-  async compact(): Promise<number> {
-    return this.write('Could not compact the index', compactShards);
+  async compact(merge: MergeLexical): Promise<number> {
+    return this.write('Could not compact the index', (tx) => compactShards(tx, merge));
   }
 
   /** Shard count and vector bytes, from the manifest alone (reading the shards would load every vector). */

@@ -3,16 +3,19 @@
  * idb, with one migration per version. Vectors live in shards (Float32Array,
  * 1–16 MB once compacted), never one record per vector and never JSON arrays.
  */
-import type { LexicalSegment } from '../retrieval/lexical-segment';
 import type { DBSchema, IDBPDatabase, IDBPTransaction, StoreNames } from 'idb';
-import type { MetadataValue } from '../retrieval/filter';
-import type { IndexedChunk } from '../retrieval/memory-index';
+import type { IndexedChunk, LexicalSegment, MetadataValue } from '../index-data';
 
 export const SCHEMA_VERSION = 1;
 
 /** Shards are cut at this size, and merged while smaller than MIN. */
 export const SHARD_MAX_BYTES = 16 * 1024 * 1024;
 export const SHARD_MIN_BYTES = 1024 * 1024;
+
+/** Chunks per full shard of `dims`-dimensional float32 vectors: how a commit's segments are cut. */
+export function shardRows(dims: number): number {
+  return Math.max(1, Math.floor(SHARD_MAX_BYTES / (4 * dims)));
+}
 
 export interface Manifest {
   schemaVersion: number;

@@ -1,32 +1,37 @@
 /**
  * The two halves of a document write, inside the caller's transaction:
  * deleting documents with their chunks, and putting documents, chunk records
- * and new shards (the manifest last).
+ * and new shards (the manifest last). Storage computes nothing here: the
+ * caller brings the vectors and the BM25 segments, one per shard to write.
  */
-import { buildSegment } from '../retrieval/lexical-segment';
+import { ThreadlineError } from '../errors';
+import type { LexicalSegment } from '../index-data';
 import type { ModelIdentity } from './manifest';
-import { SHARD_MAX_BYTES, type ChunkRecord, type Manifest } from './schema';
+import type { ChunkRecord, Manifest } from './schema';
 import type { CommitResult, PendingDoc, StoredSegments, VectorRun } from './index-store';
 import type { WriteTx } from './write-tx';
 
 /** Writes documents, chunk records and new shards into `tx`, and the manifest last. */
-export async function putDocs(tx: WriteTx, manifest: Manifest, pending: readonly PendingDoc[], identity: ModelIdentity): Promise<Omit<CommitResult, 'removedKeys'>> {
+export async function putDocs(tx: WriteTx, manifest: Manifest, pending: readonly PendingDoc[], identity: ModelIdentity, lexical: readonly LexicalSegment[]): Promise<Omit<CommitResult, 'removedKeys'>> {
   const total = pending.reduce((n, d) => n + d.chunks.length, 0);
+  // One segment per shard, in chunk order: their slot counts cut the shards.
+  const rows = lexical.map((segment) => segment.lengths.length);
+  if (rows.reduce((n, r) => n + r, 0) !== total || rows.some((r) => r === 0)) throw new ThreadlineError('INTERNAL', `The segments cover ${rows.reduce((n, r) => n + r, 0)} chunks, the documents ${total}.`);
   const packed = new Float32Array(total * identity.dims);
   const keys = new Float64Array(total);
-  const contexts: string[] = [];
   const chunks: ChunkRecord[] = [];
   const vectors: VectorRun[] = [];
   const segments: StoredSegments = new Map();
+  // Row r lives in shard shardOf[r] at slot slotOf[r].
+  const shardOf = new Uint32Array(total);
+  const slotOf = new Uint32Array(total);
+  for (let s = 0, r = 0; s < rows.length; s++) for (let slot = 0; slot < (rows[s] as number); slot++, r++) { shardOf[r] = manifest.nextShardId + s; slotOf[r] = slot; }
   let row = 0;
-  const perShard = Math.max(1, Math.floor(SHARD_MAX_BYTES / (4 * identity.dims)));
-  const firstShard = manifest.nextShardId;
   for (const doc of pending) {
     const records: ChunkRecord[] = doc.chunks.map((c) => {
       const key = manifest.nextChunkKey++;
       keys[row] = key;
-      const record = { ...c, key, shard: firstShard + Math.floor(row / perShard), slot: row % perShard };
-      contexts.push(c.context);
+      const record = { ...c, key, shard: shardOf[row] as number, slot: slotOf[row] as number };
       row++;
       return record;
     });
@@ -38,15 +43,15 @@ export async function putDocs(tx: WriteTx, manifest: Manifest, pending: readonly
     manifest.docCount++;
     manifest.chunkCount += records.length;
   }
-  for (let s = 0; s * perShard < total; s++) {
-    const from = s * perShard;
-    const to = Math.min(total, from + perShard);
+  for (let s = 0, from = 0; s < lexical.length; s++) {
+    const to = from + (rows[s] as number);
     const id = manifest.nextShardId++;
-    const shard = { keys: keys.slice(from, to), lexical: buildSegment(contexts.slice(from, to)) };
+    const shard = { keys: keys.slice(from, to), lexical: lexical[s] as LexicalSegment };
     void tx.objectStore('shards').put({ id, dims: identity.dims, vectors: packed.slice(from * identity.dims, to * identity.dims), ...shard });
     segments.set(id, shard);
     manifest.shardLive[id] = to - from;
     manifest.shardSlots[id] = to - from;
+    from = to;
   }
   manifest.generation++;
   manifest.updatedAt = Date.now();

@@ -8,7 +8,9 @@ import { prepareDocument } from '../ingest/prepare';
 import { contentHash } from '../ingest/validate';
 import type { ThreadlineDocument } from '../document';
 import { CHUNK_DEFAULTS, type ChunkOptions } from '../retrieval/chunker';
-import type { PendingDoc } from '../storage/index-store';
+import { shardRows, type PendingDoc } from '../storage/index-store';
+import type { LexicalSegment } from '../index-data';
+import { buildSegments } from '../retrieval/lexical-segment';
 import { throwIfAborted } from '../errors';
 import type { ProgressListener } from '../progress';
 
@@ -77,4 +79,12 @@ export async function embedAndCommit(
     const seconds = (performance.now() - started) / 1000;
     options.onProgress?.({ phase: 'ingest', ...progress, chunksPerSecond: seconds > 0 ? progress.chunksDone / seconds : 0 });
   }
+}
+
+/**
+ * The BM25 segments of a commit's chunks, one per shard storage will write
+ * (`shardRows` chunks each): tokenized here, before the write transaction.
+ */
+export function lexicalFor(pending: readonly Pick<PendingDoc, 'chunks'>[], dims: number): LexicalSegment[] {
+  return buildSegments(pending.flatMap((p) => p.chunks.map((c) => c.context)), shardRows(dims));
 }

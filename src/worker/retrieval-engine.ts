@@ -23,7 +23,8 @@ import { Mutex } from '../util/mutex';
 import { EngineModel } from './engine-model';
 import { fetchPrebuilt } from './fetch-prebuilt';
 import { memoryFrom } from './hydrate';
-import { changedDocuments, embedAndCommit } from './ingest-batches';
+import { changedDocuments, embedAndCommit, lexicalFor } from './ingest-batches';
+import { mergeSegments } from '../retrieval/lexical-segment';
 import { parseK, parseMode, parseQuery, parseStrings } from './parse-query';
 import { loadPrebuiltInto } from './load-prebuilt';
 import { reembed } from './rebuild';
@@ -154,7 +155,7 @@ export class RetrievalEngine implements Retriever {
       manifest: () => this.store.manifest(),
       dims: async () => (await this.embedder(false)).dims,
       replace: (pending, header) => this.queue.run(() => withWriteLock(this.config.name, async () => {
-        await this.store.replaceAll(pending, { modelId: header.modelId, dims: header.dims }, header.hash);
+        await this.store.replaceAll(pending, lexicalFor(pending, header.dims), { modelId: header.modelId, dims: header.dims }, header.hash);
         await this.hydrate();
         this.feed?.publish(this.generation);
       })),
@@ -225,7 +226,7 @@ export class RetrievalEngine implements Retriever {
 
   private async commit(pending: PendingDoc[], dims: number): Promise<void> {
     await this.queue.run(() => withWriteLock(this.config.name, async () => {
-      const result = await this.store.commit(pending, { modelId: this.model.id, dims });
+      const result = await this.store.commit(pending, lexicalFor(pending, dims), { modelId: this.model.id, dims });
       if (result.generation !== this.generation + 1 || !this.memory) {
         await this.hydrate(); // another tab committed in between: reload the truth
       } else {
@@ -256,7 +257,7 @@ export class RetrievalEngine implements Retriever {
    * its failure (a full quota, say) must not fail that call. The next commit retries.
    */
   private async compactQuietly(): Promise<void> {
-    await this.store.compact().catch(() => 0);
+    await this.store.compact(mergeSegments).catch(() => 0);
   }
 
   /** Rebuilds memory from the store: damaged records are repaired first, and the model identity is checked. */
@@ -286,7 +287,7 @@ export class RetrievalEngine implements Retriever {
     const embedder = await this.embedder(false);
     const pending = await reembed(docs, chunks, embedder);
     this.embedded.chunks += chunks.length;
-    await withWriteLock(this.config.name, () => this.store.commit(pending, { modelId: this.model.id, dims: embedder.dims }, { replaceIdentity: true }));
+    await withWriteLock(this.config.name, () => this.store.commit(pending, lexicalFor(pending, embedder.dims), { modelId: this.model.id, dims: embedder.dims }, { replaceIdentity: true }));
     this.memory = null;
     this.rebuilt = true; // the rebuilt index matches; never loop
     await this.hydrate();

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { Bm25Index } from '../../src/retrieval/bm25';
-import { buildSegment, isCurrentSegment, LEXICAL_VERSION } from '../../src/retrieval/lexical-segment';
+import { MemoryIndex } from '../../src/retrieval/memory-index';
+import { buildSegment, isCurrentSegment, LEXICAL_VERSION, mergeSegments } from '../../src/retrieval/lexical-segment';
+import type { LexicalSegment } from '../../src/index-data';
 import { reciprocalRankFusion } from '../../src/retrieval/fusion';
 import { matchesFilter } from '../../src/retrieval/filter';
 import { lexicalTerms, stem } from '../../src/text/tokens';
@@ -128,6 +130,59 @@ describe('Bm25Index (against a naive scorer)', () => {
     expect(new Bm25Index().coverage('apple', [1])).toBeUndefined();
     index.remove(3);
     expect(index.coverage('durian', [3])?.get(3)).toBe(0);
+  });
+
+  /** A segment's postings as term → "slot:tf" list, sorted: equal for equal postings whatever the term order. */
+  const postings = (segment: LexicalSegment) => {
+    const terms = segment.terms === '' ? [] : segment.terms.split('\n');
+    return new Map(terms.map((term, t) => [term, Array.from(segment.slots.subarray(segment.offsets[t], segment.offsets[t + 1]), (slot, i) => `${slot}:${segment.tfs[(segment.offsets[t] as number) + i]}`).sort()]));
+  };
+
+  it('merges the kept slots of stored segments into the postings buildSegment gives the kept texts (no tokenizing)', () => {
+    const shardTexts = [0, 1, 2].map((s) => Array.from({ length: 9 + s }, (_, i) => docs.get(((s * 37 + i * 11) % 120) * 2 + 1) ?? 'refund'));
+    const segments = shardTexts.map((texts) => buildSegment(texts));
+    // Keep a scattered subset of each shard's slots, as compaction does after removals.
+    const parts = shardTexts.map((texts, s) => {
+      const slots = texts.map((_, i) => i).filter((i) => (i + s) % 3 !== 0);
+      return { segment: segments[s], slots, texts: slots.map((i) => texts[i] as string) };
+    });
+    const kept = parts.flatMap((p) => p.texts);
+    const merged = mergeSegments(parts, shardTexts.map((t) => t.length));
+    const built = buildSegment(kept);
+    expect(postings(merged)).toEqual(postings(built));
+    expect(Array.from(merged.lengths)).toEqual(Array.from(built.lengths));
+    expect(isCurrentSegment(merged, kept.length)).toBe(true);
+    // A part without a current segment (written by older code): every kept text is tokenized instead.
+    const fallback = mergeSegments([{ ...parts[0]!, segment: undefined }, parts[1]!], [shardTexts[0]!.length, shardTexts[1]!.length]);
+    expect(postings(fallback)).toEqual(postings(buildSegment([...parts[0]!.texts, ...parts[1]!.texts])));
+    expect(mergeSegments([], [])).toMatchObject({ terms: '', lengths: new Uint32Array(0) });
+  });
+
+  it('never trusts a malformed stored segment (storage can be rewritten by anyone with the origin)', () => {
+    const good = buildSegment(['refund window', 'damaged items', 'refund']);
+    expect(isCurrentSegment(good, 3)).toBe(true);
+    const bad: [string, unknown][] = [
+      ['terms not a string', { ...good, terms: 7 }],
+      ['offsets a plain array', { ...good, offsets: Array.from(good.offsets) }],
+      ['tfs of another type', { ...good, tfs: new Uint32Array(good.tfs) }],
+      ['a slot beyond the shard', { ...good, slots: Uint32Array.from(good.slots, (s, i) => (i === 0 ? 99 : s)) }],
+      ['offsets going back', { ...good, offsets: Uint32Array.from(good.offsets, (o, i) => (i === 1 ? (good.offsets[2] as number) + 1 : o)) }],
+      ['offsets past the postings', { ...good, offsets: Uint32Array.from(good.offsets, (o, i) => (i === good.offsets.length - 1 ? o + 5 : o)) }],
+      ['a term too many', { ...good, terms: `${good.terms}\nextra` }],
+      ['slots and tfs of different lengths', { ...good, tfs: good.tfs.subarray(1) }],
+      ['lengths of another slot count', good],
+    ];
+    for (const [why, segment] of bad) expect(isCurrentSegment(segment as LexicalSegment, why.startsWith('lengths') ? 4 : 3), why).toBe(false);
+    // The memory index tokenizes the chunks of a shard whose stored segment is malformed (here its terms are
+    // a number, which used to throw on load), and finds them the same.
+    const texts = ['refund window', 'damaged items', 'refund'];
+    for (const lexical of [good, { ...good, terms: 7 }, { ...good, offsets: new Uint32Array([0, 999]) }]) {
+      const memory = new MemoryIndex(2);
+      memory.setDoc({ id: 'd' });
+      const chunks = texts.map((text, slot) => ({ key: slot + 1, docId: 'd', text, context: text, headingPath: [], start: 0, end: text.length, shard: 1, slot }));
+      memory.addStored(chunks, [{ from: 0, count: 3, rows: new Float32Array(6).fill(0.5) }], new Map([[1, { keys: [1, 2, 3], lexical: lexical as LexicalSegment }]]));
+      expect(memory.search('refund', null, { k: 3, mode: 'lexical' }).map((h) => h.chunkKey).sort()).toEqual([1, 3]);
+    }
   });
 
   it('is empty-safe', () => {
