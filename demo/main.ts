@@ -11,20 +11,20 @@
  */
 import {
   createThreadline,
-  type ChatSession, type DocumentInfo, type Llm, type Progress, type SearchHit, type Threadline, type ThreadlineDocument,
+  type ChatSession, type DocumentInfo, type Llm, type SearchHit, type Threadline, type ThreadlineDocument,
 } from '../src/index';
 import { ChatController, conversationJson, conversationMarkdown, TurnView } from '../src/render';
 import { SAMPLE_KB } from './sample-kb';
 import { checkGpu, embedderChoices, fillChoices, LLM_CHOICES, type LlmChoice } from './ui/choices';
-import { $, download, errorText, formatBytes, h } from './ui/dom';
+import { $, download, errorText, h } from './ui/dom';
 import { ui } from './ui/page';
 import { storageText } from './ui/storage-text';
 import { readDocuments } from './ui/files';
-import { ProgressBar } from './ui/progress-bar';
+import { ProgressBar, progressHandler } from './ui/progress-bar';
 import { renderSessions } from './ui/sessions';
 import { TraceView } from './ui/trace';
 import { mountEvaluatePanel } from './ui/evaluate-panel';
-import { starterQuestions } from './ui/starters';
+import { renderStarters, starterQuestions } from './ui/starters';
 
 declare global {
   interface Window { threadlineLlm?: Llm }
@@ -65,17 +65,7 @@ function setReady(ready: boolean): void {
   for (const control of [ui.sample, ui.files, ui.clearAll, ui.newSession, ui.exportMarkdown, ui.exportJson, ui.embedder, ui.llm]) control.disabled = !ready;
 }
 
-function onProgress(p: Progress): void {
-  switch (p.phase) {
-    case 'model-download': bars.model.set(p.fraction, `${p.model}: ${p.file} ${formatBytes(p.loaded)}${p.total ? ` of ${formatBytes(p.total)}` : ''}`); break;
-    case 'model-ready': bars.model.done(`Embedding model ready (${p.device}, ${p.dims} dims) in ${Math.round(p.ms)} ms`); break;
-    case 'model-fallback': bars.model.fail(`${p.from} could not load (${p.reason}); using ${p.to}`); break;
-    case 'hydrate': setStatus(`Restored ${p.chunks} chunks from IndexedDB in ${Math.round(p.ms)} ms`); break;
-    case 'llm-load': if (p.stage === 'ready') bars.model.done(p.text); else bars.model.set(p.fraction, p.text); break;
-    case 'llm-status': ui.gpu.textContent = `Language model: ${p.status}. ${p.reason}`; break;
-    case 'ingest': bars.ingest.set(p.chunksTotal ? p.chunksDone / p.chunksTotal : null, `${p.docsDone}/${p.docsTotal} documents · ${p.chunksDone}/${p.chunksTotal} chunks · ${Math.round(p.chunksPerSecond)} chunks/s`); break;
-  }
-}
+const onProgress = progressHandler(bars, ui.gpu, setStatus);
 
 /** (Re)creates the threadline instance for the selected models; each embedder has its own index. */
 async function open(): Promise<void> {
@@ -131,10 +121,8 @@ async function showIndex(): Promise<void> {
 
 /** Starter questions while the conversation is empty, from the loaded documents. */
 async function showStarters(docs: readonly DocumentInfo[]): Promise<void> {
-  const empty = !chat.busy && (state.session?.history().length ?? 1) === 0 && state.tl !== null;
-  const questions = empty && docs.length ? await starterQuestions(state.tl as Threadline, docs) : [];
-  ui.starters.hidden = questions.length === 0;
-  ui.starters.replaceChildren(...questions.map((q) => h('button', { type: 'button', onclick: () => void chat.ask(q) }, q)));
+  const empty = !chat.busy && (state.session?.history().length ?? 1) === 0;
+  renderStarters(ui.starters, empty && state.tl ? await starterQuestions(state.tl, docs) : [], (q) => void chat.ask(q));
 }
 
 async function refreshSessions(): Promise<void> {

@@ -1,5 +1,6 @@
 /** A labelled progress bar; `fraction` null means "busy, amount unknown". */
-import { h } from './dom';
+import type { Progress } from '../../src/index';
+import { formatBytes, h } from './dom';
 
 export class ProgressBar {
   readonly element: HTMLDivElement;
@@ -30,4 +31,19 @@ export class ProgressBar {
     this.element.dataset.state = 'failed';
     this.text.textContent = text;
   }
+}
+
+/** The playground's progress listener: model downloads and LLM loading on the Models bar, ingest on its own. */
+export function progressHandler(bars: { model: ProgressBar; ingest: ProgressBar }, gpu: HTMLElement, setStatus: (text: string) => void): (p: Progress) => void {
+  return (p) => {
+    switch (p.phase) {
+      case 'model-download': bars.model.set(p.fraction, `${p.model}: ${p.file} ${formatBytes(p.loaded)}${p.total ? ` of ${formatBytes(p.total)}` : ''}`); break;
+      case 'model-ready': bars.model.done(`Embedding model ready (${p.device}, ${p.dims} dims) in ${Math.round(p.ms)} ms`); break;
+      case 'model-fallback': bars.model.fail(`${p.from} could not load (${p.reason}); using ${p.to}`); break;
+      case 'hydrate': setStatus(`Restored ${p.chunks} chunks from IndexedDB in ${Math.round(p.ms)} ms`); break;
+      case 'llm-load': if (p.stage === 'ready') bars.model.done(p.text); else bars.model.set(p.fraction, p.text); break;
+      case 'llm-status': gpu.textContent = `Language model: ${p.status}. ${p.reason}`; break;
+      case 'ingest': bars.ingest.set(p.chunksTotal ? p.chunksDone / p.chunksTotal : null, `${p.docsDone}/${p.docsTotal} documents · ${p.chunksDone}/${p.chunksTotal} chunks · ${Math.round(p.chunksPerSecond)} chunks/s`); break;
+    }
+  };
 }

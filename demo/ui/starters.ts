@@ -5,6 +5,7 @@
  * finds nothing (or has no headings) offers its title.
  */
 import type { DocumentInfo, Threadline } from '../../src/index';
+import { h } from './dom';
 
 export async function starterQuestions(tl: Threadline, docs: readonly DocumentInfo[], count = 3): Promise<string[]> {
   const picks = await Promise.all(docs.slice(0, count).map(async (doc) => {
@@ -14,4 +15,10 @@ export async function starterQuestions(tl: Threadline, docs: readonly DocumentIn
     return `${heading && heading !== title ? heading : title}?`;
   }));
   return [...new Set(picks)];
+}
+
+/** The questions as buttons in `box` (hidden when there are none). */
+export function renderStarters(box: HTMLElement, questions: readonly string[], ask: (question: string) => void): void {
+  box.hidden = questions.length === 0;
+  box.replaceChildren(...questions.map((q) => h('button', { type: 'button', onclick: () => ask(q) }, q)));
 }
