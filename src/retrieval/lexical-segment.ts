@@ -17,7 +17,6 @@ export type { LexicalSegment };
 export function buildSegment(texts: readonly string[]): LexicalSegment {
   const byTerm = new Map<string, number[]>();
   const lengths = new Uint32Array(texts.length);
-  let total = 0;
   texts.forEach((text, slot) => {
     const terms = lexicalTerms(text).sort();
     lengths[slot] = terms.length;
@@ -28,13 +27,19 @@ export function buildSegment(texts: readonly string[]): LexicalSegment {
       let list = byTerm.get(term);
       if (!list) byTerm.set(term, (list = []));
       list.push(slot, Math.min(j - i, 0xffff));
-      total++;
       i = j;
     }
   });
+  return packSegment(byTerm, lengths);
+}
+
+/** A segment from term → flat [slot, tf, slot, tf, …] lists, each in slot order. */
+function packSegment(byTerm: ReadonlyMap<string, readonly number[]>, lengths: Uint32Array): LexicalSegment {
+  let count = 0;
+  for (const list of byTerm.values()) count += list.length / 2;
   const offsets = new Uint32Array(byTerm.size + 1);
-  const slots = new Uint32Array(total);
-  const tfs = new Uint16Array(total);
+  const slots = new Uint32Array(count);
+  const tfs = new Uint16Array(count);
   let at = 0;
   let t = 0;
   for (const list of byTerm.values()) {
@@ -105,23 +110,13 @@ export function mergeSegments(parts: readonly SegmentPart[], slotCounts: readonl
     });
     base += slots.length;
   }
-  // Postings of each term in slot order, as buildSegment writes them.
-  let count = 0;
-  for (const list of byTerm.values()) count += list.length / 2;
-  const offsets = new Uint32Array(byTerm.size + 1);
-  const outSlots = new Uint32Array(count);
-  const tfs = new Uint16Array(count);
-  let at = 0;
-  let t = 0;
-  for (const list of byTerm.values()) {
-    offsets[t++] = at;
+  // Postings of each term in slot order, as buildSegment writes them (kept slots may come in any order).
+  for (const [term, list] of byTerm) {
     const pairs: [number, number][] = [];
     for (let i = 0; i < list.length; i += 2) pairs.push([list[i] as number, list[i + 1] as number]);
-    pairs.sort((a, b) => a[0] - b[0]);
-    for (const [slot, tf] of pairs) { outSlots[at] = slot; tfs[at] = tf; at++; }
+    byTerm.set(term, pairs.sort((a, b) => a[0] - b[0]).flat());
   }
-  offsets[t] = at;
-  return { version: LEXICAL_VERSION, terms: [...byTerm.keys()].join('\n'), offsets, slots: outSlots, tfs, lengths };
+  return packSegment(byTerm, lengths);
 }
 
 /** The postings of `contexts` cut into consecutive segments of at most `rows` chunks. */
