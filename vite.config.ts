@@ -2,6 +2,7 @@ import { resolve } from 'node:path';
 import { defaultClientConditions, defineConfig, type UserConfig } from 'vite';
 import { modelAssets } from './scripts/vite-model-assets.ts';
 import { ortAssets } from './scripts/vite-ort-assets.ts';
+import { hoistTransitiveImports } from './scripts/vite-hoist-imports.ts';
 import { plainUrlsPlugin } from './scripts/vite-plain-urls.ts';
 import { serviceWorker } from './scripts/vite-service-worker.ts';
 
@@ -58,7 +59,7 @@ function library(): UserConfig {
     base: './',
     publicDir: false,
     resolve: { conditions: ortConditions },
-    plugins: [modelAssets(), plainUrlsPlugin()],
+    plugins: [modelAssets(), plainUrlsPlugin(), hoistTransitiveImports()],
     worker: { format: 'es', plugins: () => [modelAssets(), plainUrlsPlugin()] },
     build: {
       outDir: resolve(root, 'dist'),
