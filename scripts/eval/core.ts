@@ -75,10 +75,10 @@ export interface EvalReport {
   /** Where specificity came from: the corpus's own BM25 statistics, or the vocabulary prior. */
   specificity: 'corpus' | 'vocabulary-prior';
   strategies: Partial<Record<Strategy, StrategyReport>>;
-  /** The default condenser's gate (expand), against the turn kinds. */
-  gate: { keptFirst: number; keptStandalone: number; condensedFollowup: number; changedStandalone: number };
-  /** The English-only gate (rules), for comparison. */
-  gateRules: { keptFirst: number; keptStandalone: number; condensedFollowup: number };
+  /** The default condenser's gate (expand), against the turn kinds; absent when expand was not run. */
+  gate?: { keptFirst: number; keptStandalone: number; condensedFollowup: number; changedStandalone: number };
+  /** The English-only gate (rules), for comparison; absent when rules was not run. */
+  gateRules?: { keptFirst: number; keptStandalone: number; condensedFollowup: number };
   skipped: Strategy[];
   model: string;
   turns: TurnRow[];
@@ -157,17 +157,18 @@ export async function runEval(set: { passages: readonly Passage[] | null; conver
   const expand = queries.get('expand');
   return {
     data: options.data, retrieval, k, depth, corpus: !!passages && !!engine, specificity: passages ? 'corpus' : 'vocabulary-prior', strategies: report, skipped, model: engine?.model ?? '',
-    gate: {
-      keptFirst: share(turns, 'first', (_, i) => !expand?.[i]?.changed),
-      keptStandalone: share(turns, 'standalone', (_, i) => !expand?.[i]?.changed),
-      condensedFollowup: share(turns, 'followup', (_, i) => !!expand?.[i]?.changed),
-      changedStandalone: share(turns, 'standalone', (_, i) => !!expand?.[i]?.changed),
-    },
-    gateRules: {
-      keptFirst: share(turns, 'first', (_, i) => !rulesGate?.[i]?.changed),
-      keptStandalone: share(turns, 'standalone', (_, i) => !rulesGate?.[i]?.changed),
-      condensedFollowup: share(turns, 'followup', (_, i) => !!rulesGate?.[i]?.changed),
-    },
+    // A strategy that was not run has no gate to report (an absent one read as "keeps every turn").
+    ...(expand ? { gate: {
+      keptFirst: share(turns, 'first', (_, i) => !expand[i]?.changed),
+      keptStandalone: share(turns, 'standalone', (_, i) => !expand[i]?.changed),
+      condensedFollowup: share(turns, 'followup', (_, i) => !!expand[i]?.changed),
+      changedStandalone: share(turns, 'standalone', (_, i) => !!expand[i]?.changed),
+    } } : {}),
+    ...(rulesGate ? { gateRules: {
+      keptFirst: share(turns, 'first', (_, i) => !rulesGate[i]?.changed),
+      keptStandalone: share(turns, 'standalone', (_, i) => !rulesGate[i]?.changed),
+      condensedFollowup: share(turns, 'followup', (_, i) => !!rulesGate[i]?.changed),
+    } } : {}),
     turns: turns.map((c, i) => ({
       id: c.turn.id, kind: c.turn.kind, user: c.turn.user, rewrite: c.turn.rewrite,
       gate: expand?.[i]?.changed ? 'condensed' : 'kept', question: expand?.[i]?.question ?? expand?.[i]?.query.text ?? c.turn.user, terms: [...(expand?.[i]?.query.terms ?? [])],

@@ -47,7 +47,7 @@ export async function evaluate(options: EvalOptions): Promise<EvalReport> {
     engine = { model: embedder.modelId, specificity: vocabularyPrior(modelPath), rank: () => Promise.resolve([]) };
   }
   const report = await runEval(set, engine, options);
-  if (index && set.passages && retrieval === 'hybrid') report.abstention = await abstention(index, embedder, report, set.passages, set);
+  if (index && set.passages && retrieval === 'hybrid' && report.strategies.expand) report.abstention = await abstention(index, embedder, report, set.passages, set);
   return report;
 }
 

@@ -25,8 +25,8 @@ export function table(report: EvalReport): string {
     ...Object.entries(report.strategies).filter(([, s]) => s.snippet).map(([name, s]) => `snippet (${name}): the extractive answer's sentence comes from a gold passage in ${pct(s.snippet?.fromGold ?? 0)} of follow-ups (first passage gold: ${pct(s.snippet?.firstPassageGold ?? 0)}; no snippet: ${pct(s.snippet?.none ?? 0)})`),
     report.abstention ? `abstention (expand, follow-ups, top ${report.abstention.k}, coverage < ${report.abstention.minCoverage}): fires on ${pct(report.abstention.withGold)} of turns with their gold passages in the index, ${pct(report.abstention.goldRemoved)} with them removed, ${pct(report.abstention.topicRemoved)} with the conversation's topic removed` : '',
     report.abstention ? `abstention AUC (present vs removed; 0.5: cannot tell them apart): gold removed: cosine ${f(report.abstention.aucGold.dense)}, BM25 ${f(report.abstention.aucGold.lexical)}, coverage ${f(report.abstention.aucGold.coverage)}; topic removed: cosine ${f(report.abstention.aucTopic.dense)}, BM25 ${f(report.abstention.aucTopic.lexical)}, coverage ${f(report.abstention.aucTopic.coverage)}` : '',
-    `gate (expand): keeps ${pct(g.keptFirst)} of first turns, ${pct(g.keptStandalone)} of standalone turns; condenses or expands ${pct(g.condensedFollowup)} of follow-ups`,
-    `gate (rules): keeps ${pct(report.gateRules.keptFirst)} of first turns, ${pct(report.gateRules.keptStandalone)} of standalone turns; condenses ${pct(report.gateRules.condensedFollowup)} of follow-ups`,
+    g ? `gate (expand): keeps ${pct(g.keptFirst)} of first turns, ${pct(g.keptStandalone)} of standalone turns; condenses or expands ${pct(g.condensedFollowup)} of follow-ups` : '',
+    report.gateRules ? `gate (rules): keeps ${pct(report.gateRules.keptFirst)} of first turns, ${pct(report.gateRules.keptStandalone)} of standalone turns; condenses ${pct(report.gateRules.condensedFollowup)} of follow-ups` : '',
     report.skipped.length ? `skipped: ${report.skipped.join(', ')} (no LLM supplied)` : '',
     `${(report.ms / 1000).toFixed(1)} s`,
   ].filter(Boolean).join('\n');

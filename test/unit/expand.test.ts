@@ -117,5 +117,10 @@ describe('npm run eval on a set without a corpus', () => {
     expect(report.strategies.expand?.terms.r).toBe(1); // "it" → "throat cancer"
     expect(report.turns.find((t) => t.id === 'c1-2')?.question).toBe('Is throat cancer treatable?');
     expect(report.gate).toMatchObject({ keptFirst: 1, condensedFollowup: 1, changedStandalone: 0 });
+    expect(report.gateRules).toMatchObject({ keptFirst: 1 });
+    // A gate that was not run is not reported (it once read as "keeps every turn, condenses none").
+    const rawOnly = await evaluate({ data: dir, strategies: ['raw'] });
+    expect(rawOnly.gate).toBeUndefined();
+    expect(rawOnly.gateRules).toBeUndefined();
   });
 });
