@@ -34,3 +34,13 @@ export interface LexicalSegment {
   /** Terms per slot (the chunk's BM25 length). */
   lengths: Uint32Array;
 }
+
+/** A part of a segment merge (compaction): a stored segment and the slots of it kept, in their new order. */
+export interface SegmentPart {
+  /** Absent or not current: the part's chunks are tokenized from `texts`. */
+  segment: LexicalSegment | undefined;
+  /** Slots of `segment` kept, in order; they become the merged segment's next slots. */
+  slots: readonly number[];
+  /** The kept chunks' indexed texts, in the same order as `slots`. */
+  texts: readonly string[];
+}

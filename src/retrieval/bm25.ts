@@ -136,7 +136,7 @@ export class Bm25Index {
   search(query: string | readonly IndexTerm[], k: number, allow?: (key: number) => boolean): Hit[] {
     const n = this.docLength.size;
     if (n === 0 || k <= 0) return [];
-    const terms = typeof query === 'string' ? [...new Set(lexicalTerms(query))].map((term) => ({ term, weight: 1 })) : query;
+    const terms = queryTerms(query);
     const avgdl = this.totalLength / n || 1;
     const scores = new Map<number, number>();
     const pairs: number[] = [];
@@ -166,7 +166,7 @@ export class Bm25Index {
    */
   coverage(query: string | readonly IndexTerm[], keys: readonly number[]): Map<number, number> | undefined {
     const n = this.docLength.size;
-    const terms = typeof query === 'string' ? [...new Set(lexicalTerms(query))].map((term) => ({ term, weight: 1 })) : query;
+    const terms = queryTerms(query);
     const wanted = new Set(keys);
     const held = new Map<number, number>(keys.map((key) => [key, 0]));
     const pairs: number[] = [];
@@ -231,6 +231,11 @@ export class Bm25Index {
       }
     }
   }
+}
+
+/** A query's index terms: a text's distinct terms at weight 1, or the weighted terms as given. */
+function queryTerms(query: string | readonly IndexTerm[]): readonly IndexTerm[] {
+  return typeof query === 'string' ? [...new Set(lexicalTerms(query))].map((term) => ({ term, weight: 1 })) : query;
 }
 
 /** An index term (already stemmed) and its query weight. */

@@ -5,13 +5,13 @@
  * posting inserts. Slots index the shard's `keys`. A segment written with
  * other tokenizer rules (`version`) is ignored and its chunks re-tokenized.
  */
-import type { LexicalSegment } from '../index-data';
+import type { LexicalSegment, SegmentPart } from '../index-data';
 import { lexicalTerms } from '../text/tokens';
 
 /** Bump whenever lexicalTerms (folding, stopwords, stemming) changes. */
 export const LEXICAL_VERSION = 1;
 
-export type { LexicalSegment };
+export type { LexicalSegment, SegmentPart };
 
 /** Postings of `texts`, text i at slot i. */
 export function buildSegment(texts: readonly string[]): LexicalSegment {
@@ -69,16 +69,6 @@ export function isCurrentSegment(segment: LexicalSegment | undefined, slotCount:
   for (let i = 1; i < offsets.length; i++) if ((offsets[i] as number) < (offsets[i - 1] as number)) return false;
   for (let p = 0; p < slots.length; p++) if ((slots[p] as number) >= slotCount) return false;
   return true;
-}
-
-/** A part of a merge: a segment and the slots of it that survive, in their new order. */
-export interface SegmentPart {
-  /** Absent or not current: the part's chunks are tokenized from `texts`. */
-  segment: LexicalSegment | undefined;
-  /** Slots of `segment` kept, in order; they become the merged segment's next slots. */
-  slots: readonly number[];
-  /** The kept chunks' indexed texts, in the same order as `slots`. */
-  texts: readonly string[];
 }
 
 /**

@@ -5,19 +5,12 @@
  * The merged shards' BM25 postings come from the caller's `merge` (the
  * retrieval side's mergeSegments): storage moves records, it does not index.
  */
-import type { LexicalSegment } from '../index-data';
+import type { LexicalSegment, SegmentPart } from '../index-data';
 import { SHARD_MIN_BYTES, shardRows, type ChunkRecord, type ShardRecord } from './schema';
 import type { WriteTx } from './write-tx';
 
-/**
- * Merges the kept slots of several stored segments (each part: its segment, if
- * any; the slots kept; their chunks' indexed texts) into one, given each
- * part's shard slot count.
- */
-export type MergeLexical = (
-  parts: readonly { segment: LexicalSegment | undefined; slots: readonly number[]; texts: readonly string[] }[],
-  slotCounts: readonly number[],
-) => LexicalSegment;
+/** Merges the kept slots of several stored segments into one, given each part's shard slot count (mergeSegments). */
+export type MergeLexical = (parts: readonly SegmentPart[], slotCounts: readonly number[]) => LexicalSegment;
 
 /** Compaction runs once this many shards are small or mostly dead. */
 const COMPACT_TRIGGER = 8;
@@ -55,7 +48,7 @@ export async function compactShards(tx: WriteTx, merge: MergeLexical): Promise<n
       void tx.objectStore('chunks').put({ ...record, shard: id, slot });
     });
     // The kept slots grouped by the shard they come from, in order.
-    const parts: { segment: LexicalSegment | undefined; slots: number[]; texts: string[] }[] = [];
+    const parts: (SegmentPart & { slots: number[]; texts: string[] })[] = [];
     const slotCounts: number[] = [];
     let previous: ShardRecord | null = null;
     for (const p of part) {

@@ -154,11 +154,15 @@ export class RetrievalEngine implements Retriever {
       modelId: this.model.id,
       manifest: () => this.store.manifest(),
       dims: async () => (await this.embedder(false)).dims,
-      replace: (pending, header) => this.queue.run(() => withWriteLock(this.config.name, async () => {
-        await this.store.replaceAll(pending, lexicalFor(pending, header.dims), { modelId: header.modelId, dims: header.dims }, header.hash);
-        await this.hydrate();
-        this.feed?.publish(this.generation);
-      })),
+      replace: (pending, header) => {
+        // Tokenized before the locks are taken: nothing here depends on what they guard.
+        const lexical = lexicalFor(pending, header.dims);
+        return this.queue.run(() => withWriteLock(this.config.name, async () => {
+          await this.store.replaceAll(pending, lexical, { modelId: header.modelId, dims: header.dims }, header.hash);
+          await this.hydrate();
+          this.feed?.publish(this.generation);
+        }));
+      },
     }, bytes);
   }
 
@@ -225,8 +229,10 @@ export class RetrievalEngine implements Retriever {
   }
 
   private async commit(pending: PendingDoc[], dims: number): Promise<void> {
+    // Tokenized before the locks are taken (another tab waits on the write lock).
+    const lexical = lexicalFor(pending, dims);
     await this.queue.run(() => withWriteLock(this.config.name, async () => {
-      const result = await this.store.commit(pending, lexicalFor(pending, dims), { modelId: this.model.id, dims });
+      const result = await this.store.commit(pending, lexical, { modelId: this.model.id, dims });
       if (result.generation !== this.generation + 1 || !this.memory) {
         await this.hydrate(); // another tab committed in between: reload the truth
       } else {
@@ -287,7 +293,8 @@ export class RetrievalEngine implements Retriever {
     const embedder = await this.embedder(false);
     const pending = await reembed(docs, chunks, embedder);
     this.embedded.chunks += chunks.length;
-    await withWriteLock(this.config.name, () => this.store.commit(pending, lexicalFor(pending, embedder.dims), { modelId: this.model.id, dims: embedder.dims }, { replaceIdentity: true }));
+    const lexical = lexicalFor(pending, embedder.dims);
+    await withWriteLock(this.config.name, () => this.store.commit(pending, lexical, { modelId: this.model.id, dims: embedder.dims }, { replaceIdentity: true }));
     this.memory = null;
     this.rebuilt = true; // the rebuilt index matches; never loop
     await this.hydrate();
