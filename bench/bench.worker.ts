@@ -255,18 +255,20 @@ const api = {
   },
 };
 
-/** Every record of the shards and chunks stores, with bare IndexedDB calls (no wrapper). */
+/** Every record of the index's stores, with bare IndexedDB calls (no wrapper). */
 function bareRead(db: string): Promise<number> {
   return new Promise((resolve, reject) => {
     const open = indexedDB.open(db);
     open.onerror = () => reject(open.error ?? new Error('open failed'));
     open.onsuccess = () => {
       const conn = open.result;
-      const tx = conn.transaction(['shards', 'chunks', 'docs', 'meta'], 'readonly');
+      // A store name this schema lacks throws here, inside an event handler: reject rather than hang the run.
+      let tx: IDBTransaction;
+      try { tx = conn.transaction(['shards', 'docs', 'meta'], 'readonly'); } catch (error) { conn.close(); reject(error instanceof Error ? error : new Error(String(error))); return; }
       let bytes = 0;
       // Every result is read, as a hydrate must: leaving chunks and docs unread measured 178 ms instead of 288 ms
-      // (20k × 384), i.e. an unread result is not fully paid for.
-      const requests = [tx.objectStore('shards').getAll(), tx.objectStore('chunks').getAll(), tx.objectStore('docs').getAll(), tx.objectStore('meta').get('manifest')];
+      // (20k × 384, schema 1), i.e. an unread result is not fully paid for.
+      const requests = [tx.objectStore('shards').getAll(), tx.objectStore('docs').getAll(), tx.objectStore('meta').get('manifest')];
       for (const request of requests) {
         request.onsuccess = () => {
           const result = request.result as unknown;

@@ -6,7 +6,7 @@
  * retrieval side's mergeSegments): storage moves records, it does not index.
  */
 import type { LexicalSegment, SegmentPart } from '../index-data';
-import { SHARD_MIN_BYTES, shardRows, type ChunkRecord, type ShardRecord } from './schema';
+import { SHARD_MIN_BYTES, shardRows, type DocRecord, type ShardRecord } from './schema';
 import type { WriteTx } from './write-tx';
 
 /** Merges the kept slots of several stored segments into one, given each part's shard slot count (mergeSegments). */
@@ -25,14 +25,17 @@ export async function compactShards(tx: WriteTx, merge: MergeLexical): Promise<n
     .filter((id) => isCompactable(manifest.shardSlots[id] ?? 0, manifest.shardLive[id] ?? 0, manifest.dims));
   if (victimIds.length < COMPACT_TRIGGER) return 0;
   const victims = (await Promise.all(victimIds.map((id) => tx.objectStore('shards').get(id)))).filter((v): v is ShardRecord => v !== undefined);
-  const live: { record: ChunkRecord; vector: Float32Array; shard: ShardRecord; slot: number }[] = [];
+  // The documents with chunks in the victims, found through the byShard index (they are rewritten with their chunks' new shards).
+  const byShard = tx.objectStore('docs').index('byShard');
+  const docs = new Map((await Promise.all(victims.map((v) => byShard.getAll(v.id)))).flat().map((d) => [d.id, d]));
+  // A slot is live while a document lists its key in that shard.
+  const owners = new Map<number, { doc: DocRecord; index: number; context: string }>();
+  for (const doc of docs.values()) doc.chunkKeys.forEach((key, index) => owners.set(key, { doc, index, context: doc.chunks[index]?.context ?? '' }));
+  const live: { key: number; owner: { doc: DocRecord; index: number; context: string }; vector: Float32Array; shard: ShardRecord; slot: number }[] = [];
   for (const shard of victims) {
-    // All of a shard's chunk reads in flight at once (see deleteDocs).
-    const records = await Promise.all(Array.from(shard.keys, (key) => tx.objectStore('chunks').get(key)));
-    records.forEach((record, slot) => {
-      if (record && record.shard === shard.id && record.slot === slot) {
-        live.push({ record, vector: shard.vectors.subarray(slot * shard.dims, (slot + 1) * shard.dims), shard, slot });
-      }
+    shard.keys.forEach((key, slot) => {
+      const owner = owners.get(key);
+      if (owner && owner.doc.chunkShards[owner.index] === shard.id) live.push({ key, owner, vector: shard.vectors.subarray(slot * shard.dims, (slot + 1) * shard.dims), shard, slot });
     });
     void tx.objectStore('shards').delete(shard.id);
     delete manifest.shardLive[shard.id];
@@ -43,9 +46,9 @@ export async function compactShards(tx: WriteTx, merge: MergeLexical): Promise<n
     const part = live.slice(from, from + perShard);
     const id = manifest.nextShardId++;
     const vectors = new Float32Array(part.length * manifest.dims);
-    part.forEach(({ record, vector }, slot) => {
+    part.forEach(({ owner, vector }, slot) => {
       vectors.set(vector, slot * manifest.dims);
-      void tx.objectStore('chunks').put({ ...record, shard: id, slot });
+      owner.doc.chunkShards[owner.index] = id;
     });
     // The kept slots grouped by the shard they come from, in order.
     const parts: (SegmentPart & { slots: number[]; texts: string[] })[] = [];
@@ -59,14 +62,14 @@ export async function compactShards(tx: WriteTx, merge: MergeLexical): Promise<n
       }
       const group = parts[parts.length - 1] as (typeof parts)[number];
       group.slots.push(p.slot);
-      group.texts.push(p.record.context);
+      group.texts.push(p.owner.context);
     }
-    void tx.objectStore('shards').put({
-      id, dims: manifest.dims, vectors, keys: Float64Array.from(part, (p) => p.record.key), lexical: merge(parts, slotCounts),
-    });
+    void tx.objectStore('shards').put({ id, dims: manifest.dims, vectors, keys: Float64Array.from(part, (p) => p.key), lexical: merge(parts, slotCounts) });
     manifest.shardLive[id] = part.length;
     manifest.shardSlots[id] = part.length;
   }
+  // The moved chunks' documents now name their new shards.
+  for (const doc of docs.values()) void tx.objectStore('docs').put(doc);
   await tx.objectStore('meta').put(manifest, 'manifest');
   return victims.length;
 }

@@ -1,6 +1,6 @@
 /**
  * Persistence of one index in IndexedDB. Every change is one `strict`
- * readwrite transaction over manifest, docs, chunks and shards, so a crash or
+ * readwrite transaction over manifest, docs and shards, so a crash or
  * an abort leaves either the whole change or none of it. Callers compute
  * embeddings before calling `commit`: nothing slow happens inside a
  * transaction (which IndexedDB would auto-commit early).
@@ -15,7 +15,7 @@ import { checkIdentity, emptyManifest, type ModelIdentity } from './manifest';
 import { repairRecords } from './repair';
 import type { WriteTx } from './write-tx';
 import { deleteDocs, putDocs } from './write-docs';
-import { MIGRATIONS, SCHEMA_VERSION, databaseName, type ChunkRecord, type DocRecord, type Manifest, type ShardRecord, type ThreadlineDB } from './schema';
+import { MIGRATIONS, SCHEMA_VERSION, STORES, databaseName, type ChunkRecord, type DocRecord, type Manifest, type ShardRecord, type StoredChunk, type ThreadlineDB } from './schema';
 
 export { SHARD_MAX_BYTES, SHARD_MIN_BYTES, shardRows } from './schema';
 export type { MergeLexical } from './compaction';
@@ -23,8 +23,8 @@ export type { MergeLexical } from './compaction';
 export type { ModelIdentity } from './manifest';
 
 export interface PendingDoc {
-  record: Omit<DocRecord, 'chunkKeys'>;
-  chunks: Omit<ChunkRecord, 'key' | 'shard' | 'slot'>[];
+  record: Omit<DocRecord, 'chunkKeys' | 'chunks' | 'chunkShards'>;
+  chunks: StoredChunk[];
   /** Packed `chunks.length × dims`. */
   vectors: Float32Array;
 }
@@ -93,7 +93,11 @@ export class IndexStore {
     try {
       const db = await openDB<ThreadlineDB>(databaseName(name), SCHEMA_VERSION, {
         upgrade(database, oldVersion, _newVersion, tx) {
-          for (let v = oldVersion; v < SCHEMA_VERSION; v++) MIGRATIONS[v]?.(database, tx);
+          // One after the other, each inside the upgrade transaction; a failed one aborts it, so the database stays at its old version.
+          const [untypedDb, untypedTx] = [database, tx] as unknown as Parameters<(typeof MIGRATIONS)[number]>;
+          let chain: Promise<void> = Promise.resolve();
+          for (let v = oldVersion; v < SCHEMA_VERSION; v++) chain = chain.then(() => MIGRATIONS[v]?.(untypedDb, untypedTx));
+          chain.catch(() => { try { tx.abort(); } catch { /* already finished */ } });
         },
         // Another tab wants to upgrade or delete: close at once so it never hangs waiting on us.
         blocking(_current, next) { db.close(); lost(next === null ? 'deleted' : 'upgraded'); },
@@ -145,14 +149,13 @@ export class IndexStore {
   /** Reads everything needed to rebuild the in-memory index, in one snapshot; damaged records are left out and reported. */
   async load(): Promise<StoredIndex> {
     return this.run(async () => {
-      const tx = (await this.connection()).transaction(['meta', 'docs', 'chunks', 'shards'], 'readonly');
-      const [rawManifest, rawDocs, rawChunks, rawShards] = await Promise.all([
-        tx.objectStore('meta').get('manifest'), tx.objectStore('docs').getAll(),
-        tx.objectStore('chunks').getAll(), tx.objectStore('shards').getAll(),
+      const tx = (await this.connection()).transaction([...STORES], 'readonly');
+      const [rawManifest, rawDocs, rawShards] = await Promise.all([
+        tx.objectStore('meta').get('manifest'), tx.objectStore('docs').getAll(), tx.objectStore('shards').getAll(),
       ]);
-      const { manifest, docs, chunks, shards, damaged, problems } = checkRecords(rawManifest, rawDocs, rawChunks, rawShards);
+      const { manifest, docs, chunks, shards, damaged, problems } = checkRecords(rawManifest, rawDocs, rawShards);
       const dims = manifest?.dims ?? 0;
-      // Chunks come in key order and keys fill shards slot after slot, so runs are long; no copy is made here.
+      // Chunks come in shard and slot order, so runs are long; no copy is made here.
       const vectors: VectorRun[] = [];
       for (let i = 0; i < chunks.length;) {
         const first = chunks[i] as ChunkRecord;
@@ -184,7 +187,7 @@ export class IndexStore {
   async replaceAll(pending: readonly PendingDoc[], lexical: readonly LexicalSegment[], identity: ModelIdentity, sourceHash: string): Promise<CommitResult> {
     return this.write('Could not store the prebuilt index', async (tx) => {
       const old = await tx.objectStore('meta').get('manifest');
-      await Promise.all([tx.objectStore('docs').clear(), tx.objectStore('chunks').clear(), tx.objectStore('shards').clear()]);
+      await Promise.all([tx.objectStore('docs').clear(), tx.objectStore('shards').clear()]);
       // Counters carry on past the old index: a key or shard id is never reused, even across replacements.
       const manifest = { ...emptyManifest(identity), nextChunkKey: old?.nextChunkKey ?? 1, nextShardId: old?.nextShardId ?? 1, generation: old?.generation ?? 0, sourceHash };
       const result = await putDocs(tx, manifest, pending, identity, lexical);
@@ -232,7 +235,7 @@ export class IndexStore {
   async clear(): Promise<void> {
     await this.write('Could not clear the index', async (tx) => {
       const old = await tx.objectStore('meta').get('manifest');
-      await Promise.all([tx.objectStore('docs').clear(), tx.objectStore('chunks').clear(), tx.objectStore('shards').clear()]);
+      await Promise.all([tx.objectStore('docs').clear(), tx.objectStore('shards').clear()]);
       // Keep the generation and the counters moving forward: other tabs notice the clear, and no key is reused.
       const next = { ...emptyManifest({ modelId: '', dims: 0 }), nextChunkKey: old?.nextChunkKey ?? 1, nextShardId: old?.nextShardId ?? 1, generation: (old?.generation ?? 0) + 1 };
       await tx.objectStore('meta').put(next, 'manifest');
@@ -262,7 +265,7 @@ export class IndexStore {
    */
   private async write<T>(message: string, work: (tx: WriteTx) => Promise<T>): Promise<T> {
     return this.run(async () => {
-      const tx = (await this.connection()).transaction(['meta', 'docs', 'chunks', 'shards'], 'readwrite', TX);
+      const tx = (await this.connection()).transaction([...STORES], 'readwrite', TX);
       try {
         const result = await work(tx);
         await tx.done;

@@ -1,6 +1,6 @@
 /**
  * Repair of damaged stored records (found by stored-index-check.ts): deletes
- * the damaged documents and every chunk of theirs, sweeps unreadable records,
+ * the damaged documents (their chunks with them), sweeps unreadable records,
  * and writes a manifest whose counts match what is left, keeping its counters
  * so no key is ever reused. A manifest that lost its model id takes
  * `modelId`, the configured model's. Runs inside the caller's write transaction.
@@ -12,21 +12,11 @@ import type { WriteTx } from './write-tx';
 
 export async function repairRecords(tx: WriteTx, damaged: readonly string[], modelId: string): Promise<void> {
   const raw = await tx.objectStore('meta').get('manifest');
-  const [docs, chunks, shards] = await Promise.all([tx.objectStore('docs').getAll(), tx.objectStore('chunks').getAll(), tx.objectStore('shards').getAll()]);
-  const checked = checkRecords(raw, docs, chunks, shards);
-  const drop = new Set([...damaged, ...checked.damaged]);
-  const byDoc = tx.objectStore('chunks').index('byDoc');
-  for (const id of drop) {
-    void tx.objectStore('docs').delete(id);
-    for (const key of await byDoc.getAllKeys(id)) void tx.objectStore('chunks').delete(key);
-  }
-  // Unreadable records cannot be found by document: sweep them by key.
-  const goodChunks = new Set(checked.chunks.map((c) => c.key));
+  const [docs, shards] = await Promise.all([tx.objectStore('docs').getAll(), tx.objectStore('shards').getAll()]);
+  const checked = checkRecords(raw, docs, shards);
   const goodDocs = new Set(checked.docs.map((d) => d.id));
-  for (const c of chunks as unknown[]) {
-    const key = (c as { key?: unknown } | null)?.key;
-    if (typeof key === 'number' && !goodChunks.has(key)) void tx.objectStore('chunks').delete(key);
-  }
+  for (const id of [...damaged, ...checked.damaged]) goodDocs.delete(id);
+  // Every document record not kept goes, the unreadable ones included (by their key).
   for (const d of docs as unknown[]) {
     const id = (d as { id?: unknown } | null)?.id;
     if (typeof id === 'string' && !goodDocs.has(id)) void tx.objectStore('docs').delete(id);
@@ -37,14 +27,14 @@ export async function repairRecords(tx: WriteTx, damaged: readonly string[], mod
     if (typeof id === 'number' && !checked.shards.has(id)) void tx.objectStore('shards').delete(id);
   }
   const base = checked.manifest ?? emptyManifest({ modelId, dims: 0 });
-  const live = checked.chunks;
+  const live = checked.chunks.filter((c) => goodDocs.has(c.docId));
   const shardLive: Record<number, number> = {};
   for (const c of live) shardLive[c.shard] = (shardLive[c.shard] ?? 0) + 1;
   const manifest: Manifest = {
     ...base,
     ...(base.modelId === '' ? { modelId } : {}),
     shardLive, shardSlots: Object.fromEntries(checked.shards.size ? [...checked.shards.values()].map((s) => [s.id, s.keys.length]) : []),
-    chunkCount: live.length, docCount: checked.docs.length, generation: base.generation + 1, updatedAt: Date.now(),
+    chunkCount: live.length, docCount: goodDocs.size, generation: base.generation + 1, updatedAt: Date.now(),
   };
   if (manifest.chunkCount === 0) Object.assign(manifest, { modelId: '', dims: 0 });
   await tx.objectStore('meta').put(manifest, 'manifest');

@@ -1,12 +1,14 @@
 /**
  * The IndexedDB schema of one threadline name (`threadline:<name>`), typed for
- * idb, with one migration per version. Vectors live in shards (Float32Array,
- * 1–16 MB once compacted), never one record per vector and never JSON arrays.
+ * idb, with one migration per version. A commit writes one record per
+ * document (with its chunks' texts) and one shard per segment of chunks (their
+ * vectors as a Float32Array and their BM25 postings, 1–16 MB once compacted),
+ * never a record per chunk.
  */
-import type { DBSchema, IDBPDatabase, IDBPTransaction, StoreNames } from 'idb';
+import type { DBSchema, IDBPDatabase, IDBPTransaction } from 'idb';
 import type { IndexedChunk, LexicalSegment, MetadataValue } from '../index-data';
 
-export const SCHEMA_VERSION = 1;
+export const SCHEMA_VERSION = 2;
 
 /** Shards are cut at this size, and merged while smaller than MIN. */
 export const SHARD_MAX_BYTES = 16 * 1024 * 1024;
@@ -44,12 +46,20 @@ export interface DocRecord {
   title?: string;
   url?: string;
   metadata?: Record<string, MetadataValue>;
+  /** Its chunks' keys, in document order. A chunk is live exactly while its document lists it. */
   chunkKeys: number[];
+  /** Its chunks (parallel to chunkKeys): removing the document removes their texts at once. */
+  chunks: StoredChunk[];
+  /** The shard holding each chunk's vector (parallel to chunkKeys): a removal updates the shards' live counts without reading them. */
+  chunkShards: number[];
   chars: number;
   addedAt: number;
 }
 
-/** A chunk as indexed in memory, plus where its vector is stored. */
+/** A chunk as stored: its key is the document's chunkKeys entry, its vector found through the shards' keys. */
+export type StoredChunk = Omit<IndexedChunk, 'key'>;
+
+/** A chunk as read back, with where its vector is stored (not a stored record). */
 export interface ChunkRecord extends IndexedChunk {
   shard: number;
   slot: number;
@@ -60,7 +70,7 @@ export interface ShardRecord {
   dims: number;
   /** Vectors by slot; slots of removed chunks stay until compaction. */
   vectors: Float32Array;
-  /** Chunk key by slot (for consistency checks and compaction). */
+  /** Chunk key by slot: where a chunk's vector is, and which slots are dead (no document lists their key). */
   keys: Float64Array;
   /** BM25 postings of the slots' chunks (absent in shards written before they existed: those chunks are re-tokenized on load). */
   lexical?: LexicalSegment;
@@ -68,22 +78,60 @@ export interface ShardRecord {
 
 export interface ThreadlineDB extends DBSchema {
   meta: { key: 'manifest'; value: Manifest };
-  docs: { key: string; value: DocRecord };
-  chunks: { key: number; value: ChunkRecord; indexes: { byDoc: string } };
+  docs: { key: string; value: DocRecord; indexes: { byShard: number } };
   shards: { key: number; value: ShardRecord };
 }
 
-export type UpgradeTx = IDBPTransaction<ThreadlineDB, StoreNames<ThreadlineDB>[], 'versionchange'>;
+/** The stores every index write and read covers. */
+export const STORES = ['meta', 'docs', 'shards'] as const;
 
-/** migrations[v - 1] upgrades a database from version v - 1 to v. Append only. */
-export const MIGRATIONS: ReadonlyArray<(db: IDBPDatabase<ThreadlineDB>, tx: UpgradeTx) => void> = [
+/** Migrations run on the database as it was, so they are written against no schema type. */
+export type UpgradeTx = IDBPTransaction<unknown, string[], 'versionchange'>;
+
+/**
+ * migrations[v - 1] upgrades a database from version v - 1 to v, inside the
+ * upgrade transaction (they may await its requests, and nothing else). Append only.
+ */
+export const MIGRATIONS: ReadonlyArray<(db: IDBPDatabase<unknown>, tx: UpgradeTx) => void | Promise<void>> = [
   (db) => {
     db.createObjectStore('meta');
     db.createObjectStore('docs', { keyPath: 'id' });
     db.createObjectStore('chunks', { keyPath: 'key' }).createIndex('byDoc', 'docId');
     db.createObjectStore('shards', { keyPath: 'id' });
   },
+  migrateToDocChunks,
 ];
+
+/**
+ * Version 2: a record per chunk (version 1) made every commit thousands of
+ * writes. Each document's chunks move into its own record with the shards of
+ * their vectors, and the chunks store goes. A chunk record
+ * that is missing or out of place becomes a null entry, so the check on load
+ * reports its document as damaged (by id) exactly as version 1 did.
+ */
+async function migrateToDocChunks(db: IDBPDatabase<unknown>, tx: UpgradeTx): Promise<void> {
+  // Compaction finds the documents whose chunks sit in a shard through this index.
+  tx.objectStore('docs').createIndex('byShard', 'chunkShards', { multiEntry: true });
+  const [chunks, docs, manifest] = await Promise.all([tx.objectStore('chunks').getAll(), tx.objectStore('docs').getAll(), tx.objectStore('meta').get('manifest')]) as [unknown[], unknown[], unknown];
+  const byKey = new Map<unknown, Record<string, unknown>>();
+  for (const c of chunks) if (typeof c === 'object' && c !== null) byKey.set((c as { key?: unknown }).key, c as Record<string, unknown>);
+  for (const doc of docs) {
+    const d = doc as { id?: unknown; chunkKeys?: unknown } | null;
+    if (typeof d !== 'object' || d === null || typeof d.id !== 'string' || !Array.isArray(d.chunkKeys)) continue;
+    const own = d.chunkKeys.map((key) => { const c = byKey.get(key); return c && c.docId === d.id ? c : undefined; });
+    void tx.objectStore('docs').put({ ...d, chunks: own.map((c) => (c ? withoutPlace(c) : null)), chunkShards: own.map((c) => (typeof c?.shard === 'number' ? c.shard : 0)) });
+  }
+  if (typeof manifest === 'object' && manifest !== null) void tx.objectStore('meta').put({ ...manifest, schemaVersion: 2 }, 'manifest');
+  db.deleteObjectStore('chunks');
+}
+
+function withoutPlace(c: Record<string, unknown>): Record<string, unknown> {
+  const rest = { ...c };
+  delete rest.key;
+  delete rest.shard;
+  delete rest.slot;
+  return rest;
+}
 
 export function databaseName(name: string): string {
   return `threadline:${name}`;

@@ -2,21 +2,22 @@
  * Checks what IndexedDB handed back before anything is built from it. Records
  * can be damaged by browser bugs, by an interrupted profile copy, or by
  * anyone who can run script on the origin; a damaged record must never brick
- * the index name. Damaged chunks are quarantined with every other chunk of
- * their document (a document is indexed whole or not at all), and the
- * document ids are reported so the engine can delete them and the user can
- * add them again. A missing or unreadable manifest is rebuilt from the
+ * the index name. A document with a damaged chunk (unreadable, or its vector
+ * missing, misplaced or not finite) is quarantined whole (a document is
+ * indexed whole or not at all), and the document ids are reported so the
+ * engine can delete them and the user can add them again. A missing or unreadable manifest is rebuilt from the
  * records, so chunk keys and shard ids are never reused.
  */
-import type { ChunkRecord, DocRecord, Manifest, ShardRecord } from './schema';
+import type { ChunkRecord, DocRecord, Manifest, ShardRecord, StoredChunk } from './schema';
 import { SCHEMA_VERSION } from './schema';
 
 export interface CheckedRecords {
   manifest: Manifest | undefined;
   docs: DocRecord[];
+  /** The live chunks of the documents kept, in shard and slot order (so their vectors come in long runs). */
   chunks: ChunkRecord[];
   shards: Map<number, ShardRecord>;
-  /** Documents dropped because one of their records is damaged (or missing). */
+  /** Documents dropped because one of their chunks is damaged (or its vector missing). */
   damaged: string[];
   /** Why, for the report. */
   problems: string[];
@@ -34,13 +35,14 @@ export function isManifest(value: unknown): value is Manifest {
 function isDoc(value: unknown): value is DocRecord {
   const d = value as Partial<DocRecord> | null;
   return typeof d === 'object' && d !== null && isText(d.id) && isText(d.hash) && Array.isArray(d.chunkKeys) && d.chunkKeys.every(isCount)
+    && Array.isArray(d.chunks) && Array.isArray(d.chunkShards) && d.chunkShards.length === d.chunkKeys.length && d.chunkShards.every(isCount)
     && (d.title === undefined || isText(d.title)) && (d.url === undefined || isText(d.url));
 }
 
-function isChunk(value: unknown): value is ChunkRecord {
-  const c = value as Partial<ChunkRecord> | null;
-  return typeof c === 'object' && c !== null && isCount(c.key) && isText(c.docId) && isText(c.text) && isText(c.context)
-    && Array.isArray(c.headingPath) && c.headingPath.every(isText) && isCount(c.start) && isCount(c.end) && isCount(c.shard) && isCount(c.slot);
+function isChunk(value: unknown): value is StoredChunk {
+  const c = value as Partial<StoredChunk> | null;
+  return typeof c === 'object' && c !== null && isText(c.docId) && isText(c.text) && isText(c.context)
+    && Array.isArray(c.headingPath) && c.headingPath.every(isText) && isCount(c.start) && isCount(c.end);
 }
 
 function isShard(value: unknown): value is ShardRecord {
@@ -49,7 +51,7 @@ function isShard(value: unknown): value is ShardRecord {
     && s.vectors instanceof Float32Array && s.keys instanceof Float64Array && s.vectors.length === s.keys.length * s.dims;
 }
 
-export function checkRecords(rawManifest: unknown, rawDocs: unknown[], rawChunks: unknown[], rawShards: unknown[]): CheckedRecords {
+export function checkRecords(rawManifest: unknown, rawDocs: unknown[], rawShards: unknown[]): CheckedRecords {
   const problems: string[] = [];
   const shards = new Map<number, ShardRecord>();
   for (const s of rawShards) {
@@ -58,40 +60,49 @@ export function checkRecords(rawManifest: unknown, rawDocs: unknown[], rawChunks
   }
   let manifest = isManifest(rawManifest) ? rawManifest : undefined;
   const dims = manifest && manifest.dims > 0 ? manifest.dims : [...shards.values()][0]?.dims ?? 0;
+  // Where each key's vector is (the first slot that holds it).
+  const place = new Map<number, { shard: ShardRecord; slot: number }>();
+  for (const shard of shards.values()) shard.keys.forEach((key, slot) => { if (!place.has(key)) place.set(key, { shard, slot }); });
   const damaged = new Set<string>();
-  const chunks: ChunkRecord[] = [];
-  for (const c of rawChunks) {
-    if (!isChunk(c)) {
-      const docId = (c as { docId?: unknown } | null)?.docId;
-      if (isText(docId)) damaged.add(docId);
-      problems.push('a chunk record is unreadable');
-      continue;
-    }
-    const shard = shards.get(c.shard);
-    // The vector must be where the chunk says, the right size, and finite.
-    if (!shard || shard.dims !== dims || shard.keys[c.slot] !== c.key || !finiteRow(shard.vectors, c.slot, dims)) {
-      damaged.add(c.docId);
-      problems.push(`chunk ${c.key} of "${c.docId}" has no usable vector`);
-      continue;
-    }
-    chunks.push(c);
-  }
   const docs: DocRecord[] = [];
-  const present = new Set(chunks.map((c) => c.key));
+  const live = new Map<number, ChunkRecord>();
   for (const d of rawDocs) {
     if (!isDoc(d)) { problems.push('a document record is unreadable'); continue; }
-    // A document is whole or absent: every chunk it lists must be there.
-    if (d.chunkKeys.some((k) => !present.has(k))) { damaged.add(d.id); problems.push(`document "${d.id}" lost chunks`); }
     docs.push(d);
+    const own = docChunks(d, place, dims, live);
+    if (typeof own === 'string') { damaged.add(d.id); problems.push(own); continue; }
+    for (const c of own) live.set(c.key, c);
   }
-  const docIds = new Set(docs.map((d) => d.id));
-  for (const c of chunks) if (!docIds.has(c.docId)) damaged.add(c.docId);
-  const keep = (id: string) => !damaged.has(id);
-  if (!manifest && (docs.length || chunks.length || shards.size)) {
+  if (!manifest && (docs.length || shards.size)) {
     problems.push('the manifest is missing or unreadable; rebuilt from the records');
-    manifest = rebuildManifest(rawManifest, rawChunks, shards, dims);
+    manifest = rebuildManifest(rawManifest, rawDocs, shards, dims, live.size);
   }
-  return { manifest, docs: docs.filter((d) => keep(d.id)), chunks: chunks.filter((c) => keep(c.docId)), shards, damaged: [...damaged], problems };
+  const chunks: ChunkRecord[] = [];
+  for (const shard of [...shards.values()].sort((a, b) => a.id - b.id)) {
+    shard.keys.forEach((key, slot) => {
+      const c = live.get(key);
+      if (c && c.shard === shard.id && c.slot === slot && !damaged.has(c.docId)) chunks.push(c);
+    });
+  }
+  return { manifest, docs: docs.filter((d) => !damaged.has(d.id)), chunks, shards, damaged: [...damaged], problems };
+}
+
+/** A document's chunks with their keys and places, or what is wrong with them. */
+function docChunks(d: DocRecord, place: Map<number, { shard: ShardRecord; slot: number }>, dims: number, taken: Map<number, ChunkRecord>): ChunkRecord[] | string {
+  if ((d.chunks as unknown[]).length !== d.chunkKeys.length) return `document "${d.id}" lost chunks`;
+  const out: ChunkRecord[] = [];
+  for (let i = 0; i < d.chunks.length; i++) {
+    const c: unknown = d.chunks[i];
+    const key = d.chunkKeys[i] as number;
+    if (!isChunk(c) || c.docId !== d.id) return `a chunk of "${d.id}" is unreadable`;
+    const at = place.get(key);
+    // The vector must be where the document says, the right size, and finite; and no other document may list the key.
+    if (!at || at.shard.id !== d.chunkShards[i] || at.shard.dims !== dims || !finiteRow(at.shard.vectors, at.slot, dims) || taken.has(key)) {
+      return `chunk ${key} of "${d.id}" has no usable vector`;
+    }
+    out.push({ ...c, key, shard: at.shard.id, slot: at.slot });
+  }
+  return out;
 }
 
 function finiteRow(vectors: Float32Array, slot: number, dims: number): boolean {
@@ -100,12 +111,12 @@ function finiteRow(vectors: Float32Array, slot: number, dims: number): boolean {
 }
 
 /** Counters past every key and shard id still stored, so nothing is ever reused; counts are fixed by the repair that follows. */
-function rebuildManifest(raw: unknown, rawChunks: unknown[], shards: Map<number, ShardRecord>, dims: number): Manifest {
+function rebuildManifest(raw: unknown, rawDocs: unknown[], shards: Map<number, ShardRecord>, dims: number, chunkCount: number): Manifest {
   const old = (typeof raw === 'object' && raw !== null ? raw : {}) as Partial<Manifest>;
   let maxKey = 0;
-  for (const c of rawChunks) {
-    const key = (c as { key?: unknown } | null)?.key;
-    if (typeof key === 'number' && Number.isFinite(key)) maxKey = Math.max(maxKey, key);
+  for (const d of rawDocs) {
+    const keys = (d as { chunkKeys?: unknown } | null)?.chunkKeys;
+    if (Array.isArray(keys)) for (const key of keys) if (typeof key === 'number' && Number.isFinite(key)) maxKey = Math.max(maxKey, key);
   }
   for (const s of shards.values()) for (const k of s.keys) maxKey = Math.max(maxKey, k);
   const shardLive: Record<number, number> = {};
@@ -114,6 +125,6 @@ function rebuildManifest(raw: unknown, rawChunks: unknown[], shards: Map<number,
   return {
     schemaVersion: SCHEMA_VERSION, modelId: isText(old.modelId) ? old.modelId : '', dims,
     nextChunkKey: maxKey + 1, nextShardId: Math.max(0, ...shards.keys()) + 1, shardLive, shardSlots,
-    chunkCount: rawChunks.length, docCount: 0, generation: isCount(old.generation) ? old.generation + 1 : 1, updatedAt: Date.now(),
+    chunkCount, docCount: 0, generation: isCount(old.generation) ? old.generation + 1 : 1, updatedAt: Date.now(),
   };
 }

@@ -1,7 +1,7 @@
 /**
  * The two halves of a document write, inside the caller's transaction:
- * deleting documents with their chunks, and putting documents, chunk records
- * and new shards (the manifest last). Storage computes nothing here: the
+ * deleting documents (their chunks with them), and putting documents and new
+ * shards (the manifest last). Storage computes nothing here: the
  * caller brings the vectors and the BM25 segments, one per shard to write.
  */
 import { ThreadlineError } from '../errors';
@@ -11,7 +11,10 @@ import type { ChunkRecord, Manifest } from './schema';
 import type { CommitResult, PendingDoc, StoredSegments, VectorRun } from './index-store';
 import type { WriteTx } from './write-tx';
 
-/** Writes documents, chunk records and new shards into `tx`, and the manifest last. */
+/**
+ * Writes one record per document (its chunks inside), one shard per segment,
+ * and the manifest last: never a record per chunk.
+ */
 export async function putDocs(tx: WriteTx, manifest: Manifest, pending: readonly PendingDoc[], identity: ModelIdentity, lexical: readonly LexicalSegment[]): Promise<Omit<CommitResult, 'removedKeys'>> {
   const total = pending.reduce((n, d) => n + d.chunks.length, 0);
   // One segment per shard, in chunk order: their slot counts cut the shards.
@@ -28,6 +31,7 @@ export async function putDocs(tx: WriteTx, manifest: Manifest, pending: readonly
   for (let s = 0, r = 0; s < rows.length; s++) for (let slot = 0; slot < (rows[s] as number); slot++, r++) { shardOf[r] = manifest.nextShardId + s; slotOf[r] = slot; }
   let row = 0;
   for (const doc of pending) {
+    const first = row;
     const records: ChunkRecord[] = doc.chunks.map((c) => {
       const key = manifest.nextChunkKey++;
       keys[row] = key;
@@ -35,9 +39,8 @@ export async function putDocs(tx: WriteTx, manifest: Manifest, pending: readonly
       row++;
       return record;
     });
-    packed.set(doc.vectors, (row - records.length) * identity.dims);
-    for (const r of records) void tx.objectStore('chunks').put(r);
-    void tx.objectStore('docs').put({ ...doc.record, chunkKeys: records.map((r) => r.key) });
+    packed.set(doc.vectors, first * identity.dims);
+    void tx.objectStore('docs').put({ ...doc.record, chunkKeys: records.map((r) => r.key), chunks: doc.chunks, chunkShards: records.map((r) => r.shard) });
     vectors.push({ from: chunks.length, count: records.length, rows: doc.vectors });
     chunks.push(...records);
     manifest.docCount++;
@@ -60,16 +63,17 @@ export async function putDocs(tx: WriteTx, manifest: Manifest, pending: readonly
 }
 
 /**
- * Deletes documents and their chunks. Requests are issued together, not
- * awaited one by one: IndexedDB pipelines them within the transaction.
+ * Deletes documents, their chunks' texts with them; their vectors' slots turn
+ * dead (no document lists their keys) and are dropped by compaction, which
+ * the manifest's live counts decide without reading any shard.
  */
 export async function deleteDocs(tx: WriteTx, ids: readonly string[], manifest: Manifest): Promise<number[]> {
   const docs = (await Promise.all([...new Set(ids)].map((id) => tx.objectStore('docs').get(id)))).filter((d) => d !== undefined);
+  for (const doc of docs) {
+    for (const shard of doc.chunkShards) manifest.shardLive[shard] = Math.max(0, (manifest.shardLive[shard] ?? 1) - 1);
+    void tx.objectStore('docs').delete(doc.id);
+  }
   const keys = docs.flatMap((d) => d.chunkKeys);
-  const chunks = await Promise.all(keys.map((key) => tx.objectStore('chunks').get(key)));
-  for (const chunk of chunks) if (chunk) manifest.shardLive[chunk.shard] = Math.max(0, (manifest.shardLive[chunk.shard] ?? 1) - 1);
-  for (const key of keys) void tx.objectStore('chunks').delete(key);
-  for (const doc of docs) void tx.objectStore('docs').delete(doc.id);
   manifest.docCount = Math.max(0, manifest.docCount - docs.length);
   manifest.chunkCount = Math.max(0, manifest.chunkCount - keys.length);
   return keys;

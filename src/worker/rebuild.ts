@@ -4,15 +4,11 @@ import { documentFields } from '../ingest/prepare';
 import type { PendingDoc, StoredIndex } from '../storage/index-store';
 
 export async function reembed(docs: StoredIndex['docs'], chunks: StoredIndex['chunks'], embedder: Embedder): Promise<PendingDoc[]> {
-  const byDoc = new Map<string, StoredIndex['chunks']>();
-  for (const c of chunks) {
-    let list = byDoc.get(c.docId);
-    if (!list) byDoc.set(c.docId, (list = []));
-    list.push(c);
-  }
+  const byKey = new Map(chunks.map((c) => [c.key, c]));
   const pending: PendingDoc[] = [];
   for (const doc of docs) {
-    const own = byDoc.get(doc.id) ?? [];
+    // In the document's own order (storage hands chunks back in shard order).
+    const own = doc.chunkKeys.flatMap((key) => byKey.get(key) ?? []);
     pending.push({
       record: { id: doc.id, hash: doc.hash, chars: doc.chars, addedAt: doc.addedAt, ...documentFields(doc) },
       chunks: own.map((c) => ({ docId: c.docId, text: c.text, context: c.context, headingPath: c.headingPath, start: c.start, end: c.end })),

@@ -1,7 +1,7 @@
 /** Shared helpers for the browser tests: fresh names, a capturable worker, and a store audit. */
 import * as Comlink from 'comlink';
 import { openDB } from 'idb';
-import type { ChunkRecord, DocRecord, ShardRecord } from '../../src/storage/schema';
+import type { DocRecord, ShardRecord, StoredChunk } from '../../src/storage/schema';
 import type { RetrievalPort } from '../../src/worker/protocol';
 import { SAMPLE_KB } from '../../demo/sample-kb';
 
@@ -32,11 +32,13 @@ export function capturingWorkers() {
 
 export interface StoreAudit {
   docs: DocRecord[];
-  chunks: ChunkRecord[];
+  /** The chunks the documents list, each with its key. */
+  chunks: (StoredChunk & { key: number })[];
   /** Documents whose stored chunks differ from their own chunk list. */
   partialDocs: string[];
+  /** Chunk keys listed by more than one document. */
   duplicateChunks: number;
-  /** Chunks whose vector slot does not point back at them. */
+  /** Listed chunks whose shard does not hold their key. */
   danglingVectors: number;
 }
 
@@ -49,19 +51,16 @@ export async function auditStore(name: string): Promise<StoreAudit> {
   }
   const db = await openDB(`threadline:${name}`);
   const docs = (await db.getAll('docs')) as DocRecord[];
-  const chunks = (await db.getAll('chunks')) as ChunkRecord[];
   const shards = new Map(((await db.getAll('shards')) as ShardRecord[]).map((s) => [s.id, s]));
   db.close();
-  const byDoc = new Map<string, number[]>();
-  for (const c of chunks) byDoc.set(c.docId, [...(byDoc.get(c.docId) ?? []), c.key]);
-  const partialDocs = docs.filter((d) => JSON.stringify([...(byDoc.get(d.id) ?? [])].sort((a, b) => a - b)) !== JSON.stringify([...d.chunkKeys].sort((a, b) => a - b))).map((d) => d.id);
-  const orphanChunks = chunks.filter((c) => !docs.some((d) => d.id === c.docId)).length;
+  const partialDocs = docs.filter((d) => d.chunks.length !== d.chunkKeys.length || d.chunkShards.length !== d.chunkKeys.length || d.chunks.some((c) => c.docId !== d.id)).map((d) => d.id);
+  const chunks = docs.flatMap((d) => d.chunkKeys.map((key, i) => ({ ...(d.chunks[i] as StoredChunk), key })));
   const keys = chunks.map((c) => c.key);
   return {
     docs, chunks,
-    partialDocs: orphanChunks ? [...partialDocs, `${orphanChunks} orphan chunks`] : partialDocs,
+    partialDocs,
     duplicateChunks: keys.length - new Set(keys).size,
-    danglingVectors: chunks.filter((c) => shards.get(c.shard)?.keys[c.slot] !== c.key).length,
+    danglingVectors: docs.reduce((n, d) => n + d.chunkKeys.filter((key, i) => !shards.get(d.chunkShards[i] as number)?.keys.includes(key)).length, 0),
   };
 }
 

@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { createThreadline, deleteIndex, type Progress } from '../../src/index';
 import { decodePrebuilt, encodePrebuilt } from '../../src/prebuilt/format';
 import { buildPrebuiltIndex } from '../../src/prebuilt/build';
+import { readAll, writeVersion1 } from '../fixtures/schema-v1';
 import { auditStore, freshName, sampleDocs } from './helpers';
 
 async function ask(chat: { ask(q: string): AsyncIterable<{ type: string }> }, q: string): Promise<string[]> {
@@ -82,6 +83,25 @@ describe('tampered storage and files in Chromium (real worker, real IndexedDB)',
     expect(audit).toMatchObject({ partialDocs: [], duplicateChunks: 0, danglingVectors: 0 });
     expect(audit.docs.map((d) => d.id).sort()).toEqual(sampleDocs.map((d) => d.id).sort());
     await reopened.dispose();
+  });
+
+  it('an index stored by schema version 1 migrates on open (inside the real upgrade transaction): same answers, nothing re-embedded', async () => {
+    const source = freshName('v2');
+    const tl = await createThreadline({ name: source });
+    await tl.add(sampleDocs);
+    await tl.remove(['refunds']);
+    const expected = await tl.search('how do I track my order?', { k: 3 });
+    await tl.dispose();
+    const name = freshName('v1');
+    await writeVersion1(name, await readAll(source));
+    const events: Progress[] = [];
+    const migrated = await createThreadline({ name, onProgress: (p) => events.push(p) });
+    expect(await migrated.search('how do I track my order?', { k: 3 })).toEqual(expected);
+    const stats = await migrated.stats();
+    expect(stats).toMatchObject({ docs: sampleDocs.length - 1, embeddedChunks: 0 });
+    expect(events.some((e) => e.phase === 'repair')).toBe(false);
+    expect(await auditStore(name)).toMatchObject({ partialDocs: [], duplicateChunks: 0, danglingVectors: 0 });
+    await migrated.dispose();
   });
 
   it('deleteIndex(name) works while another instance has the index open, and that instance can be replaced', async () => {

@@ -168,13 +168,56 @@ describe('damaged storage never bricks the name', () => {
     rebuilt.close();
   });
 
+  it.each([
+    ['a chunk text that is not text', async (db: Awaited<ReturnType<typeof openDB>>) => {
+      const [doc] = await db.getAll('docs') as { chunks: { text: unknown }[] }[];
+      if (!doc?.chunks[0]) throw new Error('no chunks');
+      doc.chunks[0].text = { not: 'text' };
+      await db.put('docs', doc);
+    }],
+    ['a document that lost a chunk', async (db: Awaited<ReturnType<typeof openDB>>) => {
+      const doc = await db.get('docs', docs[1]?.id as string) as { chunks: unknown[] };
+      doc.chunks.pop();
+      await db.put('docs', doc);
+    }],
+    ['a document that names the wrong shard', async (db: Awaited<ReturnType<typeof openDB>>) => {
+      const doc = await db.get('docs', docs[2]?.id as string) as { chunkShards: number[] };
+      doc.chunkShards[0] = (doc.chunkShards[0] as number) + 1000;
+      await db.put('docs', doc);
+    }],
+    ['two documents that list the same chunk', async (db: Awaited<ReturnType<typeof openDB>>) => {
+      const [a, b] = await Promise.all([db.get('docs', docs[0]?.id as string), db.get('docs', docs[3]?.id as string)]) as { chunkKeys: number[]; chunkShards: number[] }[];
+      if (!a || !b) throw new Error('no docs');
+      b.chunkKeys[0] = a.chunkKeys[0] as number;
+      b.chunkShards[0] = a.chunkShards[0] as number;
+      await db.put('docs', b);
+    }],
+  ])('%s: that document is reported and removed, the others answer', async (_label, change) => {
+    const { name, engine } = await seeded();
+    engine.close();
+    await tamper(name, change);
+    const repaired = await open(name);
+    const stats = await repaired.stats();
+    expect(stats.repairedDocs).toHaveLength(1);
+    expect(stats.docs).toBe(docs.length - 1);
+    const kept = docs.find((d) => !stats.repairedDocs?.includes(d.id));
+    expect((await repaired.search(kept?.text.slice(0, 80) ?? '', { k: 1 }))[0]?.docId).toBe(kept?.id);
+    expect(await repaired.add(docs)).toMatchObject({ added: 1 });
+    repaired.close();
+    const again = await open(name);
+    expect((await again.stats()).repairedDocs ?? []).toEqual([]);
+    expect((await again.stats()).docs).toBe(docs.length);
+    again.close();
+  });
+
   it('garbage in every store still opens, as an empty index, and works', async () => {
     const { name, engine } = await seeded();
     engine.close();
     await tamper(name, async (db) => {
       await db.put('meta', 'nonsense', 'manifest');
-      for (const key of await db.getAllKeys('chunks')) await db.put('chunks', { key, docId: 5 });
+      for (const doc of await db.getAll('docs') as object[]) await db.put('docs', { ...doc, chunks: 5 });
       await db.put('docs', { id: 'x' });
+      await db.put('shards', { id: 999, keys: 'no' });
     });
     const opened = await open(name);
     expect((await opened.stats()).docs).toBe(0);
