@@ -53,6 +53,19 @@ function browserBuild(ortDirs: readonly string[], modelDirs: readonly string[] =
  * element` can leave them out; both are imported lazily (transformers.js only for
  * transformer embedding models; onnxruntime-web's WASM is not shipped: see the README).
  */
+/**
+ * Lazily imported dependencies get stable chunk names, in the page build and
+ * in the workers', so `threadline element` can leave them out by name.
+ */
+const CHUNK_GROUPS = [
+  { name: 'web-llm', test: /[\\/]@mlc-ai[\\/]web-llm[\\/]/ },
+  { name: 'transformers', test: /[\\/](@huggingface[\\/]transformers|onnxruntime-(web|common))[\\/]/ },
+  // The document readers, fetched only when a PDF or Word file is added.
+  { name: 'pdf.worker', test: /[\\/]pdfjs-dist[\\/].*pdf\.worker/ },
+  { name: 'pdf', test: /[\\/]pdfjs-dist[\\/]/ },
+  { name: 'docx', test: /[\\/](mammoth|jszip|@xmldom|bluebird|underscore|lop|dingbat-to-unicode|xmlbuilder|pako|base64-js|option|duck|setimmediate|readable-stream|lie|immediate|process-nextick-args|core-util-is|inherits|isarray|safe-buffer|string_decoder|util-deprecate)[\\/]/ },
+];
+
 function library(): UserConfig {
   return {
     root,
@@ -60,7 +73,7 @@ function library(): UserConfig {
     publicDir: false,
     resolve: { conditions: ortConditions },
     plugins: [modelAssets(), plainUrlsPlugin(), hoistTransitiveImports()],
-    worker: { format: 'es', plugins: () => [modelAssets(), plainUrlsPlugin()] },
+    worker: { format: 'es', plugins: () => [modelAssets(), plainUrlsPlugin()], rolldownOptions: { output: { codeSplitting: { groups: CHUNK_GROUPS } } } },
     build: {
       outDir: resolve(root, 'dist'),
       emptyOutDir: true, // runs first; the CLI and the type declarations are built into dist/ after it
@@ -80,10 +93,7 @@ function library(): UserConfig {
       rolldownOptions: {
         output: {
           codeSplitting: {
-            groups: [
-              { name: 'web-llm', test: /[\\/]@mlc-ai[\\/]web-llm[\\/]/ },
-              { name: 'transformers', test: /[\\/](@huggingface[\\/]transformers|onnxruntime-(web|common))[\\/]/ },
-            ],
+            groups: CHUNK_GROUPS,
           },
         },
       },
@@ -133,7 +143,7 @@ export default defineConfig(({ command, mode }): UserConfig => {
       publicDir: models,
       server: { headers: isolationHeaders, fs: { allow: [root] } },
       preview: { headers: isolationHeaders },
-      optimizeDeps: { include: ['@huggingface/transformers', '@huggingface/tokenizers', 'comlink', 'idb'] },
+      optimizeDeps: { include: ['@huggingface/transformers', '@huggingface/tokenizers', 'comlink', 'idb', 'pdfjs-dist/legacy/build/pdf.mjs', 'pdfjs-dist/legacy/build/pdf.worker.mjs', 'mammoth'] },
     };
   }
   if (mode === 'cli') return cli();

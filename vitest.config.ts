@@ -12,7 +12,7 @@ export default defineConfig({
   resolve: { conditions: ortConditions },
   server: { headers: isolationHeaders },
   worker: { format: 'es' },
-  optimizeDeps: { include: ['@huggingface/transformers', '@huggingface/tokenizers', 'comlink', 'idb'] },
+  optimizeDeps: { include: ['@huggingface/transformers', '@huggingface/tokenizers', 'comlink', 'idb', 'pdfjs-dist/legacy/build/pdf.mjs', 'pdfjs-dist/legacy/build/pdf.worker.mjs', 'mammoth'] },
   test: {
     projects: [
       {

@@ -6,6 +6,7 @@ import * as Comlink from 'comlink';
 import { createThreadline } from '../src/index';
 import type { BenchWorkerApi } from './bench.worker';
 import { median, percentile, syntheticCorpus, vocabulary } from './corpus';
+import { pdfManual } from './pdf-corpus';
 
 function benchWorker(): Comlink.Remote<BenchWorkerApi> {
   return Comlink.wrap<BenchWorkerApi>(new Worker(new URL('./bench.worker.ts', import.meta.url), { type: 'module' }));
@@ -104,6 +105,25 @@ const bench = {
     const ms = performance.now() - t0;
     await tl.dispose();
     return { loadMs, sentences: sentences.length, sentencesPerS: sentences.length / (ms / 1000) };
+  },
+
+  /**
+   * A generated `pages`-page PDF through add() in a fresh index: pages/s end
+   * to end, and the share of the time spent reading the PDF (until the last
+   * page's parse event; everything after is chunking, embedding and storing).
+   */
+  async pdfIngest(pages: number) {
+    const bytes = pdfManual(await sentences(3_000), pages);
+    const tl = await createThreadline({ name: `bench-pdf-${Date.now()}` });
+    await tl.embed(['warm up']);
+    // A first small PDF loads pdf.js, so the timed run measures reading, not the chunk download.
+    await tl.add([{ id: 'warm.pdf', data: pdfManual(['Warm up.'], 1), format: 'pdf' }]);
+    let parsedAt = 0;
+    const started = performance.now();
+    const result = await tl.add([{ id: 'manual.pdf', data: bytes, format: 'pdf' }], { onProgress: (p) => { if (p.phase === 'parse') parsedAt = performance.now(); } });
+    const ms = performance.now() - started;
+    await tl.dispose();
+    return { pages, bytes: bytes.length, chunks: result.chunks, ms, pagesPerS: pages / (ms / 1000), parseShare: (parsedAt - started) / ms };
   },
 
   /** Ingest ≥ `chars` of Markdown; chunks/s end to end through add(). */

@@ -5,6 +5,7 @@
  * figure is a median over repeated runs after a warm-up, and every ratio is
  * against a baseline measured in the same run.
  */
+import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { resolve } from 'node:path';
@@ -20,8 +21,8 @@ const quick = args.includes('--quick');
 const jsonAt = args.indexOf('--json');
 const jsonFile = jsonAt >= 0 ? args[jsonAt + 1] : undefined;
 const SIZE = quick
-  ? { scan: [10_000, 100_000], scanRuns: 5, hydrate: 20_000, hydrateRuns: 1, hnswN: 10_000, ingest: 500, query: 10_000, queries: 50, main: 500, sentences: 1_000, chars: 300_000, tabBase: 3_000, tabDocs: 800 }
-  : { scan: [10_000, 100_000], scanRuns: 15, hydrate: 100_000, hydrateRuns: 5, hnswN: 100_000, ingest: 2_000, query: 10_000, queries: 200, main: 2_000, sentences: 4_000, chars: 1_200_000, tabBase: 40_000, tabDocs: 8_000 };
+  ? { scan: [10_000, 100_000], scanRuns: 5, hydrate: 20_000, hydrateRuns: 1, hnswN: 10_000, ingest: 500, query: 10_000, queries: 50, main: 500, sentences: 1_000, chars: 300_000, tabBase: 3_000, tabDocs: 800, pdfPages: [100] }
+  : { scan: [10_000, 100_000], scanRuns: 15, hydrate: 100_000, hydrateRuns: 5, hnswN: 100_000, ingest: 2_000, query: 10_000, queries: 200, main: 2_000, sentences: 4_000, chars: 1_200_000, tabBase: 40_000, tabDocs: 8_000, pdfPages: [100, 500] };
 const DIMS = 384;
 
 /** The offline model in Node (the static path): load time and sentences/s; the same table through onnxruntime-node for comparison. */
@@ -38,6 +39,16 @@ async function nodeEmbedder(count: number) {
   const t1 = performance.now();
   await onnx.embed(sentences);
   return { loadMs, sentences: sentences.length, sentencesPerS, onnxSentencesPerS: sentences.length / ((performance.now() - t1) / 1000) };
+}
+
+/** Reading generated PDFs in Node, each size in a fresh process (bench/pdf-read.ts) so its memory high-water mark is its own. */
+function nodePdf(pageCounts: readonly number[]) {
+  const out: Record<string, { pages: number; mb: number; ms: number; pagesPerS: number; maxRssBeforeMb: number; maxRssAfterMb: number; highWaterGrowthMb: number }> = {};
+  for (const pages of pageCounts) {
+    const stdout = execFileSync(process.execPath, ['--import', 'tsx', resolve(import.meta.dirname, 'pdf-read.ts'), String(pages)], { encoding: 'utf8', timeout: 300_000 });
+    out[`${pages} pages`] = JSON.parse(stdout.trim().split('\n').at(-1) ?? '{}') as (typeof out)[string];
+  }
+  return out;
 }
 
 const { server, origin } = await startDevServer(['bench/bench.html'], {
@@ -89,6 +100,8 @@ try {
   const together = await page.evaluate(({ name, docs }) => window.bench.tabIngest(name, 0, docs, 'a'), { name: `${tabsName}-shared`, docs: SIZE.tabDocs });
   await otherTab.close();
   const twoTabs = { baseChunks: SIZE.tabBase, docs: SIZE.tabDocs, aloneMs: alone.ms, withOtherTabMs: together.ms, ratio: together.ms / alone.ms };
+  log('PDF');
+  const pdf = { node: nodePdf(SIZE.pdfPages), chromium: await page.evaluate((n) => window.bench.pdfIngest(n), SIZE.pdfPages[0] ?? 100) };
   log('peers');
   const peers = await page.evaluate(({ sizes, dims, runs, hnswN }) => window.bench.peers(sizes, dims, runs, hnswN), { sizes: [SIZE.scan.at(-1) ?? 100_000], dims: DIMS, runs: SIZE.scanRuns, hnswN: SIZE.hnswN });
 
@@ -103,6 +116,7 @@ try {
     embedder,
     corpus: { ...corpus, reload },
     twoTabs,
+    pdf,
   };
   const row = (k: string, v: string) => console.log(`${k.padEnd(38)} ${v}`);
   const f = (x: number, d = 2) => x.toFixed(d);
@@ -127,6 +141,8 @@ try {
   row('offline model, Chromium worker', `load ${f(embedder.chromium.loadMs, 0)} ms, ${f(embedder.chromium.sentencesPerS, 0)} sentences/s`);
   row('Markdown corpus through add()', `${corpus.docs} docs, ${f(corpus.chars / 1e6)} MB, ${corpus.chunks} chunks, ${f(corpus.chunksPerS, 0)} chunks/s`);
   row('reload to ready (fresh page)', `${f(reload.readyMs, 0)} ms for ${reload.chunks} chunks, ${reload.embeddedChunks} re-embedded; first query ${f(reload.firstQueryMs, 0)} ms`);
+  for (const [label, p] of Object.entries(pdf.node)) row(`PDF read, Node (${label})`, `${f(p.pagesPerS, 0)} pages/s (${f(p.mb)} MB in ${f(p.ms, 0)} ms); memory high-water ${f(p.maxRssAfterMb, 0)} MB RSS (${f(p.highWaterGrowthMb, 0)} MB more than before reading)`);
+  row(`PDF through add(), Chromium (${pdf.chromium.pages} pages)`, `${f(pdf.chromium.pagesPerS, 0)} pages/s, ${pdf.chromium.chunks} chunks in ${f(pdf.chromium.ms, 0)} ms; reading the PDF ${f(pdf.chromium.parseShare * 100, 0)}% of it`);
   if (jsonFile) writeFileSync(jsonFile, `${JSON.stringify(report, null, 2)}\n`);
 } finally {
   await browser.close();

@@ -28,7 +28,7 @@ export async function startDevServer(entries: string[], options: { isolated?: bo
     server: { port: 0, strictPort: false, host: '127.0.0.1', headers: options.isolated === false ? {} : { ...isolationHeaders } },
     worker: { format: 'es' },
     // Everything pre-bundled up front: a dependency discovered later makes Vite reload the page mid-run.
-    optimizeDeps: { entries, include: ['@huggingface/transformers', '@huggingface/tokenizers', 'comlink', 'idb', ...(options.include ?? [])] },
+    optimizeDeps: { entries, include: ['@huggingface/transformers', '@huggingface/tokenizers', 'comlink', 'idb', 'pdfjs-dist/legacy/build/pdf.mjs', 'pdfjs-dist/legacy/build/pdf.worker.mjs', 'mammoth', ...(options.include ?? [])] },
   });
   await server.listen();
   const address = server.httpServer?.address();

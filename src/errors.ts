@@ -6,6 +6,8 @@
 export type ThreadlineErrorCode =
   /** The caller passed something unusable (empty id, non-string text, bad option). */
   | 'INVALID_INPUT'
+  /** A document's content cannot be read: an encrypted or damaged PDF, one with no text layer, a malformed or oversized Word file (`details.reason`). */
+  | 'UNREADABLE_DOCUMENT'
   /** The operation was cancelled through its AbortSignal. */
   | 'ABORTED'
   /** The embedding model could not be loaded (missing files, offline, unsupported device). */

@@ -16,6 +16,8 @@ export interface IndexedChunk {
   headingPath: string[];
   start: number;
   end: number;
+  /** Its page, in paged formats (PDF). */
+  page?: number;
 }
 
 /**

@@ -9,6 +9,8 @@ export type Progress =
   | { phase: 'model-fallback'; from: string; to: string; reason: string }
   /** The embedding model is loaded and answered a probe. */
   | { phase: 'model-ready'; model: string; device: string; dims: number; ms: number }
+  /** A PDF being read, page by page (before it is chunked and embedded). */
+  | { phase: 'parse'; docId: string; page: number; pages: number }
   /** Documents being chunked, embedded and stored. */
   | { phase: 'ingest'; docsDone: number; docsTotal: number; chunksDone: number; chunksTotal: number; chunksPerSecond: number }
   /** The stored index being read back into memory. */

@@ -1,11 +1,11 @@
 /**
  * Files dropped or picked in the playground → threadline documents. The format
- * comes from the extension; anything else is skipped with a reason. PDF is not
- * read: no small, well-kept parser fits the page (see README).
+ * comes from the extension; anything else is skipped with a reason. PDF and
+ * Word files go as they are (a File is a Blob) and are read in the worker.
  */
 import type { DocumentFormat, ThreadlineDocument } from '../../src/index';
 
-const FORMATS: Record<string, DocumentFormat> = { md: 'markdown', markdown: 'markdown', txt: 'text', text: 'text', html: 'html', htm: 'html' };
+const FORMATS: Record<string, DocumentFormat> = { md: 'markdown', markdown: 'markdown', txt: 'text', text: 'text', html: 'html', htm: 'html', pdf: 'pdf', docx: 'docx' };
 
 export interface ReadFiles {
   docs: ThreadlineDocument[];
@@ -19,10 +19,11 @@ export async function readDocuments(files: Iterable<File>): Promise<ReadFiles> {
     const ext = /\.([a-z0-9]+)$/i.exec(file.name)?.[1]?.toLowerCase() ?? '';
     const format = FORMATS[ext];
     if (!format) {
-      result.skipped.push({ name, reason: ext === 'pdf' ? 'PDF is not supported (export it as text or Markdown)' : 'not Markdown, text or HTML' });
+      result.skipped.push({ name, reason: ext === 'doc' ? 'old Word format (save it as .docx)' : 'not Markdown, text, HTML, PDF or Word (.docx)' });
       continue;
     }
-    result.docs.push({ id: name, title: file.name.replace(/\.[^.]+$/, ''), text: await file.text(), format });
+    if (format === 'pdf' || format === 'docx') result.docs.push({ id: name, title: file.name, data: file, format });
+    else result.docs.push({ id: name, title: file.name.replace(/\.[^.]+$/, ''), text: await file.text(), format });
   }
   return result;
 }

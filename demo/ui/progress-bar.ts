@@ -43,6 +43,7 @@ export function progressHandler(bars: { model: ProgressBar; ingest: ProgressBar 
       case 'hydrate': setStatus(`Restored ${p.chunks} chunks from IndexedDB in ${Math.round(p.ms)} ms`); break;
       case 'llm-load': if (p.stage === 'ready') bars.model.done(p.text); else bars.model.set(p.fraction, p.text); break;
       case 'llm-status': gpu.textContent = `Language model: ${p.status}. ${p.reason}`; break;
+      case 'parse': bars.ingest.set(p.page / p.pages, `reading ${p.docId}: page ${p.page} of ${p.pages}`); break;
       case 'ingest': bars.ingest.set(p.chunksTotal ? p.chunksDone / p.chunksTotal : null, `${p.docsDone}/${p.docsTotal} documents · ${p.chunksDone}/${p.chunksTotal} chunks · ${Math.round(p.chunksPerSecond)} chunks/s`); break;
     }
   };

@@ -1,8 +1,9 @@
 /**
  * Source files → a prebuilt index file: what `threadline index` and the
  * `threadline/vite` plugin share. Markdown, text and HTML files, titled and
- * linked as the pages built from them (page-meta.ts), chunked and embedded
- * with the code and model the browser uses.
+ * linked as the pages built from them (page-meta.ts); PDF and Word files,
+ * linked as themselves (a site serves them as they are) and cited with their
+ * page; chunked and embedded with the code and model the browser uses.
  */
 import { readFileSync, statSync } from 'node:fs';
 import { extname, relative, resolve } from 'node:path';
@@ -12,7 +13,7 @@ import { buildPrebuiltIndex } from '../prebuilt/build';
 import { expandInput } from './inputs';
 import { pageTitle, pageUrl } from './page-meta';
 
-export const FORMATS: Record<string, DocumentFormat> = { '.md': 'markdown', '.markdown': 'markdown', '.txt': 'text', '.html': 'html', '.htm': 'html' };
+export const FORMATS: Record<string, DocumentFormat> = { '.md': 'markdown', '.markdown': 'markdown', '.txt': 'text', '.html': 'html', '.htm': 'html', '.pdf': 'pdf', '.docx': 'docx' };
 
 export interface IndexFilesOptions {
   /** Embedding model folder or hub id. */
@@ -23,6 +24,8 @@ export interface IndexFilesOptions {
   pageExt?: string;
   /** Where relative inputs resolve. @default process.cwd() */
   cwd?: string;
+  /** Told of each PDF or Word file left out because it cannot be read. */
+  onSkipped?: (file: string, reason: string) => void;
 }
 
 export async function indexFiles(inputs: readonly string[], options: IndexFilesOptions): Promise<{ bytes: Uint8Array; docs: number; modelId: string }> {
@@ -33,10 +36,17 @@ export async function indexFiles(inputs: readonly string[], options: IndexFilesO
   const docs: ThreadlineDocument[] = found.map((file) => {
     const path = relative(base, resolve(file)).replaceAll('\\', '/');
     const format = FORMATS[extname(file).toLowerCase()] ?? 'text';
+    if (format === 'pdf' || format === 'docx') {
+      // Served as they are: the link is the file itself.
+      const url = options.baseUrl === undefined ? path : new URL(path.split('/').map(encodeURIComponent).join('/'), options.baseUrl.endsWith('/') ? options.baseUrl : `${options.baseUrl}/`).href;
+      return { id: path, url, data: new Uint8Array(readFileSync(file)), format };
+    }
     const text = readFileSync(file, 'utf8');
     return { id: path, title: pageTitle(text, format, file), url: pageUrl(path, options.baseUrl, options.pageExt ?? '.html'), text, format };
   });
-  if (!docs.length) throw new Error(`no .md, .txt or .html files found in ${inputs.join(', ')}`);
+  if (!docs.length) throw new Error(`no .md, .txt, .html, .pdf or .docx files found in ${inputs.join(', ')}`);
   const embedder = await loadEmbedder({ model: options.model });
-  return { bytes: await buildPrebuiltIndex(docs, embedder), docs: docs.length, modelId: embedder.modelId };
+  let skipped = 0;
+  const bytes = await buildPrebuiltIndex(docs, embedder, {}, { onUnreadable: (id, error) => { skipped++; options.onSkipped?.(id, error.message); } });
+  return { bytes, docs: docs.length - skipped, modelId: embedder.modelId };
 }

@@ -4,7 +4,9 @@
  * (static and dynamic imports, workers and assets named with
  * `new URL('./…', import.meta.url)`) from that script, so nothing unused ships.
  * web-llm (about 12 MB, page side and worker) and transformers.js are left
- * out unless asked for: the element answers without them, and says so.
+ * out unless asked for: the element answers without them, and says so. The
+ * PDF and Word readers are always left out: the element loads a prebuilt
+ * index and adds no files (`threadline index` reads PDF and Word at build time).
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join, normalize } from 'node:path';
@@ -21,7 +23,8 @@ const REFERENCE = /(?:\bfrom\s*|\bimport\s*\(\s*|\bnew\s+URL\s*\(\s*)(["'`])(\.\
 export function siteFiles(dist: string, entry: string, options: SiteFileOptions = {}): string[] {
   const skip = (file: string) =>
     (!options.llm && /^(web-llm|llm\.worker)-/.test(file)) ||
-    (!options.transformers && /^transformers(-embedder)?-/.test(file));
+    (!options.transformers && /^transformers(-embedder)?-/.test(file)) ||
+    /^(pdf|pdf\.worker|docx)-/.test(file);
   const found = new Set<string>();
   const queue = [entry];
   while (queue.length) {

@@ -13,9 +13,11 @@ import { siteFiles } from './site-files';
 
 const USAGE = `usage:
   threadline index <folder, file or quoted glob…> -o <file.tlix> [options]
-      Chunks and embeds .md, .txt and .html files with the same code and model the
-      browser uses, into one prebuilt index file (a page then calls tl.load('/site.tlix')
-      or sets <threadline-chat index="/site.tlix">).
+      Chunks and embeds .md, .txt, .html, .pdf and .docx files with the same code and
+      model the browser uses, into one prebuilt index file (a page then calls
+      tl.load('/site.tlix') or sets <threadline-chat index="/site.tlix">). PDF passages
+      are cited with their page; a PDF or Word file that cannot be read (encrypted,
+      no text layer, damaged) is skipped with a warning.
       --model <folder or hub id>  embedding model (default: the offline model)
       --base-url <url>            link citations to the built pages: guide/install.md
                                   becomes <url>/guide/install.html
@@ -77,6 +79,7 @@ async function index(args: string[]): Promise<void> {
   const built = await indexFiles(inputs, {
     model: values.get('--model') ?? `${offlineModelDir()}/`,
     ...(baseUrl !== undefined ? { baseUrl } : {}), ...(pageExt !== undefined ? { pageExt } : {}),
+    onSkipped: (file, reason) => console.warn(`skipped ${file}: ${reason}`),
   });
   mkdirSync(dirname(resolve(out)), { recursive: true });
   writeFileSync(out, built.bytes);

@@ -1,13 +1,41 @@
-/** Picks the parser for a document's format. */
-import type { DocumentFormat, ParsedDocument } from '../document';
+/** Picks the parser for a document's format: text formats at once, PDF and Word through their lazily loaded readers. */
+import type { DocumentFormat, ParsedDocument, ThreadlineDocument } from '../document';
+import { ThreadlineError } from '../errors';
+import { loadMammoth, loadPdfjs } from './binary-parsers';
+import { parseDocx } from './docx';
 import { parseHtml } from './html';
 import { parseMarkdown } from './markdown';
+import { parsePdf } from './pdf';
 import { parsePlainText } from './plain-text';
 
+/** Parses a text format (PDF and Word need their bytes: see parseInput). */
 export function parseDocument(text: string, format: DocumentFormat = 'text'): ParsedDocument {
   switch (format) {
     case 'markdown': return parseMarkdown(text);
     case 'html': return parseHtml(text);
     case 'text': return parsePlainText(text);
+    case 'pdf': case 'docx': throw new ThreadlineError('INVALID_INPUT', `A ${format} file is parsed from its bytes: add it as { id, data, format: '${format}' }.`);
   }
+}
+
+export interface ParseOptions {
+  signal?: AbortSignal | undefined;
+  /** PDF: called after each page is read. */
+  onPage?: ((page: number, pages: number) => void) | undefined;
+}
+
+/** A binary document's bytes (read once, for its hash and its parse); undefined for text formats. */
+export async function documentBytes(doc: ThreadlineDocument): Promise<Uint8Array | undefined> {
+  const data = doc.data;
+  if (data === undefined) return undefined;
+  if (data instanceof Uint8Array) return data;
+  if (data instanceof ArrayBuffer) return new Uint8Array(data);
+  return new Uint8Array(await data.arrayBuffer());
+}
+
+/** Parses any document; `bytes` are documentBytes(doc) for PDF and Word. */
+export async function parseInput(doc: ThreadlineDocument, bytes: Uint8Array | undefined, options: ParseOptions = {}): Promise<ParsedDocument> {
+  if (doc.format === 'pdf') return parsePdf(bytes ?? new Uint8Array(0), await loadPdfjs(), doc.id, options);
+  if (doc.format === 'docx') return parseDocx(bytes ?? new Uint8Array(0), await loadMammoth(), doc.id);
+  return parseDocument(doc.text ?? '', doc.format);
 }

@@ -8,7 +8,7 @@ import type { Embedder } from '../embedding/embedder';
 import { CHUNK_DEFAULTS, chunkDocument, type ChunkOptions } from '../retrieval/chunker';
 import type { PendingDoc } from '../storage/index-store';
 import type { DocRecord } from '../storage/schema';
-import { parseDocument } from './parse';
+import { parseInput, type ParseOptions } from './parse';
 
 /** The optional document fields that are set, without undefined keys. */
 export function documentFields(doc: { title?: string | undefined; url?: string | undefined; metadata?: DocRecord['metadata'] }): Pick<DocRecord, 'title' | 'url' | 'metadata'> {
@@ -19,13 +19,17 @@ export function documentFields(doc: { title?: string | undefined; url?: string |
   };
 }
 
-export function prepareDocument(doc: ThreadlineDocument, hash: string, embedder: Pick<Embedder, 'countTokens' | 'maxTokens'>, chunking: ChunkOptions): Omit<PendingDoc, 'vectors'> {
-  const parsed = parseDocument(doc.text, doc.format);
-  const title = doc.title ?? parsed.title;
+export async function prepareDocument(
+  doc: ThreadlineDocument, hash: string, embedder: Pick<Embedder, 'countTokens' | 'maxTokens'>, chunking: ChunkOptions,
+  input: ParseOptions & { bytes?: Uint8Array | undefined } = {},
+): Promise<Omit<PendingDoc, 'vectors'>> {
+  const parsed = await parseInput(doc, input.bytes, input);
+  // A file without a title of its own is named by its id (usually its file name): "Manual.pdf, p. 12".
+  const title = doc.title ?? parsed.title ?? (doc.data !== undefined ? doc.id : undefined);
   const maxTokens = Math.min(chunking.maxTokens ?? CHUNK_DEFAULTS.maxTokens, embedder.maxTokens);
   const chunks = chunkDocument(parsed, title, (t) => embedder.countTokens(t), { ...CHUNK_DEFAULTS, ...chunking, maxTokens });
   return {
     record: { id: doc.id, hash, chars: parsed.text.length, addedAt: Date.now(), ...documentFields({ ...doc, title }) },
-    chunks: chunks.map((c) => ({ docId: doc.id, text: c.text, context: c.context, headingPath: c.headingPath, start: c.start, end: c.end })),
+    chunks: chunks.map((c) => ({ docId: doc.id, text: c.text, context: c.context, headingPath: c.headingPath, start: c.start, end: c.end, ...(c.page !== undefined ? { page: c.page } : {}) })),
   };
 }

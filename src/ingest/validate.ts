@@ -2,7 +2,7 @@
  * Checks documents at the API edge, so bad input fails fast with a typed
  * error naming the offending document, before any work or any write.
  */
-import type { ThreadlineDocument } from '../document';
+import { BINARY_FORMATS, type DocumentFormat, type ThreadlineDocument } from '../document';
 import { ThreadlineError } from '../errors';
 
 export const DOCUMENT_LIMITS = Object.freeze({
@@ -10,13 +10,15 @@ export const DOCUMENT_LIMITS = Object.freeze({
   idLength: 512,
   /** Characters of text in one document (64 Mi). */
   textLength: 64 * 1024 * 1024,
+  /** Bytes of a PDF or Word file (256 MiB). */
+  dataBytes: 256 * 1024 * 1024,
   /** Metadata fields per document. */
   metadataFields: 64,
   /** Documents in one `add` call. */
   docsPerCall: 1_000_000,
 });
 
-const FORMATS = new Set(['text', 'markdown', 'html']);
+const FORMATS = new Set(['text', 'markdown', 'html', 'pdf', 'docx']);
 
 function fail(index: number, id: unknown, problem: string): never {
   const label = typeof id === 'string' ? `"${id.slice(0, 80)}"` : `#${index}`;
@@ -28,16 +30,20 @@ function checkOne(doc: unknown, index: number): ThreadlineDocument {
   const d = doc as Record<string, unknown>;
   if (typeof d.id !== 'string' || d.id.trim() === '') fail(index, d.id, 'id must be a non-empty string');
   if (d.id.length > DOCUMENT_LIMITS.idLength) fail(index, d.id, `id is longer than ${DOCUMENT_LIMITS.idLength} characters`);
-  if (typeof d.text !== 'string') {
-    // (objects with toString are refused too: only real strings cross to the worker)
-    fail(index, d.id, ArrayBuffer.isView(d.text) || d.text instanceof ArrayBuffer
-      ? 'text must be a string; decode bytes first (new TextDecoder().decode(bytes))' : 'text must be a string');
+  if (d.format !== undefined && !FORMATS.has(d.format as string)) fail(index, d.id, `format must be one of text, markdown, html, pdf, docx`);
+  if (BINARY_FORMATS.has(d.format as DocumentFormat)) checkData(d, d.id, index);
+  else {
+    if (d.data !== undefined) fail(index, d.id, "data is for format 'pdf' or 'docx'; give text formats as text");
+    if (typeof d.text !== 'string') {
+      // (objects with toString are refused too: only real strings cross to the worker)
+      fail(index, d.id, ArrayBuffer.isView(d.text) || d.text instanceof ArrayBuffer
+        ? "text must be a string; decode bytes first (new TextDecoder().decode(bytes)), or pass a PDF or Word file as data with format 'pdf' or 'docx'" : 'text must be a string');
+    }
+    if (d.text.length > DOCUMENT_LIMITS.textLength) fail(index, d.id, `text is longer than ${DOCUMENT_LIMITS.textLength} characters; split the document`);
   }
-  if (d.text.length > DOCUMENT_LIMITS.textLength) fail(index, d.id, `text is longer than ${DOCUMENT_LIMITS.textLength} characters; split the document`);
   for (const field of ['title', 'url'] as const) {
     if (d[field] !== undefined && typeof d[field] !== 'string') fail(index, d.id, `${field} must be a string`);
   }
-  if (d.format !== undefined && !FORMATS.has(d.format as string)) fail(index, d.id, `format must be one of text, markdown, html`);
   if (d.metadata !== undefined) {
     if (typeof d.metadata !== 'object' || d.metadata === null || Array.isArray(d.metadata)) fail(index, d.id, 'metadata must be a flat object');
     const entries = Object.entries(d.metadata);
@@ -47,6 +53,14 @@ function checkOne(doc: unknown, index: number): ThreadlineDocument {
     }
   }
   return d as unknown as ThreadlineDocument;
+}
+
+function checkData(d: Record<string, unknown>, id: string, index: number): void {
+  if (d.text !== undefined) fail(index, id, `a ${String(d.format)} file is given as data (its bytes), not as text`);
+  const data = d.data;
+  const size = data instanceof ArrayBuffer ? data.byteLength : data instanceof Uint8Array ? data.byteLength : data instanceof Blob ? data.size : -1;
+  if (size < 0) fail(index, id, `data must be an ArrayBuffer, Uint8Array or Blob holding the ${String(d.format)} file`);
+  if (size > DOCUMENT_LIMITS.dataBytes) fail(index, id, `data is larger than ${DOCUMENT_LIMITS.dataBytes / 1024 / 1024} MB`);
 }
 
 /** Validates, and keeps the last of several documents with the same id. */
@@ -68,8 +82,10 @@ export interface AddFailure {
   index: number;
   /** Its id, when it has a usable one. */
   id?: string;
-  code: 'INVALID_INPUT';
+  /** INVALID_INPUT: refused as given; UNREADABLE_DOCUMENT: a PDF or Word file whose content could not be read (`reason`). */
+  code: 'INVALID_INPUT' | 'UNREADABLE_DOCUMENT';
   message: string;
+  reason?: string;
 }
 
 /**
@@ -95,9 +111,15 @@ export function partitionDocuments(docs: unknown): { docs: ThreadlineDocument[];
   return { docs: kept.map((k) => k.doc), failed, indexes: kept.map((k) => k.index) };
 }
 
-/** SHA-256 of everything that determines a document's chunks and vectors. */
-export async function contentHash(doc: ThreadlineDocument, recipe: unknown): Promise<string> {
-  const payload = JSON.stringify([recipe, doc.format ?? 'text', doc.title ?? null, doc.url ?? null, doc.metadata ?? null, doc.text]);
-  const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(payload));
+/** SHA-256 of everything that determines a document's chunks and vectors (a binary file's bytes after its fields). */
+export async function contentHash(doc: ThreadlineDocument, recipe: unknown, bytes?: Uint8Array): Promise<string> {
+  const payload = new TextEncoder().encode(JSON.stringify([recipe, doc.format ?? 'text', doc.title ?? null, doc.url ?? null, doc.metadata ?? null, doc.text ?? null]));
+  let input = payload;
+  if (bytes) {
+    input = new Uint8Array(payload.length + 1 + bytes.length);
+    input.set(payload);
+    input.set(bytes, payload.length + 1);
+  }
+  const digest = await crypto.subtle.digest('SHA-256', input);
   return Array.from(new Uint8Array(digest), (b) => b.toString(16).padStart(2, '0')).join('');
 }

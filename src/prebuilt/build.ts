@@ -4,15 +4,36 @@
  */
 import type { ThreadlineDocument } from '../document';
 import type { Embedder } from '../embedding/embedder';
+import { isThreadlineError, type ThreadlineError } from '../errors';
+import { documentBytes } from '../ingest/parse';
 import { prepareDocument } from '../ingest/prepare';
 import { contentHash, validateDocuments } from '../ingest/validate';
 import { CHUNK_DEFAULTS, type ChunkOptions } from '../retrieval/chunker';
 import { encodePrebuilt } from './format';
 
-export async function buildPrebuiltIndex(input: readonly ThreadlineDocument[], embedder: Embedder, chunking: ChunkOptions = {}): Promise<Uint8Array> {
+export interface BuildOptions {
+  /**
+   * Called for a PDF or Word file whose content cannot be read (encrypted,
+   * no text layer, damaged): it is left out and the others are built. Without
+   * it, such a file fails the build.
+   */
+  onUnreadable?: (id: string, error: ThreadlineError) => void;
+}
+
+export async function buildPrebuiltIndex(input: readonly ThreadlineDocument[], embedder: Embedder, chunking: ChunkOptions = {}, options: BuildOptions = {}): Promise<Uint8Array> {
   const docs = validateDocuments(input);
   const recipe = { chunking: { ...CHUNK_DEFAULTS, ...chunking }, model: embedder.modelId };
-  const prepared = await Promise.all(docs.map(async (d) => prepareDocument(d, await contentHash(d, recipe), embedder, chunking)));
+  // One document at a time: a PDF's parse holds its pages' text, and a site's pages are many.
+  const prepared = [];
+  for (const d of docs) {
+    const bytes = await documentBytes(d);
+    try {
+      prepared.push(await prepareDocument(d, await contentHash(d, recipe, bytes), embedder, chunking, { bytes }));
+    } catch (error) {
+      if (!options.onUnreadable || !isThreadlineError(error, 'UNREADABLE_DOCUMENT')) throw error;
+      options.onUnreadable(d.id, error);
+    }
+  }
   const chunks = prepared.flatMap((p) => p.chunks);
   const vectors = await embedder.embed(chunks.map((c) => c.context));
   return encodePrebuilt({

@@ -26,7 +26,7 @@ export interface PrebuiltHeader {
 }
 
 export interface PrebuiltDoc { id: string; hash: string; chars: number; title?: string; url?: string; metadata?: Record<string, MetadataValue> }
-export interface PrebuiltChunk { docId: string; text: string; context: string; headingPath: string[]; start: number; end: number }
+export interface PrebuiltChunk { docId: string; text: string; context: string; headingPath: string[]; start: number; end: number; page?: number }
 
 export interface PrebuiltIndex {
   header: PrebuiltHeader;

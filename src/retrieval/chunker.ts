@@ -24,6 +24,8 @@ export interface Chunk {
   headingPath: string[];
   /** What gets embedded and indexed: title and heading path, then the text. */
   context: string;
+  /** Its page, in paged formats (a chunk never crosses one). */
+  page?: number;
 }
 
 interface Unit { start: number; end: number; tokens: number }
@@ -55,7 +57,10 @@ export function chunkDocument(doc: ParsedDocument, title: string | undefined, co
   if (!Number.isInteger(overlapTokens) || overlapTokens < 0 || overlapTokens >= maxTokens) {
     throw new ThreadlineError('INVALID_INPUT', `overlapTokens must be an integer in [0, maxTokens), got ${overlapTokens}`);
   }
-  return doc.sections.flatMap((section) => chunkSection(doc.text, section, title, countTokens, maxTokens, overlapTokens));
+  return doc.sections.flatMap((section) => {
+    const chunks = chunkSection(doc.text, section, title, countTokens, maxTokens, overlapTokens);
+    return section.page === undefined ? chunks : chunks.map((c) => ({ ...c, page: section.page }));
+  });
 }
 
 function chunkSection(text: string, section: Section, title: string | undefined, count: CountTokens, maxTokens: number, overlap: number): Chunk[] {

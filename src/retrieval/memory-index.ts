@@ -44,6 +44,8 @@ export interface SearchHit {
   /** [start, end) of `text` in the document's normalized text. */
   start: number;
   end: number;
+  /** Its page, in paged formats (PDF): citations say "p. 12". */
+  page?: number;
   metadata?: Record<string, MetadataValue>;
   /** The ranking score: the fused score in hybrid mode (weighted z-scores, see fusion.ts), cosine or BM25 otherwise. */
   score: number;
@@ -240,6 +242,7 @@ export class MemoryIndex {
     return {
       chunkKey: chunk.key, docId: chunk.docId, text: chunk.text, headingPath: chunk.headingPath, start: chunk.start, end: chunk.end,
       score: h.score,
+      ...(chunk.page !== undefined ? { page: chunk.page } : {}),
       ...(doc?.title !== undefined ? { title: doc.title } : {}),
       ...(doc?.url !== undefined ? { url: doc.url } : {}),
       ...(doc?.metadata !== undefined ? { metadata: doc.metadata } : {}),

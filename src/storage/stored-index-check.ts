@@ -42,7 +42,7 @@ function isDoc(value: unknown): value is DocRecord {
 function isChunk(value: unknown): value is StoredChunk {
   const c = value as Partial<StoredChunk> | null;
   return typeof c === 'object' && c !== null && isText(c.docId) && isText(c.text) && isText(c.context)
-    && Array.isArray(c.headingPath) && c.headingPath.every(isText) && isCount(c.start) && isCount(c.end);
+    && Array.isArray(c.headingPath) && c.headingPath.every(isText) && isCount(c.start) && isCount(c.end) && (c.page === undefined || (isCount(c.page) && c.page > 0));
 }
 
 function isShard(value: unknown): value is ShardRecord {

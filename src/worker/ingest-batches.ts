@@ -4,6 +4,7 @@
  * across commits, so a crash leaves it whole or absent.
  */
 import type { Embedder } from '../embedding/embedder';
+import { documentBytes } from '../ingest/parse';
 import { prepareDocument } from '../ingest/prepare';
 import { contentHash } from '../ingest/validate';
 import type { ThreadlineDocument } from '../document';
@@ -11,7 +12,7 @@ import { CHUNK_DEFAULTS, type ChunkOptions } from '../retrieval/chunker';
 import { shardRows, type PendingDoc } from '../storage/index-store';
 import type { LexicalSegment } from '../index-data';
 import { buildSegments } from '../retrieval/lexical-segment';
-import { throwIfAborted } from '../errors';
+import { ThreadlineError, isThreadlineError, throwIfAborted } from '../errors';
 import type { ProgressListener } from '../progress';
 
 /** Chunks embedded and committed together. */
@@ -19,17 +20,41 @@ export const GROUP_CHUNKS = 256;
 
 export type PreparedDoc = Omit<PendingDoc, 'vectors'>;
 
-/** The documents whose content hash differs from the stored one, prepared (parsed and chunked). */
+/**
+ * The documents whose content hash differs from the stored one, prepared
+ * (parsed and chunked), one after the other so at most one PDF is open at a
+ * time. Every document is parsed before anything is embedded or written: an
+ * unreadable file fails the call with nothing stored, or with `skipInvalid`
+ * is returned in `unreadable` (by position in `docs`) while the others go on.
+ */
 export async function changedDocuments(
   docs: readonly ThreadlineDocument[], storedHashes: (ids: string[]) => Promise<Map<string, string>>,
   embedder: Pick<Embedder, 'countTokens' | 'maxTokens'>, chunking: ChunkOptions, modelId: string,
-): Promise<PreparedDoc[]> {
+  options: { signal?: AbortSignal | undefined; onProgress?: ProgressListener | undefined; skipInvalid?: boolean | undefined } = {},
+): Promise<{ prepared: PreparedDoc[]; unreadable: { index: number; error: ThreadlineError }[] }> {
   const recipe = { chunking: { ...CHUNK_DEFAULTS, ...chunking }, model: modelId };
-  const hashes = await Promise.all(docs.map((d) => contentHash(d, recipe)));
+  const bytes = await Promise.all(docs.map((d) => documentBytes(d)));
+  const hashes = await Promise.all(docs.map((d, i) => contentHash(d, recipe, bytes[i])));
   const stored = await storedHashes(docs.map((d) => d.id));
-  return docs.map((doc, i) => ({ doc, hash: hashes[i] as string }))
-    .filter(({ doc, hash }) => stored.get(doc.id) !== hash)
-    .map(({ doc, hash }) => prepareDocument(doc, hash, embedder, chunking));
+  const prepared: PreparedDoc[] = [];
+  const unreadable: { index: number; error: ThreadlineError }[] = [];
+  for (const [i, doc] of docs.entries()) {
+    if (stored.get(doc.id) === hashes[i]) continue;
+    throwIfAborted(options.signal);
+    try {
+      prepared.push(await prepareDocument(doc, hashes[i] as string, embedder, chunking, {
+        bytes: bytes[i], signal: options.signal,
+        onPage: (page, pages) => options.onProgress?.({ phase: 'parse', docId: doc.id, page, pages }),
+      }));
+    } catch (error) {
+      if (!isThreadlineError(error, 'UNREADABLE_DOCUMENT')) throw error;
+      // The document's id goes with the error, so a caller of a batch knows which file it was.
+      const named = new ThreadlineError(error.code, error.message, { cause: error.cause, details: { ...error.details, id: doc.id } });
+      if (!options.skipInvalid) throw named;
+      unreadable.push({ index: i, error: named });
+    }
+  }
+  return { prepared, unreadable };
 }
 
 /** Groups whole documents into batches of about GROUP_CHUNKS chunks. */

@@ -41,6 +41,7 @@ export async function prebuiltPending(bytes: Uint8Array, model: { modelId: strin
     if (!isText(chunk.text) || !isText(chunk.context)) throw corrupt(`chunk ${i} has text that is not a string`);
     if (!Array.isArray(chunk.headingPath) || !chunk.headingPath.every(isText)) throw corrupt(`chunk ${i} has a heading path that is not a list of strings`);
     if (!isCount(chunk.start) || !isCount(chunk.end) || chunk.start > chunk.end) throw corrupt(`chunk ${i} has invalid offsets`);
+    if (chunk.page !== undefined && !(isCount(chunk.page) && chunk.page > 0)) throw corrupt(`chunk ${i} has a page that is not a page number`);
   }
   for (let i = 0; i < file.vectors.length; i++) if (!Number.isFinite(file.vectors[i])) throw corrupt('a vector holds a value that is not a finite number');
   const byDoc = new Map<string, typeof file.chunks>();

@@ -11,7 +11,7 @@ export async function reembed(docs: StoredIndex['docs'], chunks: StoredIndex['ch
     const own = doc.chunkKeys.flatMap((key) => byKey.get(key) ?? []);
     pending.push({
       record: { id: doc.id, hash: doc.hash, chars: doc.chars, addedAt: doc.addedAt, ...documentFields(doc) },
-      chunks: own.map((c) => ({ docId: c.docId, text: c.text, context: c.context, headingPath: c.headingPath, start: c.start, end: c.end })),
+      chunks: own.map((c) => ({ docId: c.docId, text: c.text, context: c.context, headingPath: c.headingPath, start: c.start, end: c.end, ...(c.page !== undefined ? { page: c.page } : {}) })),
       vectors: await embedder.embed(own.map((c) => c.context)),
     });
   }

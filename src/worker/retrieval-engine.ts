@@ -9,7 +9,7 @@
 import type { Embedder } from '../embedding/embedder';
 import { ThreadlineError, throwIfAborted } from '../errors';
 import { documentFields } from '../ingest/prepare';
-import { partitionDocuments, validateDocuments } from '../ingest/validate';
+import { partitionDocuments, validateDocuments, type AddFailure } from '../ingest/validate';
 import type { ProgressListener } from '../progress';
 import type { ChunkOptions } from '../retrieval/chunker';
 import { hedgedFusion } from '../retrieval/fusion';
@@ -120,11 +120,17 @@ export class RetrievalEngine implements Retriever {
   }
 
   async add(input: unknown, options: AddOptions = {}): Promise<AddResult> {
-    const { docs, failed } = options.skipInvalid ? partitionDocuments(input) : { docs: validateDocuments(input), failed: [] };
+    const { docs, failed, indexes } = options.skipInvalid ? partitionDocuments(input) : { docs: validateDocuments(input), failed: [], indexes: [] };
     throwIfAborted(options.signal);
     const embedder = await this.embedder();
-    const prepared = await changedDocuments(docs, (ids) => this.store.docHashes(ids), embedder, this.config.chunking, this.model.id);
-    const result: AddResult = { added: 0, unchanged: docs.length - prepared.length, chunks: 0, empty: prepared.filter((p) => p.chunks.length === 0).map((p) => p.record.id), failed };
+    const { prepared, unreadable } = await changedDocuments(docs, (ids) => this.store.docHashes(ids), embedder, this.config.chunking, this.model.id, options);
+    const unread: AddFailure[] = unreadable.map(({ index, error }) => ({
+      index: indexes[index] ?? index, id: docs[index]?.id as string, code: 'UNREADABLE_DOCUMENT', message: error.message, reason: typeof error.details?.reason === 'string' ? error.details.reason : 'malformed',
+    }));
+    const result: AddResult = {
+      added: 0, unchanged: docs.length - prepared.length - unread.length, chunks: 0,
+      empty: prepared.filter((p) => p.chunks.length === 0).map((p) => p.record.id), failed: [...failed, ...unread].sort((a, b) => a.index - b.index),
+    };
     try {
       await embedAndCommit(prepared, embedder, options, {
         commit: (pending) => this.commit(pending, embedder.dims),

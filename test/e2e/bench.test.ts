@@ -14,7 +14,7 @@ describe('npm run bench -- --quick (runs and emits every key; how fast is not as
     const file = join(mkdtempSync(join(tmpdir(), 'bench-')), 'bench.json');
     await run('npx', ['tsx', 'bench/run.ts', '--quick', '--json', file], { cwd: resolve(import.meta.dirname, '../..'), timeout: 170_000 });
     const report = JSON.parse(readFileSync(file, 'utf8')) as {
-      machine: string; twoTabs?: unknown; scan?: Record<string, unknown>; hydrate?: Record<string, unknown>; ingest?: unknown; query?: unknown; mainThread?: unknown; peers?: Record<string, unknown>;
+      machine: string; twoTabs?: unknown; pdf?: { node: Record<string, unknown>; chromium: unknown }; scan?: Record<string, unknown>; hydrate?: Record<string, unknown>; ingest?: unknown; query?: unknown; mainThread?: unknown; peers?: Record<string, unknown>;
     };
     expect(typeof report.machine).toBe('string');
     for (const size of ['10000x384', '100000x384']) {
@@ -32,5 +32,7 @@ describe('npm run bench -- --quick (runs and emits every key; how fast is not as
     for (const peer of ['orama', 'langchain', 'hnswlib-wasm', 'voy-search', 'client-vector-search']) expect(report.peers?.[peer]).toBeDefined();
     expect(report.peers?.orama).toMatchObject({ scanRatioToOurs: num });
     expect(report.twoTabs).toMatchObject({ aloneMs: num, withOtherTabMs: num, ratio: num });
+    expect(report.pdf?.node['100 pages']).toMatchObject({ pagesPerS: num, maxRssAfterMb: num, highWaterGrowthMb: num });
+    expect(report.pdf?.chromium).toMatchObject({ pages: 100, pagesPerS: num, parseShare: num });
   }, 180_000);
 });

@@ -4,6 +4,8 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { readPrebuiltHeader } from '../../src/prebuilt/format';
+import { writeDocx } from '../fixtures/docx-writer';
+import { section, writePdf } from '../fixtures/pdf-writer';
 import { CLI, requireBuild, root } from './built';
 
 const run = async (...args: string[]) => promisify(execFile)(process.execPath, [CLI, ...args], { cwd: root, timeout: 120_000 })
@@ -77,5 +79,28 @@ describe('the compiled `threadline` bin (dist/cli/threadline.js)', () => {
     ]);
     expect(await run('index', docs, '-o', out, '--base-url', 'not a url')).toMatchObject({ code: 2, stderr: expect.stringContaining('not an absolute URL') as string });
     expect(await run('index', '--help')).toMatchObject({ code: 0, stdout: expect.stringContaining('--base-url') as string });
+  });
+
+  it('reads PDF and Word files (cited by page), and skips one it cannot read with a warning, building the rest', async () => {
+    const docs = join(root, 'test-results/cli/files');
+    rmSync(docs, { recursive: true, force: true });
+    mkdirSync(docs, { recursive: true });
+    writeFileSync(join(docs, 'manual.pdf'), writePdf({
+      pages: [{ lines: section('Installing Harbor', ['Run the installer.']) }, { lines: section('Backups', ['Harbor copies your library every night.']) }],
+      outline: [{ title: 'Installation', page: 1 }, { title: 'Backups', page: 2 }],
+    }));
+    writeFileSync(join(docs, 'returns.docx'), writeDocx([{ heading: 1, text: 'Returns' }, { text: 'Return any item within 30 days.' }]));
+    writeFileSync(join(docs, 'scan.pdf'), writePdf({ pages: [{ image: true }] }));
+    const out = join(root, 'test-results/cli/files.tlix');
+    const result = await run('index', docs, '-o', out, '--base-url', 'https://example.com/files/');
+    expect(result.code).toBe(0);
+    expect(result.stderr).toMatch(/skipped scan\.pdf: .*no text layer/);
+    const { decodePrebuilt } = await import('../../src/prebuilt/format');
+    const decoded = await decodePrebuilt(new Uint8Array(readFileSync(out)));
+    expect(decoded.docs.map((d) => [d.id, d.title, d.url]).sort()).toEqual([
+      ['manual.pdf', 'manual.pdf', 'https://example.com/files/manual.pdf'],
+      ['returns.docx', 'Returns', 'https://example.com/files/returns.docx'], // its first heading
+    ]);
+    expect(decoded.chunks.filter((c) => c.docId === 'manual.pdf').map((c) => [c.page, c.headingPath])).toEqual([[1, ['Installation']], [2, ['Backups']]]);
   });
 });

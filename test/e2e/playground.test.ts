@@ -7,6 +7,8 @@ import { serveStatic, type StaticServer } from '../../scripts/static-server.ts';
 import { launch } from './browser';
 import { PLAYGROUND, confineTo, recordDialogs, requireBuild } from './built';
 import { REWRITES, installScriptedLlm } from './scripted-llm';
+import { writeDocx } from '../fixtures/docx-writer';
+import { section, writePdf } from '../fixtures/pdf-writer';
 
 let browser: Browser;
 let plain: StaticServer;
@@ -222,6 +224,34 @@ describe('playground (built, served by a plain static host)', () => {
     await page.waitForFunction(() => Number(document.querySelector('#index-info')?.getAttribute('data-docs')) > 0);
     await ask(page, 'how long does the refund take?');
     expect(await turn(page, 0).locator('.tl-answer').textContent()).toMatch(/5 business days/);
+    await context.close();
+  });
+
+  it('reads a dropped PDF and Word file in its worker and cites the PDF by page; a scan is reported, not added', async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const page = await context.newPage();
+    await page.goto(`${plain.origin}/`);
+    await ready(page);
+    const manual = writePdf({
+      pages: [
+        { lines: section('Installing Harbor', ['Download the installer and run it.']) },
+        { lines: section('Backups', ['Harbor copies your library to the backup folder every night.']) },
+        { lines: section('Troubleshooting', ['If the sync stalls, restart the Harbor service from the tray icon.']) },
+      ],
+      outline: [{ title: 'Installation', page: 1 }, { title: 'Backups', page: 2 }, { title: 'Troubleshooting', page: 3 }],
+    });
+    await page.setInputFiles('#files', [
+      { name: 'Harbor manual.pdf', mimeType: 'application/pdf', buffer: Buffer.from(manual) },
+      { name: 'Returns.docx', mimeType: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document', buffer: Buffer.from(writeDocx([{ heading: 1, text: 'Returns' }, { text: 'Return any item within 30 days for a full refund.' }])) },
+      { name: 'Scan.pdf', mimeType: 'application/pdf', buffer: Buffer.from(writePdf({ pages: [{ image: true }] })) },
+    ]);
+    await page.waitForFunction(() => Number(document.querySelector('#index-info')?.getAttribute('data-docs')) === 2);
+    expect(await page.locator('body').textContent()).toMatch(/Scan\.pdf[^]*no text layer/);
+    await ask(page, 'what if the sync stalls?');
+    await expect.poll(() => turn(page, 0).textContent()).toMatch(/Harbor manual\.pdf › Troubleshooting, p\. 3/);
+    await page.screenshot({ path: 'test-results/playground-pdf.png' });
+    await ask(page, 'how long do I have to return something?');
+    expect(await turn(page, 1).textContent()).toMatch(/Returns/);
     await context.close();
   });
 

@@ -1,0 +1,41 @@
+/**
+ * PDF and Word files through the real worker in Chromium: pdf.js and mammoth
+ * are imported lazily inside the retrieval worker, from the page's origin.
+ */
+import { describe, expect, it } from 'vitest';
+import { createThreadline } from '../../src/index';
+import { writeDocx } from '../fixtures/docx-writer';
+import { section, writePdf } from '../fixtures/pdf-writer';
+import { freshName } from './helpers';
+
+function manual(): Uint8Array {
+  return writePdf({
+    pages: [
+      { lines: section('Installing Harbor', ['Download the installer and run it.']) },
+      { lines: section('Backups', ['Harbor copies your library to the backup folder every night.']) },
+      { lines: section('Troubleshooting', ['If the sync stalls, restart the Harbor service from the tray icon.']) },
+    ],
+    outline: [{ title: 'Installation', page: 1 }, { title: 'Backups', page: 2 }, { title: 'Troubleshooting', page: 3 }],
+  });
+}
+
+describe('PDF and Word files in Chromium (real worker)', () => {
+  it('a PDF (as a Blob, as a file input gives it) and a Word file are indexed; answers cite the page', async () => {
+    const tl = await createThreadline({ name: freshName('files') });
+    const pages: number[] = [];
+    const result = await tl.add([
+      { id: 'Harbor.pdf', data: new Blob([manual() as Uint8Array<ArrayBuffer>], { type: 'application/pdf' }), format: 'pdf' },
+      { id: 'Returns.docx', data: writeDocx([{ heading: 1, text: 'Returns' }, { text: 'Return any item within 30 days for a full refund.' }]), format: 'docx' },
+      { id: 'Scan.pdf', data: writePdf({ pages: [{ image: true }] }), format: 'pdf' },
+    ], { skipInvalid: true, onProgress: (p) => { if (p.phase === 'parse') pages.push(p.page); } });
+    expect(result).toMatchObject({ added: 2, failed: [{ index: 2, id: 'Scan.pdf', code: 'UNREADABLE_DOCUMENT', reason: 'no-text' }] });
+    expect(pages).toEqual([1, 2, 3, 1]);
+    expect((await tl.search('restart the sync service', { k: 1 }))[0]).toMatchObject({ docId: 'Harbor.pdf', page: 3, title: 'Harbor.pdf' });
+    const chat = await tl.chat();
+    const citations: string[] = [];
+    for await (const event of chat.ask('what if the sync stalls?')) if (event.type === 'done') citations.push(...event.citations.map((c) => c.label));
+    expect(citations).toContain('Harbor.pdf › Troubleshooting, p. 3');
+    expect((await tl.search('refund within 30 days', { k: 1 }))[0]).toMatchObject({ docId: 'Returns.docx', headingPath: ['Returns'] });
+    await tl.dispose();
+  });
+});
