@@ -1,3 +1,5 @@
+// eslint-disable-next-line @typescript-eslint/triple-slash-reference -- pdf.js ships no types for its worker module; this brings the declaration to every tsconfig that compiles this file (workers/ included)
+/// <reference path="./pdfjs-worker.d.ts" />
 /**
  * The parsers of binary formats, imported only when such a document arrives
  * (a page that never sees a PDF never downloads pdf.js): Mozilla's pdf.js
