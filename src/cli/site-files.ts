@@ -24,7 +24,7 @@ export function siteFiles(dist: string, entry: string, options: SiteFileOptions 
   const skip = (file: string) =>
     (!options.llm && /^(web-llm|llm\.worker)-/.test(file)) ||
     (!options.transformers && /^transformers(-embedder)?-/.test(file)) ||
-    /^(pdf|pdf\.worker|docx)-/.test(file);
+    /^(pdf|pdf\.worker|docx|documents\.worker)-/.test(file);
   const found = new Set<string>();
   const queue = [entry];
   while (queue.length) {

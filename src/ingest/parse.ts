@@ -1,11 +1,9 @@
 /** Picks the parser for a document's format: text formats at once, PDF and Word through their lazily loaded readers. */
 import type { DocumentFormat, ParsedDocument, ThreadlineDocument } from '../document';
 import { ThreadlineError } from '../errors';
-import { loadMammoth, loadPdfjs } from './binary-parsers';
-import { parseDocx } from './docx';
+import type { BinaryReader } from './binary-reader';
 import { parseHtml } from './html';
 import { parseMarkdown } from './markdown';
-import { parsePdf } from './pdf';
 import { parsePlainText } from './plain-text';
 
 /** Parses a text format (PDF and Word need their bytes: see parseInput). */
@@ -33,9 +31,8 @@ export async function documentBytes(doc: ThreadlineDocument): Promise<Uint8Array
   return new Uint8Array(await data.arrayBuffer());
 }
 
-/** Parses any document; `bytes` are documentBytes(doc) for PDF and Word. */
-export async function parseInput(doc: ThreadlineDocument, bytes: Uint8Array | undefined, options: ParseOptions = {}): Promise<ParsedDocument> {
-  if (doc.format === 'pdf') return parsePdf(bytes ?? new Uint8Array(0), await loadPdfjs(), doc.id, options);
-  if (doc.format === 'docx') return parseDocx(bytes ?? new Uint8Array(0), await loadMammoth(), doc.id);
+/** Parses any document; `bytes` are documentBytes(doc) for PDF and Word, which `readBinary` reads (binary-reader.ts). */
+export async function parseInput(doc: ThreadlineDocument, bytes: Uint8Array | undefined, readBinary: BinaryReader, options: ParseOptions = {}): Promise<ParsedDocument> {
+  if (doc.format === 'pdf' || doc.format === 'docx') return readBinary(doc, bytes ?? new Uint8Array(0), options);
   return parseDocument(doc.text ?? '', doc.format);
 }

@@ -8,6 +8,7 @@ import type { Embedder } from '../embedding/embedder';
 import { CHUNK_DEFAULTS, chunkDocument, type ChunkOptions } from '../retrieval/chunker';
 import type { PendingDoc } from '../storage/index-store';
 import type { DocRecord } from '../storage/schema';
+import type { BinaryReader } from './binary-reader';
 import { parseInput, type ParseOptions } from './parse';
 
 /** The optional document fields that are set, without undefined keys. */
@@ -21,9 +22,9 @@ export function documentFields(doc: { title?: string | undefined; url?: string |
 
 export async function prepareDocument(
   doc: ThreadlineDocument, hash: string, embedder: Pick<Embedder, 'countTokens' | 'maxTokens'>, chunking: ChunkOptions,
-  input: ParseOptions & { bytes?: Uint8Array | undefined } = {},
+  input: ParseOptions & { bytes?: Uint8Array | undefined; readBinary: BinaryReader },
 ): Promise<Omit<PendingDoc, 'vectors'>> {
-  const parsed = await parseInput(doc, input.bytes, input);
+  const parsed = await parseInput(doc, input.bytes, input.readBinary, input);
   // A file without a title of its own is named by its id (usually its file name): "Manual.pdf, p. 12".
   const title = doc.title ?? parsed.title ?? (doc.data !== undefined ? doc.id : undefined);
   const maxTokens = Math.min(chunking.maxTokens ?? CHUNK_DEFAULTS.maxTokens, embedder.maxTokens);

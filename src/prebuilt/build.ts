@@ -5,6 +5,7 @@
 import type { ThreadlineDocument } from '../document';
 import type { Embedder } from '../embedding/embedder';
 import { isThreadlineError, type ThreadlineError } from '../errors';
+import { readInProcess, type BinaryReader } from '../ingest/binary-reader';
 import { documentBytes } from '../ingest/parse';
 import { prepareDocument } from '../ingest/prepare';
 import { contentHash, validateDocuments } from '../ingest/validate';
@@ -18,6 +19,8 @@ export interface BuildOptions {
    * it, such a file fails the build.
    */
   onUnreadable?: (id: string, error: ThreadlineError) => void;
+  /** How PDF and Word files are read. @default in this thread (readInProcess) */
+  readBinary?: BinaryReader;
 }
 
 export async function buildPrebuiltIndex(input: readonly ThreadlineDocument[], embedder: Embedder, chunking: ChunkOptions = {}, options: BuildOptions = {}): Promise<Uint8Array> {
@@ -28,7 +31,7 @@ export async function buildPrebuiltIndex(input: readonly ThreadlineDocument[], e
   for (const d of docs) {
     const bytes = await documentBytes(d);
     try {
-      prepared.push(await prepareDocument(d, await contentHash(d, recipe, bytes), embedder, chunking, { bytes }));
+      prepared.push(await prepareDocument(d, await contentHash(d, recipe, bytes), embedder, chunking, { bytes, readBinary: options.readBinary ?? readInProcess }));
     } catch (error) {
       if (!options.onUnreadable || !isThreadlineError(error, 'UNREADABLE_DOCUMENT')) throw error;
       options.onUnreadable(d.id, error);

@@ -4,6 +4,7 @@
  * across commits, so a crash leaves it whole or absent.
  */
 import type { Embedder } from '../embedding/embedder';
+import type { BinaryReader } from '../ingest/binary-reader';
 import { documentBytes } from '../ingest/parse';
 import { prepareDocument } from '../ingest/prepare';
 import { contentHash } from '../ingest/validate';
@@ -30,7 +31,7 @@ export type PreparedDoc = Omit<PendingDoc, 'vectors'>;
 export async function changedDocuments(
   docs: readonly ThreadlineDocument[], storedHashes: (ids: string[]) => Promise<Map<string, string>>,
   embedder: Pick<Embedder, 'countTokens' | 'maxTokens'>, chunking: ChunkOptions, modelId: string,
-  options: { signal?: AbortSignal | undefined; onProgress?: ProgressListener | undefined; skipInvalid?: boolean | undefined } = {},
+  options: { signal?: AbortSignal | undefined; onProgress?: ProgressListener | undefined; skipInvalid?: boolean | undefined; readBinary: BinaryReader },
 ): Promise<{ prepared: PreparedDoc[]; unreadable: { index: number; error: ThreadlineError }[] }> {
   const recipe = { chunking: { ...CHUNK_DEFAULTS, ...chunking }, model: modelId };
   const bytes = await Promise.all(docs.map((d) => documentBytes(d)));
@@ -43,7 +44,7 @@ export async function changedDocuments(
     throwIfAborted(options.signal);
     try {
       prepared.push(await prepareDocument(doc, hashes[i] as string, embedder, chunking, {
-        bytes: bytes[i], signal: options.signal,
+        bytes: bytes[i], signal: options.signal, readBinary: options.readBinary,
         onPage: (page, pages) => options.onProgress?.({ phase: 'parse', docId: doc.id, page, pages }),
       }));
     } catch (error) {

@@ -8,6 +8,7 @@
  */
 import type { Embedder } from '../embedding/embedder';
 import { ThreadlineError, throwIfAborted } from '../errors';
+import type { BinaryReader } from '../ingest/binary-reader';
 import { documentFields } from '../ingest/prepare';
 import { partitionDocuments, validateDocuments, type AddFailure } from '../ingest/validate';
 import type { ProgressListener } from '../progress';
@@ -23,6 +24,7 @@ import { Mutex } from '../util/mutex';
 import { EngineModel } from './engine-model';
 import { fetchPrebuilt } from './fetch-prebuilt';
 import { memoryFrom } from './hydrate';
+import { readInWorker } from './documents-client';
 import { changedDocuments, embedAndCommit, lexicalFor } from './ingest-batches';
 import { mergeSegments } from '../retrieval/lexical-segment';
 import { parseK, parseMode, parseQuery, parseStrings } from './parse-query';
@@ -40,6 +42,8 @@ export interface EngineConfig {
   weights: HybridWeights;
   /** What to do when the stored index was built with another model. */
   onModelMismatch: 'error' | 'rebuild';
+  /** How PDF and Word files are read. @default a documents worker of their own (documents-client.ts) */
+  readBinary?: BinaryReader;
 }
 
 export class RetrievalEngine implements Retriever {
@@ -123,7 +127,7 @@ export class RetrievalEngine implements Retriever {
     const { docs, failed, indexes } = options.skipInvalid ? partitionDocuments(input) : { docs: validateDocuments(input), failed: [], indexes: [] };
     throwIfAborted(options.signal);
     const embedder = await this.embedder();
-    const { prepared, unreadable } = await changedDocuments(docs, (ids) => this.store.docHashes(ids), embedder, this.config.chunking, this.model.id, options);
+    const { prepared, unreadable } = await changedDocuments(docs, (ids) => this.store.docHashes(ids), embedder, this.config.chunking, this.model.id, { ...options, readBinary: this.config.readBinary ?? readInWorker });
     const unread: AddFailure[] = unreadable.map(({ index, error }) => ({
       index: indexes[index] ?? index, id: docs[index]?.id as string, code: 'UNREADABLE_DOCUMENT', message: error.message, reason: typeof error.details?.reason === 'string' ? error.details.reason : 'malformed',
     }));

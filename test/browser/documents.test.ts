@@ -5,8 +5,8 @@
 import { describe, expect, it } from 'vitest';
 import { createThreadline } from '../../src/index';
 import { writeDocx } from '../fixtures/docx-writer';
-import { section, writePdf } from '../fixtures/pdf-writer';
-import { freshName } from './helpers';
+import { column, section, writePdf } from '../fixtures/pdf-writer';
+import { freshName, sampleDocs } from './helpers';
 
 function manual(): Uint8Array {
   return writePdf({
@@ -36,6 +36,32 @@ describe('PDF and Word files in Chromium (real worker)', () => {
     for await (const event of chat.ask('what if the sync stalls?')) if (event.type === 'done') citations.push(...event.citations.map((c) => c.label));
     expect(citations).toContain('Harbor.pdf › Troubleshooting, p. 3');
     expect((await tl.search('refund within 30 days', { k: 1 }))[0]).toMatchObject({ docId: 'Returns.docx', headingPath: ['Returns'] });
+    await tl.dispose();
+  });
+
+  it('a long PDF is read in a worker of its own: searches answer meanwhile, abort stops it between pages, the next file reads', async () => {
+    const tl = await createThreadline({ name: freshName('long-pdf') });
+    await tl.add(sampleDocs);
+    const long = writePdf({ pages: Array.from({ length: 400 }, (_, i) => ({ lines: column([`Page ${i + 1} describes maintenance step ${i + 1} of the pump.`]) })) });
+    const controller = new AbortController();
+    let lastPage = 0;
+    const probe: { during?: Promise<{ hits: { docId: string }[]; pageThen: number }> } = {};
+    const adding = tl.add([{ id: 'long.pdf', data: long, format: 'pdf' }], {
+      signal: controller.signal,
+      onProgress: (p) => {
+        if (p.phase !== 'parse') return;
+        lastPage = p.page;
+        if (p.page === 5) probe.during = tl.search('refund window', { k: 1 }).then((hits) => ({ hits, pageThen: lastPage }));
+        if (p.page === 30) controller.abort();
+      },
+    });
+    await expect(adding).rejects.toMatchObject({ code: 'ABORTED' });
+    expect(lastPage).toBeLessThan(400);
+    const during = await probe.during;
+    expect(during?.hits[0]?.docId).toBe('refunds');
+    expect(during?.pageThen).toBeLessThan(400); // answered before the read would have finished
+    expect((await tl.documents()).some((d) => d.id === 'long.pdf')).toBe(false);
+    expect(await tl.add([{ id: 'short.pdf', data: writePdf({ pages: [{ lines: column(['A short note about pumps.']) }] }), format: 'pdf' }])).toMatchObject({ added: 1 });
     await tl.dispose();
   });
 });
