@@ -7,7 +7,8 @@ import type { Embedder } from '../embedding/embedder';
 import type { BinaryReader } from '../ingest/binary-reader';
 import { documentBytes } from '../ingest/parse';
 import { prepareDocument } from '../ingest/prepare';
-import { contentHash } from '../ingest/validate';
+import { contentHash, partitionDocuments, validateDocuments, type AddFailure } from '../ingest/validate';
+import type { AddOptions, AddResult } from '../retriever';
 import type { ThreadlineDocument } from '../document';
 import { CHUNK_DEFAULTS, type ChunkOptions } from '../retrieval/chunker';
 import { shardRows, type PendingDoc } from '../storage/index-store';
@@ -56,6 +57,31 @@ export async function changedDocuments(
     }
   }
   return { prepared, unreadable };
+}
+
+/**
+ * An add()'s plan, before anything is embedded or written: its documents
+ * checked (with `skipInvalid`, unusable ones reported instead of refusing
+ * the call), the changed ones parsed and chunked, and the result so far
+ * (unchanged, empty, failed: positions are in the caller's array).
+ */
+export async function planAdd(
+  input: unknown, options: AddOptions & { readBinary: BinaryReader },
+  context: { embedder: () => Promise<Embedder>; storedHashes: (ids: string[]) => Promise<Map<string, string>>; chunking: ChunkOptions; modelId: string },
+): Promise<{ prepared: PreparedDoc[]; result: AddResult; embedder: Embedder }> {
+  const { docs, failed, indexes } = options.skipInvalid ? partitionDocuments(input) : { docs: validateDocuments(input), failed: [], indexes: [] };
+  throwIfAborted(options.signal);
+  const embedder = await context.embedder();
+  const { prepared, unreadable } = await changedDocuments(docs, context.storedHashes, embedder, context.chunking, context.modelId, options);
+  const unread: AddFailure[] = unreadable.map(({ index, error }) => ({
+    index: indexes[index] ?? index, id: docs[index]?.id as string, code: 'UNREADABLE_DOCUMENT', message: error.message,
+    reason: typeof error.details?.reason === 'string' ? error.details.reason : 'malformed',
+  }));
+  const result: AddResult = {
+    added: 0, unchanged: docs.length - prepared.length - unread.length, chunks: 0,
+    empty: prepared.filter((p) => p.chunks.length === 0).map((p) => p.record.id), failed: [...failed, ...unread].sort((a, b) => a.index - b.index),
+  };
+  return { prepared, result, embedder };
 }
 
 /** Groups whole documents into batches of about GROUP_CHUNKS chunks. */

@@ -10,7 +10,6 @@ import type { Embedder } from '../embedding/embedder';
 import { ThreadlineError, throwIfAborted } from '../errors';
 import type { BinaryReader } from '../ingest/binary-reader';
 import { documentFields } from '../ingest/prepare';
-import { partitionDocuments, validateDocuments, type AddFailure } from '../ingest/validate';
 import type { ProgressListener } from '../progress';
 import type { ChunkOptions } from '../retrieval/chunker';
 import { hedgedFusion } from '../retrieval/fusion';
@@ -25,7 +24,7 @@ import { EngineModel } from './engine-model';
 import { fetchPrebuilt } from './fetch-prebuilt';
 import { memoryFrom } from './hydrate';
 import { readInWorker } from './documents-client';
-import { changedDocuments, embedAndCommit, lexicalFor } from './ingest-batches';
+import { embedAndCommit, lexicalFor, planAdd } from './ingest-batches';
 import { mergeSegments } from '../retrieval/lexical-segment';
 import { parseK, parseMode, parseQuery, parseStrings } from './parse-query';
 import { loadPrebuiltInto } from './load-prebuilt';
@@ -124,17 +123,9 @@ export class RetrievalEngine implements Retriever {
   }
 
   async add(input: unknown, options: AddOptions = {}): Promise<AddResult> {
-    const { docs, failed, indexes } = options.skipInvalid ? partitionDocuments(input) : { docs: validateDocuments(input), failed: [], indexes: [] };
-    throwIfAborted(options.signal);
-    const embedder = await this.embedder();
-    const { prepared, unreadable } = await changedDocuments(docs, (ids) => this.store.docHashes(ids), embedder, this.config.chunking, this.model.id, { ...options, readBinary: this.config.readBinary ?? readInWorker });
-    const unread: AddFailure[] = unreadable.map(({ index, error }) => ({
-      index: indexes[index] ?? index, id: docs[index]?.id as string, code: 'UNREADABLE_DOCUMENT', message: error.message, reason: typeof error.details?.reason === 'string' ? error.details.reason : 'malformed',
-    }));
-    const result: AddResult = {
-      added: 0, unchanged: docs.length - prepared.length - unread.length, chunks: 0,
-      empty: prepared.filter((p) => p.chunks.length === 0).map((p) => p.record.id), failed: [...failed, ...unread].sort((a, b) => a.index - b.index),
-    };
+    const { prepared, result, embedder } = await planAdd(input, { ...options, readBinary: this.config.readBinary ?? readInWorker }, {
+      embedder: () => this.embedder(), storedHashes: (ids) => this.store.docHashes(ids), chunking: this.config.chunking, modelId: this.model.id,
+    });
     try {
       await embedAndCommit(prepared, embedder, options, {
         commit: (pending) => this.commit(pending, embedder.dims),
