@@ -43,7 +43,7 @@ async function nodeEmbedder(count: number) {
 
 /** Reading generated PDFs in Node, each size in a fresh process (bench/pdf-read.ts) so its memory high-water mark is its own. */
 function nodePdf(pageCounts: readonly number[]) {
-  const out: Record<string, { pages: number; mb: number; ms: number; pagesPerS: number; maxRssBeforeMb: number; maxRssAfterMb: number; highWaterGrowthMb: number }> = {};
+  const out: Record<string, { pages: number; mb: number; ms: number; pagesPerS: number; rssBeforeMb: number; rssPeakMb: number; highWaterGrowthMb: number }> = {};
   for (const pages of pageCounts) {
     const stdout = execFileSync(process.execPath, ['--import', 'tsx', resolve(import.meta.dirname, 'pdf-read.ts'), String(pages)], { encoding: 'utf8', timeout: 300_000 });
     out[`${pages} pages`] = JSON.parse(stdout.trim().split('\n').at(-1) ?? '{}') as (typeof out)[string];
@@ -141,7 +141,7 @@ try {
   row('offline model, Chromium worker', `load ${f(embedder.chromium.loadMs, 0)} ms, ${f(embedder.chromium.sentencesPerS, 0)} sentences/s`);
   row('Markdown corpus through add()', `${corpus.docs} docs, ${f(corpus.chars / 1e6)} MB, ${corpus.chunks} chunks, ${f(corpus.chunksPerS, 0)} chunks/s`);
   row('reload to ready (fresh page)', `${f(reload.readyMs, 0)} ms for ${reload.chunks} chunks, ${reload.embeddedChunks} re-embedded; first query ${f(reload.firstQueryMs, 0)} ms`);
-  for (const [label, p] of Object.entries(pdf.node)) row(`PDF read, Node (${label})`, `${f(p.pagesPerS, 0)} pages/s (${f(p.mb)} MB in ${f(p.ms, 0)} ms); memory high-water ${f(p.maxRssAfterMb, 0)} MB RSS (${f(p.highWaterGrowthMb, 0)} MB more than before reading)`);
+  for (const [label, p] of Object.entries(pdf.node)) row(`PDF read, Node (${label})`, `${f(p.pagesPerS, 0)} pages/s (${f(p.mb)} MB in ${f(p.ms, 0)} ms); memory high-water ${f(p.rssPeakMb, 0)} MB RSS, ${f(p.highWaterGrowthMb, 0)} MB above the level before reading`);
   row(`PDF through add(), Chromium (${pdf.chromium.pages} pages)`, `${f(pdf.chromium.pagesPerS, 0)} pages/s, ${pdf.chromium.chunks} chunks in ${f(pdf.chromium.ms, 0)} ms; reading the PDF ${f(pdf.chromium.parseShare * 100, 0)}% of it`);
   if (jsonFile) writeFileSync(jsonFile, `${JSON.stringify(report, null, 2)}\n`);
 } finally {

@@ -32,7 +32,7 @@ describe('npm run bench -- --quick (runs and emits every key; how fast is not as
     for (const peer of ['orama', 'langchain', 'hnswlib-wasm', 'voy-search', 'client-vector-search']) expect(report.peers?.[peer]).toBeDefined();
     expect(report.peers?.orama).toMatchObject({ scanRatioToOurs: num });
     expect(report.twoTabs).toMatchObject({ aloneMs: num, withOtherTabMs: num, ratio: num });
-    expect(report.pdf?.node['100 pages']).toMatchObject({ pagesPerS: num, maxRssAfterMb: num, highWaterGrowthMb: num });
+    expect(report.pdf?.node['100 pages']).toMatchObject({ pagesPerS: num, rssPeakMb: num, highWaterGrowthMb: num });
     expect(report.pdf?.chromium).toMatchObject({ pages: 100, pagesPerS: num, parseShare: num });
   }, 180_000);
 });

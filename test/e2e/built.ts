@@ -60,7 +60,7 @@ export async function startViteDev(app: string): Promise<{ url: string; stop: ()
 }
 
 /** The example page plus the element (copied by the CLI, with `elementArgs`) and an index of `docs` (built by the CLI), in a fresh folder. */
-export async function buildExampleSite(name: string, docs: Record<string, string>, elementArgs: string[] = []): Promise<string> {
+export async function buildExampleSite(name: string, docs: Record<string, string | Uint8Array>, elementArgs: string[] = []): Promise<string> {
   const site = join(root, 'test-results', name);
   const sources = join(root, 'test-results', `${name}-docs`);
   rmSync(site, { recursive: true, force: true });

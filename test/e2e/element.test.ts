@@ -5,6 +5,7 @@ import type { Browser, Page } from 'playwright-core';
 import { SAMPLE_KB } from '../../demo/sample-kb';
 import { serveStatic, type StaticServer } from '../../scripts/static-server.ts';
 import { launch } from './browser';
+import { section, writePdf } from '../fixtures/pdf-writer';
 import { buildExampleSite, confineTo, recordDialogs, requireBuild, waitForElement, watchElementEvents } from './built';
 
 let browser: Browser;
@@ -317,5 +318,35 @@ describe('<threadline-chat> on a phone (390 × 844) and as a launcher', () => {
     expect(answer && field && answer.y >= 0 && field.y + field.height <= 844).toBe(true);
     await page.screenshot({ path: 'test-results/element-phone-inline.png' });
     await context.close();
+  });
+});
+
+describe('<threadline-chat> over a site whose index holds a PDF (threadline index reads it at build time)', () => {
+  it('cites the PDF passage by page', async () => {
+    const manual = writePdf({
+      pages: [
+        { lines: section('Installing Harbor', ['Download the installer and run it.']) },
+        { lines: section('Backups', ['Harbor copies your library to the backup folder every night.']) },
+        { lines: section('Troubleshooting', ['If the sync stalls, restart the Harbor service from the tray icon.']) },
+      ],
+      outline: [{ title: 'Installation', page: 1 }, { title: 'Backups', page: 2 }, { title: 'Troubleshooting', page: 3 }],
+    });
+    const pdfServer = await serveStatic(await buildExampleSite('element-site-pdf', { 'Harbor manual.pdf': manual, 'refunds.md': SAMPLE_KB[0]?.markdown ?? '' }));
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    const foreign = await confineTo(context, pdfServer.origin);
+    const page = await context.newPage();
+    await watchElementEvents(page);
+    await page.goto(`${pdfServer.origin}/index.html`);
+    expect(await waitForElement(page)).toMatchObject({ type: 'threadline-ready', detail: { docs: 2 } });
+    const chat = page.locator('threadline-chat');
+    await chat.locator('input').fill('what if the sync stalls?');
+    await chat.locator('input').press('Enter');
+    await chat.locator('.tl-turn .tl-mode:not([hidden])').waitFor({ timeout: 60_000 });
+    expect(await chat.locator('[part~="answer"]').first().textContent()).toMatch(/restart the Harbor service/);
+    expect(await chat.locator('[part~="sources"]').first().textContent()).toMatch(/Harbor manual\.pdf › Troubleshooting, p\. 3/);
+    await page.screenshot({ path: 'test-results/element-pdf.png' });
+    expect(foreign).toEqual([]);
+    await context.close();
+    await pdfServer.close();
   });
 });
