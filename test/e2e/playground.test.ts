@@ -227,8 +227,9 @@ describe('playground (built, served by a plain static host)', () => {
     await context.close();
   });
 
-  it('reads a dropped PDF and Word file in its worker and cites the PDF by page; a scan is reported, not added', async () => {
+  it('reads a dropped PDF and Word file in its worker and cites the PDF by page; a scan is reported, not added; nothing leaves the origin', async () => {
     const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const foreign = await confineTo(context, plain.origin);
     const page = await context.newPage();
     await page.goto(`${plain.origin}/`);
     await ready(page);
@@ -252,6 +253,7 @@ describe('playground (built, served by a plain static host)', () => {
     await page.screenshot({ path: 'test-results/playground-pdf.png' });
     await ask(page, 'how long do I have to return something?');
     expect(await turn(page, 1).textContent()).toMatch(/Returns/);
+    expect(foreign).toEqual([]); // pdf.js, mammoth and their worker come from the page's origin
     await context.close();
   });
 

@@ -119,6 +119,10 @@ describe('Word parsing (mammoth, files the test writes)', () => {
     const lying = writeZip([{ name: 'word/document.xml', data: huge, size: 1000, method: 8 }]);
     await expect(checkZip(lying, 'bomb.docx')).rejects.toMatchObject({ code: 'UNREADABLE_DOCUMENT', details: { reason: 'too-large' } });
     await expect(parseDocx(new TextEncoder().encode('plain text, not a zip'), await loadMammoth(), 'x.docx')).rejects.toMatchObject({ code: 'UNREADABLE_DOCUMENT', details: { reason: 'malformed' } });
+    const docx = writeDocx([{ heading: 1, text: 'Returns' }, { text: 'Return any item within 30 days.' }]);
+    for (const keep of [0.2, 0.5, 0.95]) {
+      await expect(parseDocx(docx.subarray(0, Math.floor(docx.length * keep)), await loadMammoth(), 'cut.docx')).rejects.toMatchObject({ code: 'UNREADABLE_DOCUMENT', details: { reason: 'malformed' } });
+    }
   });
 });
 
