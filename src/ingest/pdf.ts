@@ -143,7 +143,8 @@ function joinLines(lines: readonly string[]): string {
 /**
  * Running headers and footers: a page's first or last line that recurs (its
  * digits aside, so "Page 3 of 9" matches "Page 4 of 9") on at least half the
- * pages, and on at least three.
+ * pages, and on at least three. A page's only line is its content, never a
+ * header (pages of one templated line each came out empty before this rule).
  */
 function dropRunningLines(pages: readonly string[][]): string[][] {
   if (pages.length < 3) return pages.map((p) => [...p]);
@@ -155,8 +156,8 @@ function dropRunningLines(pages: readonly string[][]): string[][] {
   const running = (line: string | undefined) => (counts.get(key(line)) ?? 0) >= Math.max(3, pages.length / 2);
   return pages.map((lines) => {
     const out = [...lines];
-    if (running(out[0])) out.shift();
-    if (out.length && running(out[out.length - 1])) out.pop();
+    if (out.length > 1 && running(out[0])) out.shift();
+    if (out.length > 1 && running(out[out.length - 1])) out.pop();
     return out;
   });
 }

@@ -1,30 +1,43 @@
 /**
- * What the documents worker serves: one call that reads a PDF or Word file
- * in process (pdf.js, mammoth) and answers with an envelope, so the error's
- * code and details survive the message port (a thrown error would arrive as
- * a bare Error).
+ * What the documents worker serves: reading a PDF or Word file in process
+ * (pdf.js, mammoth), answered with an envelope so the error's code and
+ * details survive the message port (a thrown error would arrive as a bare
+ * Error), and cancelling a read, which stops it between pages. Reads run
+ * one at a time, so memory holds one file's pages, however many calls add
+ * files at once.
  */
 import type { ParsedDocument } from '../document';
 import { toThreadlineError, type ThreadlineErrorCode } from '../errors';
 import { readInProcess } from '../ingest/binary-reader';
+import { Mutex } from '../util/mutex';
 
 export type ReadResult =
   | { ok: true; parsed: ParsedDocument }
   | { ok: false; code: ThreadlineErrorCode; message: string; details: Record<string, unknown> | undefined };
 
 export interface DocumentsApi {
-  read(format: 'pdf' | 'docx', id: string, bytes: Uint8Array, onPage?: (page: number, pages: number) => void): Promise<ReadResult>;
+  read(readId: number, format: 'pdf' | 'docx', id: string, bytes: Uint8Array, onPage?: (page: number, pages: number) => void): Promise<ReadResult>;
+  cancel(readId: number): void;
 }
 
 export function serveDocuments(): DocumentsApi {
+  const reads = new Map<number, AbortController>();
+  const queue = new Mutex();
   return {
-    async read(format, id, bytes, onPage) {
+    async read(readId, format, id, bytes, onPage) {
+      const controller = new AbortController();
+      reads.set(readId, controller);
       try {
-        return { ok: true, parsed: await readInProcess({ id, format }, bytes, { onPage }) };
+        return { ok: true, parsed: await queue.run(() => readInProcess({ id, format }, bytes, { onPage, signal: controller.signal }), controller.signal) };
       } catch (error) {
         const e = toThreadlineError(error, 'UNREADABLE_DOCUMENT');
         return { ok: false, code: e.code, message: e.message, details: e.details };
+      } finally {
+        reads.delete(readId);
       }
+    },
+    cancel(readId) {
+      reads.get(readId)?.abort();
     },
   };
 }

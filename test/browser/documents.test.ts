@@ -64,4 +64,18 @@ describe('PDF and Word files in Chromium (real worker)', () => {
     expect(await tl.add([{ id: 'short.pdf', data: writePdf({ pages: [{ lines: column(['A short note about pumps.']) }] }), format: 'pdf' }])).toMatchObject({ added: 1 });
     await tl.dispose();
   });
+
+  it('two calls read at once; aborting one leaves the other to finish', async () => {
+    const tl = await createThreadline({ name: freshName('two-reads') });
+    const pages = (label: string) => writePdf({ pages: Array.from({ length: 150 }, (_, i) => ({ lines: column([`${label} page ${i + 1} covers pump maintenance step ${i + 1}.`]) })) });
+    const controller = new AbortController();
+    const cancelled = tl.add([{ id: 'a.pdf', data: pages('Alpha'), format: 'pdf' }], {
+      signal: controller.signal, onProgress: (p) => { if (p.phase === 'parse' && p.page === 10) controller.abort(); },
+    });
+    const kept = tl.add([{ id: 'b.pdf', data: pages('Beta'), format: 'pdf' }]);
+    await expect(cancelled).rejects.toMatchObject({ code: 'ABORTED' });
+    expect(await kept).toMatchObject({ added: 1, failed: [] });
+    expect((await tl.documents()).map((d) => d.id)).toEqual(['b.pdf']);
+    await tl.dispose();
+  });
 });

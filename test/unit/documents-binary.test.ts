@@ -87,6 +87,13 @@ describe('PDF parsing (pdf.js, files the test writes)', () => {
     }
   });
 
+  it('pages of one templated line each keep it: a page\'s only line is never taken for a running header', async () => {
+    const pages = Array.from({ length: 12 }, (_, i) => ({ lines: column([`Step ${i + 1}: check the pump seal ${i + 1}.`]) }));
+    const parsed = await parsePdf(writePdf({ pages }), pdfjs, 'steps.pdf');
+    expect(parsed.sections).toHaveLength(12);
+    expect(parsed.text).toContain('Step 12: check the pump seal 12.');
+  });
+
   it('stops between pages when aborted', async () => {
     const controller = new AbortController();
     const pages = Array.from({ length: 20 }, (_, i) => ({ lines: column([`Page ${i + 1} talks about topic ${i}.`]) }));
