@@ -5,6 +5,7 @@ import { ortAssets } from './scripts/vite-ort-assets.ts';
 import { hoistTransitiveImports } from './scripts/vite-hoist-imports.ts';
 import { plainUrlsPlugin } from './scripts/vite-plain-urls.ts';
 import { serviceWorker } from './scripts/vite-service-worker.ts';
+import { bundledLicenses } from './scripts/vite-licenses.ts';
 
 /**
  * `vite` (serve): the playground from demo/, with the offline model served
@@ -67,13 +68,16 @@ const CHUNK_GROUPS = [
 ];
 
 function library(): UserConfig {
+  // Every bundled package, from the page build and every worker build, with its licence text (scripts/vite-licenses.ts).
+  const licenses = bundledLicenses();
+  const writeLicenses = { name: 'threadline-write-licenses', closeBundle() { licenses.write(resolve(root, 'dist/THIRD_PARTY_LICENSES.txt')); } };
   return {
     root,
     base: './',
     publicDir: false,
     resolve: { conditions: ortConditions },
-    plugins: [modelAssets(), plainUrlsPlugin(), hoistTransitiveImports()],
-    worker: { format: 'es', plugins: () => [modelAssets(), plainUrlsPlugin()], rolldownOptions: { output: { codeSplitting: { groups: CHUNK_GROUPS } } } },
+    plugins: [modelAssets(), plainUrlsPlugin(), hoistTransitiveImports(), licenses.plugin(), writeLicenses],
+    worker: { format: 'es', plugins: () => [modelAssets(), plainUrlsPlugin(), licenses.plugin()], rolldownOptions: { output: { codeSplitting: { groups: CHUNK_GROUPS } } } },
     build: {
       outDir: resolve(root, 'dist'),
       emptyOutDir: true, // runs first; the CLI and the type declarations are built into dist/ after it

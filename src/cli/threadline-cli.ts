@@ -108,6 +108,8 @@ function element(args: string[]): void {
     cpSync(join(dist, file), join(target, file));
     bytes += statSync(join(dist, file)).size;
   }
+  // The notices of the bundled code travel with it (dist/THIRD_PARTY_LICENSES.txt, written by the build).
+  if (existsSync(join(dist, 'THIRD_PARTY_LICENSES.txt'))) cpSync(join(dist, 'THIRD_PARTY_LICENSES.txt'), join(target, 'THIRD_PARTY_LICENSES.txt'));
   if (set.has('--with-transformers')) {
     // onnxruntime-web loads these from ./ort/ next to the retrieval worker.
     const ort = ortDist();

@@ -46,8 +46,11 @@ describe('the compiled `threadline` bin (dist/cli/threadline.js)', () => {
       expect(existsSync(join(element, file)) && statSync(join(element, file)).size > 0, file).toBe(true);
     }
     expect(readdirSync(element).some((f) => /^retrieval\.worker-.*\.js$/.test(f))).toBe(true);
-    // Nothing the default element does not use: no web-llm, no transformers.js, no WASM runtime.
-    expect(readdirSync(element).filter((f) => /web-llm|llm\.worker|transformers|^ort$/.test(f))).toEqual([]);
+    // Nothing the default element does not use: no web-llm, no transformers.js, no WASM runtime, no document readers.
+    expect(readdirSync(element).filter((f) => /web-llm|llm\.worker|transformers|^ort$|^pdf|^docx|^documents\.worker/.test(f))).toEqual([]);
+    // The notices of the bundled code go with it.
+    const notices = readFileSync(join(element, 'THIRD_PARTY_LICENSES.txt'), 'utf8');
+    for (const pkg of ['pdfjs-dist@', 'mammoth@', 'dompurify@', 'idb@', 'comlink@']) expect(notices).toContain(pkg);
     const withLlm = join(root, 'test-results/cli/element-llm');
     expect((await run('element', withLlm, '--with-llm')).code).toBe(0);
     expect(readdirSync(withLlm).filter((f) => /^(web-llm|llm\.worker)-.*\.js$/.test(f)).length).toBeGreaterThanOrEqual(2);
