@@ -4,16 +4,18 @@
  * there, never in the retrieval worker, whose searches keep answering during
  * a long read. An aborted read is cancelled there (it stops between pages)
  * and rejected here at once; reads of other calls go on. A reader that dies
- * rejects every read in flight, and the next read starts a fresh one.
+ * (noticed through a Web Lock it holds, see client/worker-watch.ts) rejects
+ * every read in flight, and the next read starts a fresh one.
  */
 import * as Comlink from 'comlink';
+import { watchWorker } from '../client/worker-watch';
 import { ThreadlineError } from '../errors';
 import type { BinaryReader } from '../ingest/binary-reader';
 import type { DocumentsApi } from './serve-documents';
 
 const IDLE_MS = 60_000;
 
-let reader: { worker: Worker; api: Comlink.Remote<DocumentsApi>; inFlight: number } | null = null;
+let reader: { worker: Worker; api: Comlink.Remote<DocumentsApi>; inFlight: number; dead: Promise<never> } | null = null;
 let idle: ReturnType<typeof setTimeout> | undefined;
 let nextRead = 1;
 
@@ -25,8 +27,12 @@ function stop(): void {
 function start(): NonNullable<typeof reader> {
   clearTimeout(idle);
   if (!reader) {
-    const worker = new Worker(new URL('../../workers/documents.worker.ts', import.meta.url), { type: 'module', name: 'threadline-documents' });
-    reader = { worker, api: Comlink.wrap<DocumentsApi>(worker), inFlight: 0 };
+    // A name of its own: the worker holds a Web Lock by it, and its death (a crash, an out-of-memory kill) frees the lock.
+    const name = `threadline-documents-${crypto.randomUUID()}`;
+    const worker = new Worker(new URL('../../workers/documents.worker.ts', import.meta.url), { type: 'module', name });
+    const dead = watchWorker(worker, name, 'document reader');
+    reader = { worker, api: Comlink.wrap<DocumentsApi>(worker), inFlight: 0, dead };
+    dead.catch(() => { if (reader?.worker === worker) stop(); });
   }
   return reader;
 }
@@ -38,17 +44,14 @@ export const readInWorker: BinaryReader = async (doc, bytes, options) => {
   current.inFlight++;
   const cleanup: (() => void)[] = [];
   const interrupted = new Promise<never>((_, reject) => {
-    const onError = (event: ErrorEvent) => {
-      if (reader === current) stop();
-      reject(new ThreadlineError('UNREADABLE_DOCUMENT', `The document reader stopped while reading "${doc.id}" (${event.message || 'it could not start or crashed'}).`, { details: { reason: 'malformed' } }));
-    };
+    // The reader died (an error, a crash, out of memory): this file is what it was reading.
+    current.dead.catch((error: unknown) => reject(new ThreadlineError('UNREADABLE_DOCUMENT', `The document reader stopped while reading "${doc.id}" (${error instanceof Error ? error.message : String(error)}).`, { details: { reason: 'malformed' } })));
     const onAbort = () => {
       void current.api.cancel(readId);
       reject(new ThreadlineError('ABORTED', 'The operation was aborted.', { cause: options.signal?.reason }));
     };
-    current.worker.addEventListener('error', onError);
     options.signal?.addEventListener('abort', onAbort, { once: true });
-    cleanup.push(() => current.worker.removeEventListener('error', onError), () => options.signal?.removeEventListener('abort', onAbort));
+    cleanup.push(() => options.signal?.removeEventListener('abort', onAbort));
   });
   interrupted.catch(() => undefined);
   const copy = bytes.slice(); // transferred: the caller keeps its own bytes
