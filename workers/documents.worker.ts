@@ -8,5 +8,3 @@ import * as Comlink from 'comlink';
 import { serveDocuments } from '../src/worker/serve-documents';
 
 Comlink.expose(serveDocuments());
-// Held for the worker's whole life: its reader notices the worker's death (an out-of-memory kill fires no event) when the lock frees.
-if (self.name) void navigator.locks.request(self.name, () => new Promise<never>(() => undefined));

@@ -27,11 +27,14 @@ function stop(): void {
 function start(): NonNullable<typeof reader> {
   clearTimeout(idle);
   if (!reader) {
-    // A name of its own: the worker holds a Web Lock by it, and its death (a crash, an out-of-memory kill) frees the lock.
-    const name = `threadline-documents-${crypto.randomUUID()}`;
-    const worker = new Worker(new URL('../../workers/documents.worker.ts', import.meta.url), { type: 'module', name });
-    const dead = watchWorker(worker, name, 'document reader');
-    reader = { worker, api: Comlink.wrap<DocumentsApi>(worker), inFlight: 0, dead };
+    // Worker options stay literal: bundlers read them (Vite refuses a computed name next to the type).
+    const worker = new Worker(new URL('../../workers/documents.worker.ts', import.meta.url), { type: 'module', name: 'threadline-documents' });
+    const api = Comlink.wrap<DocumentsApi>(worker);
+    // The worker holds a lock of this name for its life; its death (a crash, an out-of-memory kill, which fire no event) frees it.
+    const lock = `threadline-documents-${crypto.randomUUID()}`;
+    void api.hold(lock).catch(() => undefined);
+    const dead = watchWorker(worker, lock, 'document reader');
+    reader = { worker, api, inFlight: 0, dead };
     dead.catch(() => { if (reader?.worker === worker) stop(); });
   }
   return reader;

@@ -10,6 +10,7 @@ import type { ParsedDocument } from '../document';
 import { toThreadlineError, type ThreadlineErrorCode } from '../errors';
 import { readInProcess } from '../ingest/binary-reader';
 import { Mutex } from '../util/mutex';
+import { lockManager } from '../util/web-locks';
 
 export type ReadResult =
   | { ok: true; parsed: ParsedDocument }
@@ -18,6 +19,8 @@ export type ReadResult =
 export interface DocumentsApi {
   read(readId: number, format: 'pdf' | 'docx', id: string, bytes: Uint8Array, onPage?: (page: number, pages: number) => void): Promise<ReadResult>;
   cancel(readId: number): void;
+  /** Holds the Web Lock `name` for the rest of this worker's life (its death frees it: see client/worker-watch.ts). */
+  hold(name: string): Promise<void>;
 }
 
 export function serveDocuments(): DocumentsApi {
@@ -38,6 +41,13 @@ export function serveDocuments(): DocumentsApi {
     },
     cancel(readId) {
       reads.get(readId)?.abort();
+    },
+    hold(name) {
+      return new Promise<void>((held) => {
+        const locks = lockManager();
+        if (!locks) return held();
+        void locks.request(name, () => { held(); return new Promise<never>(() => undefined); });
+      });
     },
   };
 }

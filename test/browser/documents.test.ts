@@ -36,7 +36,11 @@ describe('PDF and Word files in Chromium (real worker)', () => {
     for await (const event of chat.ask('what if the sync stalls?')) if (event.type === 'done') citations.push(...event.citations.map((c) => c.label));
     expect(citations).toContain('Harbor.pdf › Troubleshooting, p. 3');
     expect((await tl.search('refund within 30 days', { k: 1 }))[0]).toMatchObject({ docId: 'Returns.docx', headingPath: ['Returns'] });
+    // The reader holds its life lock (how its death is noticed), and goes with the instance.
+    const readerLocks = async () => ((await navigator.locks.query()).held ?? []).filter((l) => l.name?.startsWith('threadline-documents-')).length;
+    expect(await readerLocks()).toBe(1);
     await tl.dispose();
+    await expect.poll(readerLocks, { timeout: 5_000 }).toBe(0);
   });
 
   it('a long PDF is read in a worker of its own: searches answer meanwhile, abort stops it between pages, the next file reads', async () => {
