@@ -35,17 +35,20 @@ export async function changedDocuments(
   options: { signal?: AbortSignal | undefined; onProgress?: ProgressListener | undefined; skipInvalid?: boolean | undefined; readBinary: BinaryReader },
 ): Promise<{ prepared: PreparedDoc[]; unreadable: { index: number; error: ThreadlineError }[] }> {
   const recipe = { chunking: { ...CHUNK_DEFAULTS, ...chunking }, model: modelId };
-  const bytes = await Promise.all(docs.map((d) => documentBytes(d)));
-  const hashes = await Promise.all(docs.map((d, i) => contentHash(d, recipe, bytes[i])));
+  // Text documents are hashed together; a file's bytes are read (a Blob's from disk) only when its turn comes,
+  // so a batch of files holds one file's bytes at a time.
+  const textHashes = await Promise.all(docs.map((d) => (d.data === undefined ? contentHash(d, recipe) : Promise.resolve(''))));
   const stored = await storedHashes(docs.map((d) => d.id));
   const prepared: PreparedDoc[] = [];
   const unreadable: { index: number; error: ThreadlineError }[] = [];
   for (const [i, doc] of docs.entries()) {
-    if (stored.get(doc.id) === hashes[i]) continue;
     throwIfAborted(options.signal);
+    const bytes = await documentBytes(doc);
+    const hash = bytes ? await contentHash(doc, recipe, bytes) : textHashes[i] as string;
+    if (stored.get(doc.id) === hash) continue;
     try {
-      prepared.push(await prepareDocument(doc, hashes[i] as string, embedder, chunking, {
-        bytes: bytes[i], signal: options.signal, readBinary: options.readBinary,
+      prepared.push(await prepareDocument(doc, hash, embedder, chunking, {
+        bytes, signal: options.signal, readBinary: options.readBinary,
         onPage: (page, pages) => options.onProgress?.({ phase: 'parse', docId: doc.id, page, pages }),
       }));
     } catch (error) {
