@@ -8,6 +8,19 @@ import { writeDocx } from '../fixtures/docx-writer';
 import { column, section, writePdf } from '../fixtures/pdf-writer';
 import { freshName, sampleDocs } from './helpers';
 
+/**
+ * A long manual of full pages (40 lines each): slow enough to read (seconds)
+ * that a progress event's round trip to the page is sure to arrive mid-read,
+ * even on a loaded machine.
+ */
+function longManual(label: string, pages: number): Uint8Array {
+  return writePdf({
+    pages: Array.from({ length: pages }, (_, p) => ({
+      lines: column(Array.from({ length: 40 }, (_, l) => `${label} page ${p + 1}, line ${l + 1}: check the pump seal and the valve before step ${p * 40 + l}.`)),
+    })),
+  });
+}
+
 function manual(): Uint8Array {
   return writePdf({
     pages: [
@@ -29,7 +42,7 @@ describe('PDF and Word files in Chromium (real worker)', () => {
       { id: 'Scan.pdf', data: writePdf({ pages: [{ image: true }] }), format: 'pdf' },
     ], { skipInvalid: true, onProgress: (p) => { if (p.phase === 'parse') pages.push(p.page); } });
     expect(result).toMatchObject({ added: 2, failed: [{ index: 2, id: 'Scan.pdf', code: 'UNREADABLE_DOCUMENT', reason: 'no-text' }] });
-    expect(pages).toEqual([1, 2, 3, 1]);
+    await expect.poll(() => pages).toEqual([1, 2, 3, 1]); // progress travels on ports of its own: it may trail the result
     expect((await tl.search('restart the sync service', { k: 1 }))[0]).toMatchObject({ docId: 'Harbor.pdf', page: 3, title: 'Harbor.pdf' });
     const chat = await tl.chat();
     const citations: string[] = [];
@@ -46,7 +59,7 @@ describe('PDF and Word files in Chromium (real worker)', () => {
   it('a long PDF is read in a worker of its own: searches answer meanwhile, abort stops it between pages, the next file reads', async () => {
     const tl = await createThreadline({ name: freshName('long-pdf') });
     await tl.add(sampleDocs);
-    const long = writePdf({ pages: Array.from({ length: 400 }, (_, i) => ({ lines: column([`Page ${i + 1} describes maintenance step ${i + 1} of the pump.`]) })) });
+    const long = longManual('Pump', 400);
     const controller = new AbortController();
     let lastPage = 0;
     const probe: { during?: Promise<{ hits: { docId: string }[]; pageThen: number }> } = {};
@@ -69,14 +82,14 @@ describe('PDF and Word files in Chromium (real worker)', () => {
     await tl.dispose();
   });
 
-  it('two calls read at once; aborting one leaves the other to finish', async () => {
+  it('two calls read at once; aborting one (its read queued behind the other\'s) leaves the other to finish', async () => {
     const tl = await createThreadline({ name: freshName('two-reads') });
-    const pages = (label: string) => writePdf({ pages: Array.from({ length: 150 }, (_, i) => ({ lines: column([`${label} page ${i + 1} covers pump maintenance step ${i + 1}.`]) })) });
     const controller = new AbortController();
-    const cancelled = tl.add([{ id: 'a.pdf', data: pages('Alpha'), format: 'pdf' }], {
-      signal: controller.signal, onProgress: (p) => { if (p.phase === 'parse' && p.page === 10) controller.abort(); },
+    // b's long read goes first; a's waits behind it in the reader and is aborted while b reads.
+    const kept = tl.add([{ id: 'b.pdf', data: longManual('Beta', 120), format: 'pdf' }], {
+      onProgress: (p) => { if (p.phase === 'parse' && p.page === 10) controller.abort(); },
     });
-    const kept = tl.add([{ id: 'b.pdf', data: pages('Beta'), format: 'pdf' }]);
+    const cancelled = tl.add([{ id: 'a.pdf', data: longManual('Alpha', 20), format: 'pdf' }], { signal: controller.signal });
     await expect(cancelled).rejects.toMatchObject({ code: 'ABORTED' });
     expect(await kept).toMatchObject({ added: 1, failed: [] });
     expect((await tl.documents()).map((d) => d.id)).toEqual(['b.pdf']);
