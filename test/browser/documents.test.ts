@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { createThreadline } from '../../src/index';
 import { writeDocx } from '../fixtures/docx-writer';
-import { column, section, writePdf } from '../fixtures/pdf-writer';
+import { column, harborManual, writePdf } from '../fixtures/pdf-writer';
 import { freshName, sampleDocs } from './helpers';
 
 /**
@@ -21,23 +21,13 @@ function longManual(label: string, pages: number): Uint8Array {
   });
 }
 
-function manual(): Uint8Array {
-  return writePdf({
-    pages: [
-      { lines: section('Installing Harbor', ['Download the installer and run it.']) },
-      { lines: section('Backups', ['Harbor copies your library to the backup folder every night.']) },
-      { lines: section('Troubleshooting', ['If the sync stalls, restart the Harbor service from the tray icon.']) },
-    ],
-    outline: [{ title: 'Installation', page: 1 }, { title: 'Backups', page: 2 }, { title: 'Troubleshooting', page: 3 }],
-  });
-}
 
 describe('PDF and Word files in Chromium (real worker)', () => {
   it('a PDF (as a Blob, as a file input gives it) and a Word file are indexed; answers cite the page', async () => {
     const tl = await createThreadline({ name: freshName('files') });
     const pages: number[] = [];
     const result = await tl.add([
-      { id: 'Harbor.pdf', data: new Blob([manual() as Uint8Array<ArrayBuffer>], { type: 'application/pdf' }), format: 'pdf' },
+      { id: 'Harbor.pdf', data: new Blob([harborManual() as Uint8Array<ArrayBuffer>], { type: 'application/pdf' }), format: 'pdf' },
       { id: 'Returns.docx', data: writeDocx([{ heading: 1, text: 'Returns' }, { text: 'Return any item within 30 days for a full refund.' }]), format: 'docx' },
       { id: 'Scan.pdf', data: writePdf({ pages: [{ image: true }] }), format: 'pdf' },
     ], { skipInvalid: true, onProgress: (p) => { if (p.phase === 'parse') pages.push(p.page); } });

@@ -5,7 +5,7 @@ import type { Browser, Page } from 'playwright-core';
 import { SAMPLE_KB } from '../../demo/sample-kb';
 import { serveStatic, type StaticServer } from '../../scripts/static-server.ts';
 import { launch } from './browser';
-import { section, writePdf } from '../fixtures/pdf-writer';
+import { harborManual } from '../fixtures/pdf-writer';
 import { buildExampleSite, confineTo, recordDialogs, requireBuild, waitForElement, watchElementEvents } from './built';
 
 let browser: Browser;
@@ -323,14 +323,7 @@ describe('<threadline-chat> on a phone (390 × 844) and as a launcher', () => {
 
 describe('<threadline-chat> over a site whose index holds a PDF (threadline index reads it at build time)', () => {
   it('cites the PDF passage by page', async () => {
-    const manual = writePdf({
-      pages: [
-        { lines: section('Installing Harbor', ['Download the installer and run it.']) },
-        { lines: section('Backups', ['Harbor copies your library to the backup folder every night.']) },
-        { lines: section('Troubleshooting', ['If the sync stalls, restart the Harbor service from the tray icon.']) },
-      ],
-      outline: [{ title: 'Installation', page: 1 }, { title: 'Backups', page: 2 }, { title: 'Troubleshooting', page: 3 }],
-    });
+    const manual = harborManual();
     const pdfServer = await serveStatic(await buildExampleSite('element-site-pdf', { 'Harbor manual.pdf': manual, 'refunds.md': SAMPLE_KB[0]?.markdown ?? '' }));
     const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
     const foreign = await confineTo(context, pdfServer.origin);

@@ -8,7 +8,7 @@ import { launch } from './browser';
 import { PLAYGROUND, confineTo, recordDialogs, requireBuild } from './built';
 import { REWRITES, installScriptedLlm } from './scripted-llm';
 import { writeDocx } from '../fixtures/docx-writer';
-import { section, writePdf } from '../fixtures/pdf-writer';
+import { harborManual, writePdf } from '../fixtures/pdf-writer';
 
 let browser: Browser;
 let plain: StaticServer;
@@ -233,14 +233,7 @@ describe('playground (built, served by a plain static host)', () => {
     const page = await context.newPage();
     await page.goto(`${plain.origin}/`);
     await ready(page);
-    const manual = writePdf({
-      pages: [
-        { lines: section('Installing Harbor', ['Download the installer and run it.']) },
-        { lines: section('Backups', ['Harbor copies your library to the backup folder every night.']) },
-        { lines: section('Troubleshooting', ['If the sync stalls, restart the Harbor service from the tray icon.']) },
-      ],
-      outline: [{ title: 'Installation', page: 1 }, { title: 'Backups', page: 2 }, { title: 'Troubleshooting', page: 3 }],
-    });
+    const manual = harborManual();
     await page.setInputFiles('#files', [
       { name: 'Harbor manual.pdf', mimeType: 'application/pdf', buffer: Buffer.from(manual) },
       { name: 'Returns.docx', mimeType: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document', buffer: Buffer.from(writeDocx([{ heading: 1, text: 'Returns' }, { text: 'Return any item within 30 days for a full refund.' }])) },
