@@ -4,6 +4,8 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { readPrebuiltHeader } from '../../src/prebuilt/format';
+import { writeDocx } from '../fixtures/docx-writer';
+import { harborManual } from '../fixtures/pdf-writer';
 import { installPacked, requireBuild, root } from './built';
 
 const run = promisify(execFile);
@@ -23,5 +25,15 @@ describe('the published package (npm pack, installed into an empty project)', ()
     expect(readdirSync(join(dir, 'public/threadline')).some((f) => /^retrieval\.worker-.*\.js$/.test(f))).toBe(true);
     const imported = await run(process.execPath, ['-e', "Promise.all([import('threadline'), import('threadline/render'), import('threadline/build')]).then(([m, r, b]) => console.log(typeof m.createThreadline, typeof r.renderMarkdown, typeof b.buildPrebuiltIndex))"], { cwd: dir, timeout: 60_000 });
     expect(imported.stdout.trim()).toBe('function function function');
+    // threadline/build reads PDF and Word files in Node from the installed package (pdf.js and mammoth bundled in it).
+    writeFileSync(join(dir, 'manual.pdf'), harborManual());
+    writeFileSync(join(dir, 'returns.docx'), writeDocx([{ heading: 1, text: 'Returns' }, { text: 'Return any item within 30 days.' }]));
+    const read = await run(process.execPath, ['--input-type=module', '-e', [
+      "import { readFileSync } from 'node:fs'; import { readInProcess } from 'threadline/build';",
+      "const pdf = await readInProcess({ id: 'manual.pdf', format: 'pdf' }, new Uint8Array(readFileSync('manual.pdf')), {});",
+      "const docx = await readInProcess({ id: 'returns.docx', format: 'docx' }, new Uint8Array(readFileSync('returns.docx')), {});",
+      "console.log(JSON.stringify({ pages: pdf.pages, headings: pdf.sections.map((s) => s.headingPath[0]), docx: docx.text }));",
+    ].join(' ')], { cwd: dir, timeout: 60_000 });
+    expect(JSON.parse(read.stdout.trim())).toEqual({ pages: 3, headings: ['Installation', 'Backups', 'Troubleshooting'], docx: 'Return any item within 30 days.' });
   }, 300_000);
 });
