@@ -7,7 +7,7 @@
  */
 import { readFileSync, statSync } from 'node:fs';
 import { extname, relative, resolve } from 'node:path';
-import type { DocumentFormat, ThreadlineDocument } from '../document';
+import { BINARY_FORMATS, type DocumentFormat, type ThreadlineDocument } from '../document';
 import { loadEmbedder } from '../embedding/load-embedder';
 import { buildPrebuiltIndex } from '../prebuilt/build';
 import { expandInput } from './inputs';
@@ -36,10 +36,9 @@ export async function indexFiles(inputs: readonly string[], options: IndexFilesO
   const docs: ThreadlineDocument[] = found.map((file) => {
     const path = relative(base, resolve(file)).replaceAll('\\', '/');
     const format = FORMATS[extname(file).toLowerCase()] ?? 'text';
-    if (format === 'pdf' || format === 'docx') {
-      // Served as they are: the link is the file itself.
-      const url = options.baseUrl === undefined ? path : new URL(path.split('/').map(encodeURIComponent).join('/'), options.baseUrl.endsWith('/') ? options.baseUrl : `${options.baseUrl}/`).href;
-      return { id: path, url, data: new Uint8Array(readFileSync(file)), format };
+    if (BINARY_FORMATS.has(format)) {
+      // Served as they are: the link is the file itself (its own extension, not the page extension).
+      return { id: path, url: pageUrl(path, options.baseUrl, extname(path)), data: new Uint8Array(readFileSync(file)), format };
     }
     const text = readFileSync(file, 'utf8');
     return { id: path, title: pageTitle(text, format, file), url: pageUrl(path, options.baseUrl, options.pageExt ?? '.html'), text, format };

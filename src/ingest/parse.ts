@@ -1,5 +1,5 @@
 /** Picks the parser for a document's format: text formats at once, PDF and Word through their lazily loaded readers. */
-import type { DocumentFormat, ParsedDocument, ThreadlineDocument } from '../document';
+import { BINARY_FORMATS, type DocumentFormat, type ParsedDocument, type ThreadlineDocument } from '../document';
 import { ThreadlineError } from '../errors';
 import type { BinaryReader } from './binary-reader';
 import { parseHtml } from './html';
@@ -33,6 +33,6 @@ export async function documentBytes(doc: ThreadlineDocument): Promise<Uint8Array
 
 /** Parses any document; `bytes` are documentBytes(doc) for PDF and Word, which `readBinary` reads (binary-reader.ts). */
 export async function parseInput(doc: ThreadlineDocument, bytes: Uint8Array | undefined, readBinary: BinaryReader, options: ParseOptions = {}): Promise<ParsedDocument> {
-  if (doc.format === 'pdf' || doc.format === 'docx') return readBinary(doc, bytes ?? new Uint8Array(0), options);
+  if (doc.format !== undefined && BINARY_FORMATS.has(doc.format)) return readBinary(doc, bytes ?? new Uint8Array(0), options);
   return parseDocument(doc.text ?? '', doc.format);
 }

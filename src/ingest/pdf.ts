@@ -7,6 +7,7 @@
  */
 import type { ParsedDocument, Section } from '../document';
 import { ThreadlineError, throwIfAborted } from '../errors';
+import type { ParseOptions } from './parse';
 
 /** The part of pdf.js's API used here (pdfjs-dist 4.x and 5.x), typed structurally. */
 export interface PdfJs {
@@ -28,14 +29,8 @@ interface PdfPage {
 interface OutlineNode { title: string; dest: string | unknown[] | null; items: OutlineNode[] }
 interface TextItem { str: string; transform: number[]; width: number; height: number; hasEOL: boolean }
 
-export interface PdfOptions {
-  signal?: AbortSignal | undefined;
-  /** Called after each page is read. */
-  onPage?: (page: number, pages: number) => void;
-}
-
 /** Pages are read one at a time and only their text is kept, so memory stays bounded by the text, not the file. */
-export async function parsePdf(bytes: Uint8Array, pdfjs: PdfJs, name: string, options: PdfOptions = {}): Promise<ParsedDocument> {
+export async function parsePdf(bytes: Uint8Array, pdfjs: PdfJs, name: string, options: ParseOptions = {}): Promise<ParsedDocument> {
   // A copy: pdf.js transfers the buffer it is given to its worker side.
   const task = pdfjs.getDocument({ data: bytes.slice(), isEvalSupported: false, disableFontFace: true, useSystemFonts: false, verbosity: 0 });
   let doc: PdfDocument;

@@ -20,6 +20,11 @@ export function documentFields(doc: { title?: string | undefined; url?: string |
   };
 }
 
+/** A chunk as stored: its fields, and its page where it has one (prepare and rebuild write the same shape). */
+export function storedChunk(docId: string, c: { text: string; context: string; headingPath: string[]; start: number; end: number; page?: number | undefined }): PendingDoc['chunks'][number] {
+  return { docId, text: c.text, context: c.context, headingPath: c.headingPath, start: c.start, end: c.end, ...(c.page !== undefined ? { page: c.page } : {}) };
+}
+
 export async function prepareDocument(
   doc: ThreadlineDocument, hash: string, embedder: Pick<Embedder, 'countTokens' | 'maxTokens'>, chunking: ChunkOptions,
   input: ParseOptions & { bytes?: Uint8Array | undefined; readBinary: BinaryReader },
@@ -31,6 +36,6 @@ export async function prepareDocument(
   const chunks = chunkDocument(parsed, title, (t) => embedder.countTokens(t), { ...CHUNK_DEFAULTS, ...chunking, maxTokens });
   return {
     record: { id: doc.id, hash, chars: parsed.text.length, addedAt: Date.now(), ...documentFields({ ...doc, title }) },
-    chunks: chunks.map((c) => ({ docId: doc.id, text: c.text, context: c.context, headingPath: c.headingPath, start: c.start, end: c.end, ...(c.page !== undefined ? { page: c.page } : {}) })),
+    chunks: chunks.map((c) => storedChunk(doc.id, c)),
   };
 }

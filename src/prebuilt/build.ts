@@ -4,12 +4,11 @@
  */
 import type { ThreadlineDocument } from '../document';
 import type { Embedder } from '../embedding/embedder';
-import { isThreadlineError, type ThreadlineError } from '../errors';
+import type { ThreadlineError } from '../errors';
 import { readInProcess, type BinaryReader } from '../ingest/binary-reader';
-import { documentBytes } from '../ingest/parse';
-import { prepareDocument } from '../ingest/prepare';
-import { contentHash, validateDocuments } from '../ingest/validate';
-import { CHUNK_DEFAULTS, type ChunkOptions } from '../retrieval/chunker';
+import { changedDocuments } from '../ingest/changed-documents';
+import { validateDocuments } from '../ingest/validate';
+import type { ChunkOptions } from '../retrieval/chunker';
 import { encodePrebuilt } from './format';
 
 export interface BuildOptions {
@@ -25,18 +24,11 @@ export interface BuildOptions {
 
 export async function buildPrebuiltIndex(input: readonly ThreadlineDocument[], embedder: Embedder, chunking: ChunkOptions = {}, options: BuildOptions = {}): Promise<Uint8Array> {
   const docs = validateDocuments(input);
-  const recipe = { chunking: { ...CHUNK_DEFAULTS, ...chunking }, model: embedder.modelId };
-  // One document at a time: a PDF's parse holds its pages' text, and a site's pages are many.
-  const prepared = [];
-  for (const d of docs) {
-    const bytes = await documentBytes(d);
-    try {
-      prepared.push(await prepareDocument(d, await contentHash(d, recipe, bytes), embedder, chunking, { bytes, readBinary: options.readBinary ?? readInProcess }));
-    } catch (error) {
-      if (!options.onUnreadable || !isThreadlineError(error, 'UNREADABLE_DOCUMENT')) throw error;
-      options.onUnreadable(d.id, error);
-    }
-  }
+  // Nothing is stored yet, so every document counts as changed; hashed, read and parsed as add() does.
+  const { prepared, unreadable } = await changedDocuments(docs, () => Promise.resolve(new Map<string, string>()), embedder, chunking, embedder.modelId, {
+    skipInvalid: options.onUnreadable !== undefined, readBinary: options.readBinary ?? readInProcess,
+  });
+  for (const { index, error } of unreadable) options.onUnreadable?.(docs[index]?.id ?? '', error);
   const chunks = prepared.flatMap((p) => p.chunks);
   const vectors = await embedder.embed(chunks.map((c) => c.context));
   return encodePrebuilt({

@@ -29,9 +29,9 @@ export async function compactShards(tx: WriteTx, merge: MergeLexical): Promise<n
   const byShard = tx.objectStore('docs').index('byShard');
   const docs = new Map((await Promise.all(victims.map((v) => byShard.getAll(v.id)))).flat().map((d) => [d.id, d]));
   // A slot is live while a document lists its key in that shard.
-  const owners = new Map<number, { doc: DocRecord; index: number; context: string }>();
-  for (const doc of docs.values()) doc.chunkKeys.forEach((key, index) => owners.set(key, { doc, index, context: doc.chunks[index]?.context ?? '' }));
-  const live: { key: number; owner: { doc: DocRecord; index: number; context: string }; vector: Float32Array; shard: ShardRecord; slot: number }[] = [];
+  const owners = new Map<number, { doc: DocRecord; index: number }>();
+  for (const doc of docs.values()) doc.chunkKeys.forEach((key, index) => owners.set(key, { doc, index }));
+  const live: { key: number; owner: { doc: DocRecord; index: number }; vector: Float32Array; shard: ShardRecord; slot: number }[] = [];
   for (const shard of victims) {
     shard.keys.forEach((key, slot) => {
       const owner = owners.get(key);
@@ -62,7 +62,7 @@ export async function compactShards(tx: WriteTx, merge: MergeLexical): Promise<n
       }
       const group = parts[parts.length - 1] as (typeof parts)[number];
       group.slots.push(p.slot);
-      group.texts.push(p.owner.context);
+      group.texts.push(p.owner.doc.chunks[p.owner.index]?.context ?? '');
     }
     void tx.objectStore('shards').put({ id, dims: manifest.dims, vectors, keys: Float64Array.from(part, (p) => p.key), lexical: merge(parts, slotCounts) });
     manifest.shardLive[id] = part.length;

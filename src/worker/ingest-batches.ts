@@ -1,66 +1,23 @@
 /**
- * Ingest planning: which documents changed (content hash), their chunks, and
- * the batches they are embedded and committed in. A document is never split
+ * Ingest planning: an add()'s plan (which documents changed, see
+ * ingest/changed-documents.ts), and the batches they are embedded and committed in. A document is never split
  * across commits, so a crash leaves it whole or absent.
  */
 import type { Embedder } from '../embedding/embedder';
 import type { BinaryReader } from '../ingest/binary-reader';
-import { documentBytes } from '../ingest/parse';
-import { prepareDocument } from '../ingest/prepare';
-import { contentHash, partitionDocuments, validateDocuments, type AddFailure } from '../ingest/validate';
+import { changedDocuments, type PreparedDoc } from '../ingest/changed-documents';
+import { partitionDocuments, validateDocuments, type AddFailure } from '../ingest/validate';
 import type { AddOptions, AddResult } from '../retriever';
-import type { ThreadlineDocument } from '../document';
-import { CHUNK_DEFAULTS, type ChunkOptions } from '../retrieval/chunker';
+import type { ChunkOptions } from '../retrieval/chunker';
 import { shardRows, type PendingDoc } from '../storage/index-store';
 import type { LexicalSegment } from '../index-data';
 import { buildSegments } from '../retrieval/lexical-segment';
-import { ThreadlineError, isThreadlineError, throwIfAborted } from '../errors';
+import { throwIfAborted } from '../errors';
 import type { ProgressListener } from '../progress';
 
 /** Chunks embedded and committed together. */
 export const GROUP_CHUNKS = 256;
 
-export type PreparedDoc = Omit<PendingDoc, 'vectors'>;
-
-/**
- * The documents whose content hash differs from the stored one, prepared
- * (parsed and chunked), one after the other so at most one PDF is open at a
- * time. Every document is parsed before anything is embedded or written: an
- * unreadable file fails the call with nothing stored, or with `skipInvalid`
- * is returned in `unreadable` (by position in `docs`) while the others go on.
- */
-export async function changedDocuments(
-  docs: readonly ThreadlineDocument[], storedHashes: (ids: string[]) => Promise<Map<string, string>>,
-  embedder: Pick<Embedder, 'countTokens' | 'maxTokens'>, chunking: ChunkOptions, modelId: string,
-  options: { signal?: AbortSignal | undefined; onProgress?: ProgressListener | undefined; skipInvalid?: boolean | undefined; readBinary: BinaryReader },
-): Promise<{ prepared: PreparedDoc[]; unreadable: { index: number; error: ThreadlineError }[] }> {
-  const recipe = { chunking: { ...CHUNK_DEFAULTS, ...chunking }, model: modelId };
-  // Text documents are hashed together; a file's bytes are read (a Blob's from disk) only when its turn comes,
-  // so a batch of files holds one file's bytes at a time.
-  const textHashes = await Promise.all(docs.map((d) => (d.data === undefined ? contentHash(d, recipe) : Promise.resolve(''))));
-  const stored = await storedHashes(docs.map((d) => d.id));
-  const prepared: PreparedDoc[] = [];
-  const unreadable: { index: number; error: ThreadlineError }[] = [];
-  for (const [i, doc] of docs.entries()) {
-    throwIfAborted(options.signal);
-    const bytes = await documentBytes(doc);
-    const hash = bytes ? await contentHash(doc, recipe, bytes) : textHashes[i] as string;
-    if (stored.get(doc.id) === hash) continue;
-    try {
-      prepared.push(await prepareDocument(doc, hash, embedder, chunking, {
-        bytes, signal: options.signal, readBinary: options.readBinary,
-        onPage: (page, pages) => options.onProgress?.({ phase: 'parse', docId: doc.id, page, pages }),
-      }));
-    } catch (error) {
-      if (!isThreadlineError(error, 'UNREADABLE_DOCUMENT')) throw error;
-      // The document's id goes with the error, so a caller of a batch knows which file it was.
-      const named = new ThreadlineError(error.code, error.message, { cause: error.cause, details: { ...error.details, id: doc.id } });
-      if (!options.skipInvalid) throw named;
-      unreadable.push({ index: i, error: named });
-    }
-  }
-  return { prepared, unreadable };
-}
 
 /**
  * An add()'s plan, before anything is embedded or written: its documents

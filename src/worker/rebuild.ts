@@ -1,6 +1,6 @@
 /** A rebuild's work: every stored chunk re-embedded with the new model, as documents ready to commit in one transaction. */
 import type { Embedder } from '../embedding/embedder';
-import { documentFields } from '../ingest/prepare';
+import { documentFields, storedChunk } from '../ingest/prepare';
 import type { PendingDoc, StoredIndex } from '../storage/index-store';
 
 export async function reembed(docs: StoredIndex['docs'], chunks: StoredIndex['chunks'], embedder: Embedder): Promise<PendingDoc[]> {
@@ -11,7 +11,7 @@ export async function reembed(docs: StoredIndex['docs'], chunks: StoredIndex['ch
     const own = doc.chunkKeys.flatMap((key) => byKey.get(key) ?? []);
     pending.push({
       record: { id: doc.id, hash: doc.hash, chars: doc.chars, addedAt: doc.addedAt, ...documentFields(doc) },
-      chunks: own.map((c) => ({ docId: c.docId, text: c.text, context: c.context, headingPath: c.headingPath, start: c.start, end: c.end, ...(c.page !== undefined ? { page: c.page } : {}) })),
+      chunks: own.map((c) => storedChunk(c.docId, c)),
       vectors: await embedder.embed(own.map((c) => c.context)),
     });
   }
