@@ -7,13 +7,10 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { zipfSpecificity, type Specificity } from '../../src/chat/specificity';
+import { commonestRank, zipfSpecificity, type Specificity } from '../../src/chat/specificity';
 
 export function vocabularyPrior(modelDir: string): Specificity {
   const vocab = (JSON.parse(readFileSync(join(modelDir, 'tokenizer.json'), 'utf8')) as { model: { vocab: Record<string, number> } }).model.vocab;
   const size = Object.keys(vocab).length;
-  return (word) => {
-    const w = word.toLowerCase();
-    return zipfSpecificity(vocab[w] ?? vocab[w.replace(/s$/, '')] ?? size);
-  };
+  return (word) => zipfSpecificity(commonestRank(word, (w) => vocab[w]) ?? size);
 }

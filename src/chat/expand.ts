@@ -45,6 +45,8 @@ export interface ResolvedQuery {
   query: { text: string; terms: WeightedTerm[] };
   /** What was done, for traces. */
   reason: string;
+  /** The history's topics the resolved question names (none when kept as typed). */
+  antecedents: string[];
 }
 
 const REFERENCE_REASONS: ReadonlySet<GateReason> = new Set(['dangling-pronoun', 'demonstrative', 'ellipsis', 'which-one', 'comparative']);
@@ -181,15 +183,42 @@ function turnWeight(word: string, history: readonly HistoryTurn[], options: Expa
   return weight;
 }
 
+/**
+ * The user's earlier turns as this condenser resolved them, each with the
+ * turns before it: "What are they used for?" after "What are Cubesats?" counts
+ * as a second mention of Cubesats. The entity a conversation keeps returning
+ * to is what its next pronoun most likely means (centering: the
+ * backward-looking center persists), and only resolved turns show it.
+ */
+export function resolveHistory(history: readonly HistoryTurn[], specificity: Specificity, options: ExpandOptions = {}): HistoryTurn[] {
+  const resolved: HistoryTurn[] = [];
+  history.forEach((turn, i) => {
+    const earlierUser = new Set(history.slice(0, i).flatMap((h) => stemsOf(contentWords(h.user).join(' '))));
+    // Only antecedents the user named: a phrase taken from an answer is a guess, and guesses must not reinforce themselves.
+    const used = (i === 0 || i < history.length - RESOLVED_TURNS ? [] : resolveTurn(turn.user, history.slice(0, i), resolved.slice(), specificity, options).antecedents)
+      .filter((phrase) => stemsOf(phrase).every((st) => earlierUser.has(st)));
+    // The antecedent is a mention of its own, kept apart (in parentheses) so it never fuses with the turn's words.
+    resolved.push({ user: used.length ? `${turn.user} (${used.join(') (')})` : turn.user, assistant: turn.assistant });
+  });
+  return resolved;
+}
+
+/** Turns resolved again for the topic ranking; older ones count as typed (their weight is ≤ 0.7¹⁰ anyway). */
+const RESOLVED_TURNS = 10;
+
 /** Gate, resolve, expand: one turn's query. */
 export function resolveAndExpand(text: string, history: readonly HistoryTurn[], corpusSpecificity: Specificity, options: ExpandOptions = {}): ResolvedQuery {
   const specificity = withNames(corpusSpecificity, [text, ...history.map((h) => h.user)]);
+  return resolveTurn(text, history, resolveHistory(history, specificity, options), specificity, options);
+}
+
+function resolveTurn(text: string, history: readonly HistoryTurn[], resolvedHistory: readonly HistoryTurn[], specificity: Specificity, options: ExpandOptions): ResolvedQuery {
   const { preamble, ask } = splitPreamble(text);
   const decision = gateBySpecificity(text, history.length > 0, specificity, ask);
-  if (decision.action !== 'condense') return { decision, question: text, query: { text, terms: [] }, reason: `kept as typed (${decision.reason})` };
+  if (decision.action !== 'condense') return { decision, question: text, query: { text, terms: [] }, reason: `kept as typed (${decision.reason})`, antecedents: [] };
   // A topic the question already names is no antecedent ("tiger sharks (sharks)").
   const own = new Set(stemsOf(contentWords(ask).join(' ')));
-  const rank = (h: readonly HistoryTurn[]) => rankTopics(h, specificity, options, h === history ? preamble : '').filter((t) => h !== history || !t.stems.every((st) => own.has(st)));
+  const rank = (h: readonly HistoryTurn[]) => (h === history ? rankTopics(resolvedHistory, specificity, options, preamble).filter((t) => !t.stems.every((st) => own.has(st))) : rankTopics(h, specificity, options));
   const resolved = condenseWithRules(ask, history, decision, 0, rank);
   const question = preamble ? `${preamble} ${resolved.question}` : resolved.question;
   // A resolved reference with two or more specific words of its own needs no more help.
@@ -203,10 +232,11 @@ export function resolveAndExpand(text: string, history: readonly HistoryTurn[], 
   // Only where the user named what they ask about in their own words ("that refund", or a full question
   // with no specific word); a topic appended to a fragment or a comparison is what it asks about.
   const context = decision.reason === 'implicit-topic' || decision.reason === 'demonstrative' ? /\s*\(([^()]*)\)(?=[?.!\s]*$)/.exec(resolved.question) : null;
-  if (!context) return { decision, question, query: { text: question, terms }, reason: `${resolved.reason}${added}` };
+  const antecedents = resolved.antecedents ?? [];
+  if (!context) return { decision, question, query: { text: question, terms }, reason: `${resolved.reason}${added}`, antecedents };
   const searched = resolved.question.slice(0, context.index) + resolved.question.slice(context.index + context[0].length);
   const typed = new Set(contentWords(searched));
   const topic = [...new Set(contentWords(context[1] ?? ''))].filter((w) => !typed.has(w)).map((term) => ({ term, weight: turnWeight(term, history, options) }));
   const merged = [...topic, ...terms.filter((t) => !topic.some((x) => x.term === t.term))];
-  return { decision, question, query: { text: preamble ? `${preamble} ${searched}` : searched, terms: merged }, reason: `${resolved.reason} (as context)${added}` };
+  return { decision, question, query: { text: preamble ? `${preamble} ${searched}` : searched, terms: merged }, reason: `${resolved.reason} (as context)${added}`, antecedents };
 }

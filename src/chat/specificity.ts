@@ -29,10 +29,25 @@ export function zipfSpecificity(rank: number): number {
 
 const COMMON_RANK = new Map(COMMON_WORDS.map((w, i) => [w, i + 1]));
 
+/**
+ * A word and the singular it may be the plural of: a plural is rarer than its
+ * singular but no more specific ("advantages" names what "advantage" does).
+ */
+export function singularForms(word: string): string[] {
+  const w = word.toLowerCase();
+  if (!/s$/.test(w) || w.length < 4 || /ss$/.test(w)) return [w];
+  return [w, w.slice(0, -1), ...(/(?:ch|sh|x|s|z|o)es$/.test(w) ? [w.slice(0, -2)] : []), ...(/ies$/.test(w) ? [`${w.slice(0, -3)}y`] : [])];
+}
+
+/** The commonest rank among a word's forms, given a rank lookup. */
+export function commonestRank(word: string, rank: (w: string) => number | undefined): number | undefined {
+  const ranks = singularForms(word).map(rank).filter((r): r is number => r !== undefined);
+  return ranks.length ? Math.min(...ranks) : undefined;
+}
+
 /** General-English specificity from the library's own list of the commonest words; 1 (no evidence) beyond it. */
 export function generalSpecificity(word: string): number {
-  const w = word.toLowerCase();
-  const rank = COMMON_RANK.get(w) ?? COMMON_RANK.get(w.replace(/s$/, ''));
+  const rank = commonestRank(word, (w) => COMMON_RANK.get(w));
   return rank === undefined ? 1 : zipfSpecificity(rank);
 }
 

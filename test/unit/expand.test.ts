@@ -3,9 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { evaluate } from '../../scripts/eval/evaluate';
-import { expansionTerms, gateBySpecificity, rankTopics, resolveAndExpand, splitPreamble, withNames } from '../../src/chat/expand';
+import { expansionTerms, gateBySpecificity, rankTopics, resolveAndExpand, resolveHistory, splitPreamble, withNames } from '../../src/chat/expand';
 import { lastQuestionClause } from '../../src/chat/rules/rules-condenser';
-import { generalSpecificity, specificityFrom, zipfSpecificity, type Specificity } from '../../src/chat/specificity';
+import { commonestRank, generalSpecificity, singularForms, specificityFrom, zipfSpecificity, type Specificity } from '../../src/chat/specificity';
 
 /** A scripted specificity (a fake of the index's statistics): listed words are specific, others not. */
 const specific = (words: Record<string, number>): Specificity => (w) => words[w.toLowerCase()] ?? 0.1;
@@ -25,6 +25,15 @@ describe('specificity', () => {
     expect(zipfSpecificity(30_000)).toBeGreaterThan(0.5);
     expect(generalSpecificity('people')).toBeLessThan(0.2);
     expect(generalSpecificity('zymurgy')).toBe(1); // beyond the list: no evidence, the index decides
+  });
+
+  it('a plural is as specific as its singular: the commoner form decides', () => {
+    expect(singularForms('advantages')).toContain('advantage');
+    expect(singularForms('batteries')).toContain('battery');
+    expect(singularForms('boxes')).toContain('box');
+    expect(singularForms('glass')).toEqual(['glass']);
+    expect(commonestRank('advantages', (w) => ({ advantages: 9_000, advantage: 2_000 } as Record<string, number>)[w])).toBe(2_000);
+    expect(generalSpecificity('advantages')).toBe(generalSpecificity('advantage'));
   });
 
   it('names written capitalized inside a sentence are specific whatever their frequency', () => {
@@ -122,5 +131,21 @@ describe('npm run eval on a set without a corpus', () => {
     const rawOnly = await evaluate({ data: dir, strategies: ['raw'] });
     expect(rawOnly.gate).toBeUndefined();
     expect(rawOnly.gateRules).toBeUndefined();
+  });
+
+  it('a pronoun resolved in an earlier turn counts as a mention: the entity the conversation returns to outranks a facet asked once', () => {
+    const s = specific({ cubesats: 0.8, advantages: 0.6 });
+    const history = [{ user: 'What are Cubesats?', assistant: '' }, { user: 'What are their advantages?', assistant: '' }];
+    expect(rankTopics(history, s)[0]?.phrase).toBe('advantages'); // the typed turns alone favour the latest facet
+    expect(resolveHistory(history, s)[1]?.user).toBe('What are their advantages? (Cubesats)');
+    expect(resolveAndExpand('What are they used for?', history, s).question).toBe('What are Cubesats used for?');
+  });
+
+  it('an antecedent taken from an answer is no mention: guesses must not reinforce themselves', () => {
+    const s = specific({ hematoma: 0.9, infection: 0.6 });
+    const history = [{ user: 'My dog has an infection.', assistant: '' }, { user: 'How dangerous could these be?', assistant: 'A hematoma is a pocket of blood.' }];
+    expect(resolveHistory(history, s)[1]?.user).toBe('How dangerous could these be? (infection)');
+    const answerOnly = [{ user: 'Tell me more.', assistant: 'A hematoma is a pocket of blood.' }, { user: 'Is it painful?', assistant: '' }];
+    expect(resolveHistory(answerOnly, s)[1]?.user).toBe('Is it painful?');
   });
 });

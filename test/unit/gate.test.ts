@@ -38,6 +38,16 @@ const LATER_TURNS: Row[] = [
   ['Why is sync slow on Android tablets?', 'keep', 'self-contained'],
   ['Also, is there a student discount on Pro?', 'keep', 'self-contained'],
   ['And what is the warranty period for Lumen pens?', 'keep', 'self-contained'],
+  ['What is the Plus plan and why is it popular?', 'keep', 'self-contained'], // a coordinated question refers to the first
+  ['What are the different types of Lumen pens?', 'keep', 'self-contained'], // attributive "different" compares nothing
+  // "it" before a preposition's "to", as an object, after a verb, or misspelled "its": still points back
+  ['What happens if it goes untreated?', 'condense', 'dangling-pronoun'],
+  ['How is it related to the Free plan?', 'condense', 'dangling-pronoun'],
+  ['How does it compare to the Pro plan?', 'condense', 'dangling-pronoun'],
+  ['Why did the team want it to be free?', 'condense', 'dangling-pronoun'],
+  ["Describe it's battery life.", 'condense', 'dangling-pronoun'],
+  ['How is a container different?', 'condense', 'comparative'],
+  ['What are popular ones in France?', 'condense', 'which-one'],
   // topic switches: kept
   ['Now, how do I track my order?', 'keep', 'topic-switch'],
   ['Different question: how do I enable two-factor authentication?', 'keep', 'topic-switch'],

@@ -66,10 +66,10 @@ describe('rules condenser', () => {
     expect(condense('and to Canada?', history).question).toBe('How long does standard shipping take, for express to Canada?');
   });
 
-  it('adds the compared topics to a comparative fragment', () => {
+  it('adds the most salient compared topic to a comparative fragment (one: a second was noise more often than not on CAsT)', () => {
     const history = [{ user: 'Compare the Plus plan and the Pro plan', assistant: 'Plus costs $4 a month; Pro costs $9 a month.' }];
     const out = condense('which is cheaper?', history);
-    expect(out.question).toMatch(/^which is cheaper \(.*Plus plan.*\)\?$/);
+    expect(out.question).toMatch(/^which is cheaper \((?:Plus|Pro) plan\)\?$/);
   });
 
   it('keeps the question when the history has no topic at all', () => {

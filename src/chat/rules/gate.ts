@@ -10,7 +10,7 @@
 import { STOPWORDS } from '../../text/stopwords';
 import { COMMON_WORDS } from './common-words';
 import {
-  ANAPHORIC_PRONOUNS, AUXILIARIES, BARE_FOLLOWUPS, COMPARATIVES, DEMONSTRATIVES, ELLIPSIS_OPENERS, EXPLETIVE_IT_COMPLEMENTS, FUNCTION_WORDS,
+  ANAPHORIC_PRONOUNS, AUXILIARIES, BARE_FOLLOWUPS, COMMON_VERBS, COMPARATIVES, DEMONSTRATIVES, ELLIPSIS_OPENERS, EXPLETIVE_IT_COMPLEMENTS, FUNCTION_WORDS,
   SMALLTALK, TIME_NOUNS, TOPIC_SWITCH, WH_WORDS,
 } from './word-lists';
 
@@ -48,8 +48,10 @@ export interface GateDecision {
 }
 
 const EXTRAPOSING_VERBS = new Set(['mean', 'means', 'take', 'takes', 'took', 'cost', 'costs', 'matter', 'matters', 'help', 'helps', 'hurt', 'hurts', 'pay', 'pays', 'make', 'makes', 'feel', 'feels', 'seem', 'seems']);
+/** Verbs and adjectives whose "to" is a preposition ("compare to", "similar to"), never an infinitive's. */
+const TO_TAKING = new Set(['compare', 'compares', 'relate', 'relates', 'contribute', 'contributes', 'belong', 'belongs', 'lead', 'leads', 'refer', 'refers', 'respond', 'responds', 'react', 'reacts', 'happen', 'happens', 'similar', 'close', 'due', 'next', 'equivalent', 'relative', 'compared', 'related', 'linked', 'connected', 'opposed']);
 const SUBORDINATORS = new Set(['if', 'when', 'because', 'once', 'after', 'before', 'since', 'while', 'although', 'though', 'whenever', 'unless']);
-const WHICH_ONE = /\b(?:which|what) (?:one|ones)\b|\bthe (?:other|former|latter|same|first|second|last|next|previous) (?:one|ones)?\b|\b(?:either|neither|both) (?:one|of them)\b|\bthe (?:former|latter)\b/i;
+const WHICH_ONE = /\b(?:which|what) (?:one|ones)\b|\b(?:popular|good|best|main|other|famous|cheap|new|old|big|small|different|similar|common) ones\b|\bthe (?:other|former|latter|same|first|second|last|next|previous) (?:one|ones)?\b|\b(?:either|neither|both) (?:one|of them)\b|\bthe (?:former|latter)\b/i;
 const LEADING_ACK = /^(?:(?:hi|hello|hey|thanks|thank you|thx|ok(?:ay)?|great|cool|perfect|got it|alright|sure|nice|i see)\b[\s!,.;:-]*)+/i;
 
 /**
@@ -99,17 +101,33 @@ function isExpletiveIt(tokens: Token[], i: number): boolean {
   // "what does it mean to…", "it costs … to…", "it takes … to…": a dummy subject before an infinitive.
   if (next && EXTRAPOSING_VERBS.has(next) && tokens.slice(i + 2, i + 6).some((t) => t.word === 'to')) return true;
   // Extraposition: "it takes/costs … to <verb> <object>" names its own topic after "to";
-  // "how likely is it to spread" has no object there, so "it" still points back.
+  // "how likely is it to spread" has no object there, so "it" still points back. A predicate must
+  // stand between "it" and "to": in "want it to be …" it is an object, and in "how is it related
+  // to X" / "how does it compare to X" the "to" belongs to the verb, not to an infinitive.
   const to = tokens.findIndex((t, j) => j > i && t.word === 'to');
-  return to > i && to <= i + 4 && tokens.slice(to + 1).filter((t) => isContentWord(t.word)).length >= 2;
+  const beforeTo = tokens[to - 1]?.word ?? '';
+  if (to <= i + 1 || /ed$/.test(beforeTo) || TO_TAKING.has(beforeTo)) return false;
+  return to <= i + 4 && tokens.slice(to + 1).filter((t) => isContentWord(t.word)).length >= 2;
 }
 
 /** A pronoun after a clause or sentence boundary, with content words before it, refers inside the message. */
 function hasInternalAntecedent(text: string, tokens: Token[], i: number): boolean {
   const before = tokens.slice(0, i);
-  const boundary = before.some((t) => SUBORDINATORS.has(t.word)) || /[,;.!?]/.test(text.slice(0, tokens[i]?.index ?? 0));
-  return boundary && before.filter((t) => isContentWord(t.word)).length >= 1;
+  // "What is mortadella and where is it from?": a coordinated second question refers to the first.
+  const coordinated = before.some((t, j) => COORDINATORS.has(t.word) && WH_WORDS.has(tokens[j + 1]?.word ?? '') && tokens.slice(0, j).some((x) => isNoun(x.word)));
+  const boundary = coordinated || before.some((t) => SUBORDINATORS.has(t.word)) || /[,;.!?]/.test(text.slice(0, tokens[i]?.index ?? 0));
+  // Only a noun can be an antecedent: "what happens if it goes untreated?" has a verb before "if", and "it" still points back.
+  return boundary && before.some((t) => isNoun(t.word));
 }
+
+/** A content word that may be a noun: not a frequent verb, not an adverb. */
+function isNoun(word: string): boolean {
+  return isContentWord(word) && !COMMON_VERBS.has(word) && !/ly$/.test(word);
+}
+
+const COORDINATORS = new Set(['and', 'but', 'or']);
+const LIKENESS = new Set(['different', 'differ', 'differs', 'similar', 'alike', 'compare', 'compares', 'comparable', 'difference', 'differences', 'similarities']);
+const LIKENESS_COMPLEMENTS = new Set(['from', 'to', 'than', 'between', 'and', 'with', 'vs', 'versus', 'among', 'or']);
 
 function isRelativeThat(tokens: Token[], i: number): boolean {
   const prev = tokens[i - 1]?.word;
@@ -121,7 +139,9 @@ function isRelativeThat(tokens: Token[], i: number): boolean {
 function danglingReference(text: string, tokens: Token[]): { reason: GateReason; word: string } | null {
   for (let i = 0; i < tokens.length; i++) {
     const { word } = tokens[i] as Token;
-    if (ANAPHORIC_PRONOUNS.has(word) && !(word.startsWith('it') && isExpletiveIt(tokens, i)) && !hasInternalAntecedent(text, tokens, i)) {
+    // "it's" is "it is" (expletive before "worth", "possible"…) or a misspelled "its" ("describe it's growth"): both can point back.
+    const pronoun = ANAPHORIC_PRONOUNS.has(word) || (word === "it's" && !EXPLETIVE_IT_COMPLEMENTS.has(tokens[i + 1]?.word ?? '') && !/^(?:a|an|the)$/.test(tokens[i + 1]?.word ?? ''));
+    if (pronoun && !(word.startsWith('it') && isExpletiveIt(tokens, i)) && !hasInternalAntecedent(text, tokens, i)) {
       return { reason: 'dangling-pronoun', word };
     }
     if (DEMONSTRATIVES.has(word)) {
@@ -162,6 +182,12 @@ export function decide(question: string, hasHistory: boolean): GateDecision {
   const comparative = tokens.find((t) => COMPARATIVES.has(t.word));
   if (comparative && !tokens.some((t) => t.word === 'than') && content.filter((t) => t !== comparative).length <= 1) {
     return { action: 'condense', reason: 'comparative', evidence: [comparative.word] };
+  }
+  // "How is a container different?": a difference with nothing to differ from.
+  // Attributive uses ("different types", "similar experiments") compare nothing.
+  const likeness = tokens.find((t, j) => LIKENESS.has(t.word) && !isContentWord(tokens[j + 1]?.word ?? 'the'));
+  if (likeness && !tokens.some((t) => LIKENESS_COMPLEMENTS.has(t.word)) && content.filter((t) => t !== likeness).length <= 2) {
+    return { action: 'condense', reason: 'comparative', evidence: [likeness.word] };
   }
   const prepositional = tokens[0] && FUNCTION_WORDS.has(tokens[0].word) && !tokens.some((t) => AUXILIARIES.has(t.word));
   if (content.length <= 1 || (prepositional && content.length <= 3) || (continuation && content.length <= 2)) {

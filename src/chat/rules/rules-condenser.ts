@@ -13,6 +13,8 @@ export interface Condensation {
   question: string;
   /** What was done, for traces ("replaced “it” with “breast cancer”"). */
   reason: string;
+  /** The history's topics the question now names (a replaced pronoun's antecedent, an appended topic). */
+  antecedents?: string[];
 }
 
 const POSSESSIVES = new Set(['its', 'their', 'theirs', 'his', 'her', 'hers']);
@@ -45,8 +47,10 @@ export function condenseWithRules(question: string, history: readonly HistoryTur
   switch (decision.reason) {
     case 'dangling-pronoun':
     case 'demonstrative': return replaceReference(question, decision.evidence[0] ?? '', topics);
+    // One topic, not the last two: on CAsT the second was noise more often than the other option
+    // ("which is healthiest (almonds, cow milk)?"); "how is a container different?" names one side itself.
     case 'which-one':
-    case 'comparative': return appendTopics(question, topics.slice(0, 2));
+    case 'comparative': return appendTopics(question, topics.slice(0, 1));
     default: return appendTopics(question, [top]);
   }
 }
@@ -95,14 +99,14 @@ function replaceReference(question: string, word: string, topics: Topic[]): Cond
   const determiner = next !== undefined && /^[\p{L}]/u.test(next.word) && isContentWord(next.word) && !COMMON_VERBS.has(next.word) && !/ly$/.test(next.word);
   if (['this', 'that', 'these', 'those'].includes(word) && determiner) {
     if (nounTopic && nounTopic.stems.length > 1) {
-      return { question: splice(question, token.index, next.index + next.word.length, `the ${nounTopic.phrase}`), reason: `read “${word} ${next.word}” as “${nounTopic.phrase}”` };
+      return { question: splice(question, token.index, next.index + next.word.length, `the ${nounTopic.phrase}`), reason: `read “${word} ${next.word}” as “${nounTopic.phrase}”`, antecedents: [nounTopic.phrase] };
     }
     const rewritten = splice(question, token.index, token.index + word.length, 'the');
     return nounTopic ? { question: rewritten, reason: `“${word} ${next.word}” names its topic; determiner made definite` }
-      : { question: `${strip(rewritten)} (${top.phrase})?`, reason: `“${word} ${next.word}” read in the context of “${top.phrase}”` };
+      : { question: `${strip(rewritten)} (${top.phrase})?`, reason: `“${word} ${next.word}” read in the context of “${top.phrase}”`, antecedents: [top.phrase] };
   }
   const replacement = POSSESSIVES.has(word) ? `${top.phrase}'s` : top.phrase;
-  return { question: splice(question, token.index, token.index + word.length, replacement), reason: `replaced “${word}” with “${top.phrase}”` };
+  return { question: splice(question, token.index, token.index + word.length, replacement), reason: `replaced “${word}” with “${top.phrase}”`, antecedents: [top.phrase] };
 }
 
 const PERSONAL = new Set(['he', 'him', 'his', 'himself', 'she', 'her', 'hers', 'herself']);
