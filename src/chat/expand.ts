@@ -45,7 +45,7 @@ export interface ResolvedQuery {
   query: { text: string; terms: WeightedTerm[] };
   /** What was done, for traces. */
   reason: string;
-  /** The history's topics the resolved question names (none when kept as typed). */
+  /** What a pronoun or demonstrative was read as (none when kept as typed or only a topic was appended). */
   antecedents: string[];
 }
 
@@ -192,11 +192,12 @@ function turnWeight(word: string, history: readonly HistoryTurn[], options: Expa
  */
 export function resolveHistory(history: readonly HistoryTurn[], specificity: Specificity, options: ExpandOptions = {}): HistoryTurn[] {
   const resolved: HistoryTurn[] = [];
+  const userStems = new Set<string>();
   history.forEach((turn, i) => {
-    const earlierUser = new Set(history.slice(0, i).flatMap((h) => stemsOf(contentWords(h.user).join(' '))));
     // Only antecedents the user named: a phrase taken from an answer is a guess, and guesses must not reinforce themselves.
     const used = (i === 0 || i < history.length - RESOLVED_TURNS ? [] : resolveTurn(turn.user, history.slice(0, i), resolved.slice(), specificity, options).antecedents)
-      .filter((phrase) => stemsOf(phrase).every((st) => earlierUser.has(st)));
+      .filter((phrase) => stemsOf(phrase).every((st) => userStems.has(st)));
+    for (const st of stemsOf(contentWords(turn.user).join(' '))) userStems.add(st);
     // The antecedent is a mention of its own, kept apart (in parentheses) so it never fuses with the turn's words.
     resolved.push({ user: used.length ? `${turn.user} (${used.join(') (')})` : turn.user, assistant: turn.assistant });
   });

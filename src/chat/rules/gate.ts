@@ -110,7 +110,7 @@ function isExpletiveIt(tokens: Token[], i: number): boolean {
   return to <= i + 4 && tokens.slice(to + 1).filter((t) => isContentWord(t.word)).length >= 2;
 }
 
-/** A pronoun after a clause or sentence boundary, with content words before it, refers inside the message. */
+/** A pronoun after a clause or sentence boundary, with a noun before it, refers inside the message. */
 function hasInternalAntecedent(text: string, tokens: Token[], i: number): boolean {
   const before = tokens.slice(0, i);
   // "What is mortadella and where is it from?": a coordinated second question refers to the first.

@@ -13,7 +13,7 @@ export interface Condensation {
   question: string;
   /** What was done, for traces ("replaced “it” with “breast cancer”"). */
   reason: string;
-  /** The history's topics the question now names (a replaced pronoun's antecedent, an appended topic). */
+  /** What a pronoun or demonstrative was read as; an appended topic is a guess and not listed. */
   antecedents?: string[];
 }
 
