@@ -14,7 +14,7 @@
  *    conversation's topic, most), so they can break ties but never outvote it.
  */
 import type { WeightedTerm } from '../retriever';
-import { contentWords } from '../text/tokens';
+import { contentWords, lexicalTerms } from '../text/tokens';
 import { decide, type GateDecision, type GateReason } from './rules/gate';
 import { condenseWithRules } from './rules/rules-condenser';
 import { SPECIFIC, type Specificity } from './specificity';
@@ -126,7 +126,7 @@ export function rankTopics(history: readonly HistoryTurn[], specificity: Specifi
 /** HQE's weighted history words: specific words of earlier user turns not already in the question. */
 export function expansionTerms(question: string, history: readonly HistoryTurn[], specificity: Specificity, options: ExpandOptions = {}): WeightedTerm[] {
   const { maxTerms } = { ...EXPAND_DEFAULTS, ...options };
-  const own = new Set(stemsOf(contentWords(question).join(' ')));
+  const own = new Set(lexicalTerms(question));
   const weights = new Map<string, number>();
   history.forEach((turn, i) => {
     const weight = historyTurnWeight(i, history.length, options);
@@ -197,7 +197,7 @@ export function resolveHistory(history: readonly HistoryTurn[], specificity: Spe
     // Only antecedents the user named: a phrase taken from an answer is a guess, and guesses must not reinforce themselves.
     const used = (i === 0 || i < history.length - RESOLVED_TURNS ? [] : resolveTurn(turn.user, history.slice(0, i), resolved.slice(), specificity, options).antecedents)
       .filter((phrase) => stemsOf(phrase).every((st) => userStems.has(st)));
-    for (const st of stemsOf(contentWords(turn.user).join(' '))) userStems.add(st);
+    for (const st of lexicalTerms(turn.user)) userStems.add(st);
     // The antecedent is a mention of its own, kept apart (in parentheses) so it never fuses with the turn's words.
     resolved.push({ user: used.length ? `${turn.user} (${used.join(') (')})` : turn.user, assistant: turn.assistant });
   });
@@ -218,7 +218,7 @@ function resolveTurn(text: string, history: readonly HistoryTurn[], resolvedHist
   const decision = gateBySpecificity(text, history.length > 0, specificity, ask);
   if (decision.action !== 'condense') return { decision, question: text, query: { text, terms: [] }, reason: `kept as typed (${decision.reason})`, antecedents: [] };
   // A topic the question already names is no antecedent ("tiger sharks (sharks)").
-  const own = new Set(stemsOf(contentWords(ask).join(' ')));
+  const own = new Set(lexicalTerms(ask));
   const rank = (h: readonly HistoryTurn[]) => (h === history ? rankTopics(resolvedHistory, specificity, options, preamble).filter((t) => !t.stems.every((st) => own.has(st))) : rankTopics(h, specificity, options));
   const resolved = condenseWithRules(ask, history, decision, 0, rank);
   const question = preamble ? `${preamble} ${resolved.question}` : resolved.question;
