@@ -44,15 +44,29 @@ export interface ThreadlineErrorOptions {
   details?: Record<string, unknown>;
 }
 
+/** Marks every ThreadlineError, whichever copy of this module made it (a registered symbol is the same in all of them). */
+const BRAND = Symbol.for('threadline.ThreadlineError');
+
 export class ThreadlineError extends Error {
   override readonly name = 'ThreadlineError';
   readonly code: ThreadlineErrorCode;
   readonly details: Record<string, unknown>;
 
+  /**
+   * `instanceof` recognises an error from any copy of threadline, not only
+   * this module's class: the CLI bundles its own copy and calls the package's
+   * threadline/build, and an app's bundler may duplicate a module. A check that
+   * failed across copies would turn a typed error into an unknown one.
+   */
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    return typeof value === 'object' && value !== null && (value as { [BRAND]?: unknown })[BRAND] === true;
+  }
+
   constructor(code: ThreadlineErrorCode, message: string, options: ThreadlineErrorOptions = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.code = code;
     this.details = options.details ?? {};
+    Object.defineProperty(this, BRAND, { value: true });
   }
 }
 

@@ -1,11 +1,16 @@
 /// <reference lib="webworker" />
 /**
- * LLM worker entry: web-llm's own handler and protocol (no comlink on top).
- * It also holds a Web Lock named after this worker for its whole life, so
- * the page notices at once when the worker dies (see src/client/worker-watch.ts).
+ * LLM worker entry: web-llm's MLCEngine, served over comlink by llmHost
+ * (src/llm/llm-host.ts). It also holds a Web Lock named after this worker for
+ * its whole life, so the page notices at once when the worker dies (see
+ * src/client/worker-watch.ts).
  */
-import { WebWorkerMLCEngineHandler } from '@mlc-ai/web-llm';
+import { CreateMLCEngine, prebuiltAppConfig } from '@mlc-ai/web-llm';
+import * as Comlink from 'comlink';
+import { llmHost } from '../src/llm/llm-host';
 
-const handler = new WebWorkerMLCEngineHandler();
-self.onmessage = (message: MessageEvent) => handler.onmessage(message);
+Comlink.expose(llmHost({
+  defaultAppConfig: prebuiltAppConfig,
+  createEngine: (models, appConfig, onProgress) => CreateMLCEngine(models, { appConfig, initProgressCallback: onProgress }),
+}));
 if (self.name) void navigator.locks.request(self.name, () => new Promise<never>(() => undefined));

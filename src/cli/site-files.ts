@@ -3,7 +3,7 @@
  * threadline-chat.js, found by following the built code's own references
  * (static and dynamic imports, workers and assets named with
  * `new URL('./…', import.meta.url)`) from that script, so nothing unused ships.
- * web-llm (about 12 MB, page side and worker) and transformers.js are left
+ * web-llm (about 6 MB, in the LLM worker's chunks) and transformers.js are left
  * out unless asked for: the element answers without them, and says so. The
  * PDF and Word readers are always left out: the element loads a prebuilt
  * index and adds no files (`threadline index` reads PDF and Word at build time).
@@ -12,7 +12,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join, normalize } from 'node:path';
 
 export interface SiteFileOptions {
-  /** WebGPU answers (`llm="auto"`): web-llm's page chunk and the LLM worker. */
+  /** WebGPU answers (`llm="auto"`): the LLM worker and web-llm's chunk. */
   llm?: boolean;
   /** Transformer embedding models: transformers.js and onnxruntime-web's JavaScript. */
   transformers?: boolean;

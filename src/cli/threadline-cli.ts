@@ -24,7 +24,7 @@ const USAGE = `usage:
       --page-ext <ext>            page extension for --base-url (default .html; "" for clean URLs)
   threadline element <folder> [--with-llm] [--with-transformers]
       Copies <threadline-chat> (threadline-chat.js, its chunks and worker, the offline
-      model) into a site's folder. --with-llm adds web-llm (about 12 MB) for llm="auto";
+      model) into a site's folder. --with-llm adds web-llm (about 6 MB) for llm="auto";
       --with-transformers adds transformers.js and onnxruntime-web's WASM (needs
       onnxruntime-web installed) for transformer embedding models.
   threadline model <folder>

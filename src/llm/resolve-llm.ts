@@ -10,7 +10,8 @@ import type { Llm } from './llm';
 import { pickModels, type LlmModelOptions } from './models';
 import { checkWebGpu, type WebGpuCapability } from './webgpu';
 import { WebLlm, type EngineFactory } from './webllm';
-import { tokenizerFor, webWorkerEngineFactory, type WebLlmEngineOptions } from './webllm-engine';
+import { loadModelTokenizer } from './llm-tokenizer';
+import { webWorkerEngineFactory, type WebLlmEngineOptions } from './webllm-engine';
 
 export interface WebLlmConfig extends LlmModelOptions, WebLlmEngineOptions {
   /** Engine factory (tests, custom engines). @default web-llm in its own worker */
@@ -46,7 +47,7 @@ export async function resolveLlm(option: LlmOption, onProgress?: ProgressListene
   const models = pickModels(option, capability.shaderF16);
   const llm = new WebLlm(option.engine ?? webWorkerEngineFactory(option), {
     answerModel: models.answer, condenserModel: models.condense, ...(onProgress ? { onProgress } : {}),
-    ...(option.engine ? {} : { tokenizer: () => tokenizerFor(models.answer, option) }),
+    tokenizer: (modelUrl) => loadModelTokenizer(modelUrl),
   });
   if (option.preload ?? true) void llm.load().catch(() => undefined); // failures are reported as llm-status events
   return { llm, capability, dispose: () => llm.dispose() };

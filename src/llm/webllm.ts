@@ -1,5 +1,5 @@
 /**
- * The Llm adapter over a web-llm engine (normally CreateWebWorkerMLCEngine).
+ * The Llm adapter over a web-llm engine (normally MLCEngine in the LLM worker, see webllm-engine.ts).
  * What a thin wrapper lacks, this adds:
  *  - a per-engine queue: web-llm has one global interruptGenerate(), so
  *    requests run one at a time and an abort interrupts only its own request
@@ -12,21 +12,27 @@
  *  - condensation routed to a second, smaller model in the same engine, so it
  *    never resets the answer model's conversation (and its KV cache).
  */
-import type { ChatCompletionChunk, MLCEngineInterface } from '@mlc-ai/web-llm';
+import type { ChatCompletionChunk, ChatCompletionRequestStreaming } from '@mlc-ai/web-llm';
 import { ThreadlineError, isThreadlineError, throwIfAborted } from '../errors';
 import type { ProgressListener } from '../progress';
 import { mapInitProgress, type InitReport } from './init-progress';
 import type { ChatMessage, GenerateOptions, GenerationUsage, Llm } from './llm';
 import { mapLlmError } from './llm-errors';
 
-/** The part of web-llm's MLCEngineInterface the adapter uses (the real engine satisfies it). */
-export type EngineLike = Pick<MLCEngineInterface, 'chat' | 'interruptGenerate' | 'unload'>;
+/** The part of web-llm's MLCEngineInterface the adapter uses (web-llm's MLCEngine satisfies it). */
+export interface EngineLike {
+  chat: { completions: { create(request: ChatCompletionRequestStreaming): Promise<AsyncIterable<ChatCompletionChunk>> } };
+  interruptGenerate(): void | Promise<void>;
+  unload(): Promise<void>;
+}
 
 export interface EngineHandle {
   engine: EngineLike;
   /** Rejects (WORKER_CRASHED) when the engine's worker dies; never resolves. */
   dead: Promise<never>;
   dispose(): void;
+  /** Where a model's files live (its tokenizer.json among them), from the engine's app config. */
+  modelUrl?(modelId: string): Promise<string | undefined>;
 }
 
 /** Creates an engine with `models` loaded; the seam where tests inject a fake engine. */
@@ -38,8 +44,8 @@ export interface WebLlmOptions {
   onProgress?: ProgressListener;
   /** Context window of the answer model, in tokens. @default 4096 */
   contextWindow?: number;
-  /** Loads the answer model's tokenizer once the engine is up; until then counts are estimated. */
-  tokenizer?: () => Promise<(text: string) => number>;
+  /** Loads the answer model's tokenizer (given the model's URL, from the engine) once the engine is up; until then counts are estimated. */
+  tokenizer?: (modelUrl: string) => Promise<(text: string) => number>;
 }
 
 export class WebLlm implements Llm {
@@ -174,7 +180,12 @@ export class WebLlm implements Llm {
       });
       loading.then((h) => {
         this.options.onProgress?.({ phase: 'llm-status', status: 'ready', reason: `${models.join(' + ')} loaded` });
-        if (!this.exactCount && this.options.tokenizer) void this.options.tokenizer().then((count) => { this.exactCount = count; }, () => undefined);
+        const { tokenizer } = this.options;
+        if (!this.exactCount && tokenizer && h.modelUrl) {
+          void h.modelUrl(this.options.answerModel)
+            .then((url) => (url ? tokenizer(url) : null))
+            .then((count) => { if (count) this.exactCount = count; }, () => undefined);
+        }
         h.dead.catch(() => { if (this.handle === loading) this.handle = null; });
       }, () => undefined);
       this.handle = loading;

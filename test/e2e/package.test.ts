@@ -18,9 +18,12 @@ describe('the published package (npm pack, installed into an empty project)', ()
     await installPacked(dir);
     mkdirSync(join(dir, 'docs'));
     writeFileSync(join(dir, 'docs/refunds.md'), '# Refunds\n\n## Window\nReturns within 30 days.\n');
+    // The bin reads PDF and Word through the package's own threadline/build (a self-reference by name), not a copy of the readers.
+    writeFileSync(join(dir, 'docs/manual.pdf'), harborManual());
+    writeFileSync(join(dir, 'docs/returns.docx'), writeDocx([{ heading: 1, text: 'Returns' }, { text: 'Return any item within 30 days.' }]));
     await run('npx', ['threadline', 'index', 'docs', '-o', 'public/site.tlix'], { cwd: dir, timeout: 60_000 });
     await run('npx', ['threadline', 'element', 'public/threadline'], { cwd: dir, timeout: 60_000 });
-    expect(readPrebuiltHeader(new Uint8Array(readFileSync(join(dir, 'public/site.tlix')))).header).toMatchObject({ docs: 1, modelId: 'threadline-glove-30k#int8' });
+    expect(readPrebuiltHeader(new Uint8Array(readFileSync(join(dir, 'public/site.tlix')))).header).toMatchObject({ docs: 3, modelId: 'threadline-glove-30k#int8' });
     for (const file of ['threadline-chat.js', 'threadline-glove-30k/model.safetensors']) expect(existsSync(join(dir, 'public/threadline', file)), file).toBe(true);
     expect(readdirSync(join(dir, 'public/threadline')).some((f) => /^retrieval\.worker-.*\.js$/.test(f))).toBe(true);
     const imported = await run(process.execPath, ['-e', "Promise.all([import('threadline'), import('threadline/render'), import('threadline/build')]).then(([m, r, b]) => console.log(typeof m.createThreadline, typeof r.renderMarkdown, typeof b.buildPrebuiltIndex))"], { cwd: dir, timeout: 60_000 });

@@ -31,6 +31,8 @@ const promptTokens = (messages: Msg[]) => messages.reduce((n, m) => n + 4 + fake
 
 export class FakeMlcEngine implements EngineLike {
   readonly requests: (Request & { prefill: number; reused: boolean })[] = [];
+  /** How each finished generation ended ('stop', 'length', 'abort'), in order. */
+  readonly finishes: string[] = [];
   private readonly conversations = new Map<string, { messages: Msg[]; finish: string }>();
   private interrupt = false;
   private calls = 0;
@@ -81,6 +83,7 @@ export class FakeMlcEngine implements EngineLike {
       yield chunk(model, { delta: { content: piece }, finish_reason: null });
     }
     this.conversations.set(model, { messages: [...request.messages.map((m) => ({ role: m.role, content: m.content })), { role: 'assistant', content: text }], finish });
+    this.finishes.push(finish);
     yield chunk(model, { delta: {}, finish_reason: finish });
     yield { ...chunk(model, null), usage: { prompt_tokens: prefill, completion_tokens: produced, total_tokens: prefill + produced, extra: {} } } as unknown as ChatCompletionChunk;
   }
@@ -109,7 +112,7 @@ export function fakeEngineFactory(script: FakeEngineScript = {}) {
     engines.push(engine);
     const dead = new Promise<never>((_, reject) => { killers.push(reject); });
     dead.catch(() => undefined);
-    const handle: EngineHandle = { engine, dead, dispose: () => undefined };
+    const handle: EngineHandle = { engine, dead, dispose: () => undefined, modelUrl: (id) => Promise.resolve(`https://models.example/${id}`) };
     return handle;
   };
   return { factory, engines, kill: (i: number, error: unknown) => killers[i]?.(error) };

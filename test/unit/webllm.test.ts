@@ -166,11 +166,13 @@ describe('token counting with the loaded model\'s tokenizer', () => {
     expect(served).toContain('https://models.example/llm/resolve/main/tokenizer.json');
 
     const fake = fakeEngineFactory();
-    const llm = new WebLlm(fake.factory, { answerModel: 'm', condenserModel: null, tokenizer: () => Promise.resolve(count) });
+    const asked: string[] = [];
+    const llm = new WebLlm(fake.factory, { answerModel: 'm', condenserModel: null, tokenizer: (url) => { asked.push(url); return Promise.resolve(count); } });
     expect(llm.countTokens('Hello, world!')).toBe(4); // estimate: 13 characters / 4, rounded up
     await llm.load();
     for (let i = 0; i < 20 && !llm.tokenizerLoaded; i++) await new Promise((r) => setTimeout(r, 5));
     expect(llm.tokenizerLoaded).toBe(true);
+    expect(asked).toEqual(['https://models.example/m']); // the engine's record for the answer model
     expect(llm.countTokens('refund refund refund refund refund refund refund')).toBe(7);
   });
 });
