@@ -76,7 +76,7 @@ function library(): UserConfig {
     base: './',
     publicDir: false,
     resolve: { conditions: ortConditions },
-    plugins: [modelAssets(), plainUrlsPlugin(), hoistTransitiveImports(), licenses.plugin(), writeLicenses],
+    plugins: [modelAssets(), plainUrlsPlugin(), hoistTransitiveImports({ preloadDynamic: ['threadline-chat'] }), licenses.plugin(), writeLicenses],
     worker: { format: 'es', plugins: () => [modelAssets(), plainUrlsPlugin(), licenses.plugin()], rolldownOptions: { output: { codeSplitting: { groups: CHUNK_GROUPS } } } },
     build: {
       outDir: resolve(root, 'dist'),

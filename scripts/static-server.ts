@@ -1,7 +1,8 @@
 /**
  * A plain static file server for the built playground and the example page,
- * as a static host would serve them: correct MIME types, no SPA fallback,
- * and COOP/COEP headers only when asked (to test both kinds of hosting).
+ * as a static host would serve them: correct MIME types, ETag and
+ * Last-Modified validators (304 when unchanged), no SPA fallback, and COOP/COEP
+ * headers only when asked (to test both kinds of hosting).
  */
 import { createReadStream, statSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
@@ -17,7 +18,7 @@ const TYPES: Record<string, string> = {
 export interface StaticServer {
   origin: string;
   requests: string[];
-  /** Body bytes sent so far (files served with status 200), for download-size figures. */
+  /** Body bytes sent so far (files served with status 200; a 304 sends none), for download-size figures. */
   bytesSent(): number;
   close(): Promise<void>;
 }
@@ -33,12 +34,16 @@ export async function serveStatic(dir: string, options: { isolated?: boolean } =
     if (file !== rootDir && !file.startsWith(rootDir + sep)) { res.writeHead(403).end(); return; }
     try {
       if (statSync(file).isDirectory()) file = join(file, 'index.html');
-      const size = statSync(file).size;
-      sent += size;
-      res.writeHead(200, {
-        'Content-Type': TYPES[extname(file)] ?? 'application/octet-stream', 'Content-Length': size,
+      const { size, mtime } = statSync(file);
+      // Validators as nginx, Apache or `npx serve` send them (no max-age): a reload revalidates each file and gets 304 for unchanged ones.
+      const etag = `"${size.toString(16)}-${Math.floor(mtime.getTime()).toString(16)}"`;
+      const headers = {
+        'Content-Type': TYPES[extname(file)] ?? 'application/octet-stream', ETag: etag, 'Last-Modified': mtime.toUTCString(),
         ...(options.isolated ? { ...isolationHeaders, 'Cross-Origin-Resource-Policy': 'same-origin' } : {}),
-      });
+      };
+      if (req.headers['if-none-match'] === etag) { res.writeHead(304, headers).end(); return; }
+      sent += size;
+      res.writeHead(200, { ...headers, 'Content-Length': size });
       createReadStream(file).pipe(res);
     } catch {
       res.writeHead(404, { 'Content-Type': 'text/plain' }).end('not found');

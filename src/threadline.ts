@@ -4,6 +4,7 @@
  * retrieval worker, one round trip per call.
  */
 import { defaultRetrievalWorker } from './client/default-worker';
+import { takeSpareRetrievalWorker } from './client/spare-worker';
 import { wrapRetriever } from './client/wrap-retriever';
 import type { EmbedderOptions } from './embedding/load-embedder';
 import { ThreadlineError } from './errors';
@@ -94,9 +95,12 @@ export async function createThreadline(options: ThreadlineOptions = {}): Promise
   }
   const name = options.name ?? THREADLINE_DEFAULTS.name;
   if (typeof name !== 'string' || name.trim() === '' || name.length > 200) throw new ThreadlineError('INVALID_INPUT', 'name must be a non-empty string of at most 200 characters');
-  const retriever = wrapRetriever(options.worker ?? defaultRetrievalWorker, {
+  const embedder = pageRelative(options.embedder ?? {});
+  // A worker the page started early for these options (the standalone element does) is adopted once; after a crash, a fresh one starts.
+  const makeWorker = options.worker ?? (() => takeSpareRetrievalWorker(embedder) ?? defaultRetrievalWorker());
+  const retriever = wrapRetriever(makeWorker, {
     name,
-    embedder: pageRelative(options.embedder ?? {}),
+    embedder,
     chunking: options.chunking ?? {},
     int8: options.search?.int8 ?? THREADLINE_DEFAULTS.search.int8,
     weights: { ...THREADLINE_DEFAULTS.search.weights, ...options.search?.weights },

@@ -3,9 +3,20 @@
  * copies it with its chunks, workers and the offline model): registers
  * <threadline-chat>. The same code as `threadline/element`, under the name the
  * README's three lines use.
+ *
+ * Before it imports the element (and with it the library), it starts the
+ * retrieval worker for the page's first <threadline-chat> that will start at
+ * once (not a closed launcher) with the default model, so the worker and its
+ * model load overlap the download of the rest of the code.
  */
-import { ThreadlineChat, defineThreadlineChat } from './threadline-chat';
+import { prestartRetrievalWorker } from '../client/prestart';
 
-defineThreadlineChat();
+const first = typeof document === 'undefined' ? null : document.querySelector('threadline-chat');
+if (first && !first.hasAttribute('embedder') && !(first.getAttribute('mode') === 'launcher' && !first.hasAttribute('open'))) prestartRetrievalWorker();
 
-export { ThreadlineChat, defineThreadlineChat };
+const element = await import('./threadline-chat');
+element.defineThreadlineChat();
+
+export const ThreadlineChat = element.ThreadlineChat;
+export type ThreadlineChat = InstanceType<typeof element.ThreadlineChat>;
+export const defineThreadlineChat = element.defineThreadlineChat;

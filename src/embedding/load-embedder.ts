@@ -13,6 +13,7 @@ import { bundledOfflineModel, OFFLINE_MODEL_ID, OFFLINE_MODEL_IDENTITY } from '.
 import { isStaticConfig, StaticEmbedder } from './static-embedder';
 import type * as TransformersEmbedder from './transformers-embedder';
 import { isNode } from '../util/runtime';
+import type { ProgressListener } from '../progress';
 
 export { EMBEDDER_DEFAULTS };
 export type { EmbedderDevice, EmbedderDtype, EmbedderOptions, EmbedderRuntime } from './embedder-options';
@@ -45,27 +46,50 @@ export async function loadWithFallback(options: EmbedderOptions, runtime: Embedd
   }
 }
 
-const loads = new Map<string, Promise<Embedder>>();
+/** A load in flight or done, and everyone listening to its progress while it runs. */
+interface SharedLoad { embedder: Promise<Embedder>; listeners: Set<ProgressListener>; settled: boolean }
 
-/** Loads (once per model, device and dtype) and returns a ready embedder whose `dims` is known. */
+const loads = new Map<string, SharedLoad>();
+
+/**
+ * Loads (once per model, device and dtype) and returns a ready embedder whose
+ * `dims` is known. A caller that joins a load in flight (the page warmed the
+ * worker before opening the index) hears its progress from then on.
+ */
 export function loadEmbedder(options: EmbedderOptions = {}, runtime: EmbedderRuntime = {}): Promise<Embedder> {
   const opts = { ...EMBEDDER_DEFAULTS, ...options };
   const files = isBuiltIn(opts.model) ? (runtime.offlineFiles ?? bundledOfflineModel()) : null;
   const key = `${files ? files.weights : opts.model}|${opts.device}|${opts.dtype}`;
   let load = loads.get(key);
   if (!load) {
-    load = create(opts, files ?? modelFiles(opts.model, isNode() ? undefined : runtime.baseUrl), runtime);
-    loads.set(key, load);
-    // A failed load is forgotten so that a later call can retry (e.g. once back online).
-    load.catch(() => loads.delete(key));
+    const listeners = new Set<ProgressListener>();
+    const onProgress: ProgressListener = (p) => { for (const listener of listeners) listener(p); };
+    const shared: SharedLoad = { listeners, settled: false, embedder: create(opts, files ?? modelFiles(opts.model, isNode() ? undefined : runtime.baseUrl), { ...runtime, onProgress }, files !== null) };
+    load = shared;
+    loads.set(key, shared);
+    // Done or failed, nobody hears from it again; a failed load is forgotten so that a later call can retry (e.g. once back online).
+    const settle = () => { shared.settled = true; listeners.clear(); };
+    shared.embedder.then(settle, () => { settle(); if (loads.get(key) === shared) loads.delete(key); });
   }
-  return load;
+  if (runtime.onProgress && !load.settled) load.listeners.add(runtime.onProgress);
+  return load.embedder;
 }
 
 
-async function create(opts: Required<EmbedderOptions>, files: ModelFiles, runtime: EmbedderRuntime): Promise<Embedder> {
+async function create(opts: Required<EmbedderOptions>, files: ModelFiles, runtime: EmbedderRuntime, knownStatic: boolean): Promise<Embedder> {
   const started = performance.now();
   const read = { ...(runtime.onProgress ? { onProgress: runtime.onProgress } : {}) };
+  // Each JSON file is parsed as soon as it arrives, while the table is still downloading.
+  const readJson = (url: string, name: string, optional: boolean) =>
+    readModelFile(files, url, { ...read, name, optional }).then((bytes) => (bytes ? parseModelJson(files, url, bytes) : null));
+  const readStatic = () => Promise.all([
+    readJson(files.tokenizer, 'tokenizer.json', false),
+    readJson(files.tokenizerConfig, 'tokenizer_config.json', true),
+    readModelFile(files, files.weights, { ...read, name: 'model.safetensors' }),
+  ]);
+  // The built-in model is static: its files are fetched together with config.json instead of after it (one round trip less on every load).
+  const early = knownStatic ? readStatic() : null;
+  early?.catch(() => undefined); // a config.json failure is reported first; this one is awaited below
   const configBytes = await readModelFile(files, files.config, { ...read, name: 'config.json' });
   const config = parseModelJson(files, files.config, configBytes ?? new ArrayBuffer(0));
   if (!isStaticConfig(config)) {
@@ -77,18 +101,9 @@ async function create(opts: Required<EmbedderOptions>, files: ModelFiles, runtim
     }
     return transformers.loadTransformersEmbedder(opts, embedderIdentity(opts), runtime);
   }
-  const [tokenizer, tokenizerConfig, weights] = await Promise.all([
-    readModelFile(files, files.tokenizer, { ...read, name: 'tokenizer.json' }),
-    readModelFile(files, files.tokenizerConfig, { ...read, optional: true, name: 'tokenizer_config.json' }),
-    readModelFile(files, files.weights, { ...read, name: 'model.safetensors' }),
-  ]);
-  if (!tokenizer || !weights) throw new ThreadlineError('INTERNAL', 'a required model file read as missing');
-  const embedder = StaticEmbedder.fromFiles({
-    config,
-    tokenizer: parseModelJson(files, files.tokenizer, tokenizer),
-    ...(tokenizerConfig ? { tokenizerConfig: parseModelJson(files, files.tokenizerConfig, tokenizerConfig) } : {}),
-    weights,
-  }, embedderIdentity(opts));
+  const [tokenizer, tokenizerConfig, weights] = await (early ?? readStatic());
+  if (!weights) throw new ThreadlineError('INTERNAL', 'a required model file read as missing'); // only optional files read as null; a tokenizer.json of `null` fails in fromFiles
+  const embedder = await StaticEmbedder.fromFiles({ config, tokenizer, ...(tokenizerConfig ? { tokenizerConfig } : {}), weights }, embedderIdentity(opts));
   runtime.onProgress?.({ phase: 'model-ready', model: opts.model, device: 'static', dims: embedder.dims, ms: performance.now() - started });
   return embedder;
 }

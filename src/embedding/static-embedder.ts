@@ -7,12 +7,14 @@
  * (F32, F16 or I8), optionally `weights` [vocab] (a scale per token: Model2Vec's
  * token weights, and the per-row scales of an int8 table) and `mappings`
  * [vocab] (token id → row). Tokenization is `@huggingface/tokenizers`, the
- * same code transformers.js runs, so token counts and chunk boundaries match.
+ * same code transformers.js runs, so token counts and chunk boundaries match,
+ * or for word-level vocabularies (the offline model's) a fast path that gives
+ * the same ids without copying the vocabulary (word-level-tokenizer.ts).
  */
-import { Tokenizer } from '@huggingface/tokenizers';
 import { ThreadlineError, throwIfAborted } from '../errors';
 import type { Embedder } from './embedder';
 import { readSafetensors, SafetensorsError, toFloat32, type Tensor } from './safetensors';
+import { tokenIds, type TokenIds } from './word-level-tokenizer';
 
 export interface StaticModelFiles {
   config: unknown;
@@ -38,7 +40,7 @@ export class StaticEmbedder implements Embedder {
 
   private constructor(
     readonly modelId: string,
-    private readonly tokenizer: Tokenizer,
+    private readonly tokenizer: TokenIds,
     /** The rows as stored: an int8 table stays int8 (a quarter of the memory), scaled per row as it is read. */
     private readonly table: Float32Array | Int8Array,
     /** Each row's multiplier (Model2Vec token weights, or an int8 table's scales), or null for 1. */
@@ -50,11 +52,11 @@ export class StaticEmbedder implements Embedder {
   ) {
     this.dims = dims;
     this.maxTokens = maxTokens;
-    this.unkId = tokenizer.model?.unk_token_id;
+    this.unkId = tokenizer.unkId;
   }
 
   /** Builds the embedder from a folder's files; any inconsistency is MODEL_LOAD_FAILED naming the problem. */
-  static fromFiles(files: StaticModelFiles, modelId: string): StaticEmbedder {
+  static async fromFiles(files: StaticModelFiles, modelId: string): Promise<StaticEmbedder> {
     const fail = (why: string): never => { throw new ThreadlineError('MODEL_LOAD_FAILED', `Static model "${modelId}": ${why}`); };
     let tensors: Map<string, Tensor>;
     try {
@@ -67,13 +69,14 @@ export class StaticEmbedder implements Embedder {
     if (!['F32', 'F16', 'I8'].includes(embeddings.dtype)) return fail(`embeddings of dtype ${embeddings.dtype} are not supported (F32, F16, I8)`);
     const [rows = 0, dims = 0] = embeddings.shape;
     if (rows < 1 || dims < 1 || dims > 4096) return fail(`embeddings shape ${rows} × ${dims} is not usable`);
-    let tokenizer: Tokenizer;
+    let tokenizer: TokenIds;
     try {
-      tokenizer = new Tokenizer(files.tokenizer as object, files.tokenizerConfig ?? {});
+      if (!files.tokenizer || typeof files.tokenizer !== 'object') throw new Error('not a JSON object');
+      tokenizer = await tokenIds(files.tokenizer, (files.tokenizerConfig ?? {}));
     } catch (error) {
       return fail(`tokenizer.json is unusable (${error instanceof Error ? error.message : String(error)})`);
     }
-    const vocab = tokenizerVocabSize(tokenizer);
+    const vocab = tokenizer.vocabSize;
     const mappings = tensors.get('mappings');
     let rowOf: Int32Array | null = null;
     if (mappings) {
@@ -114,8 +117,8 @@ export class StaticEmbedder implements Embedder {
     return Promise.resolve(out);
   }
 
-  private ids(text: string): number[] {
-    return this.tokenizer.encode(text, { add_special_tokens: false }).ids;
+  private ids(text: string): (number | undefined)[] {
+    return this.tokenizer.encode(text);
   }
 
   private embedInto(text: string, out: Float32Array, at: number): void {
@@ -126,6 +129,7 @@ export class StaticEmbedder implements Embedder {
     let count = 0;
     for (const id of ids) {
       if (id === this.unkId) continue; // unknown words carry no meaning (Model2Vec drops them too)
+      if (id === undefined) continue;
       const row = rowOf ? rowOf[id] : id;
       if (row === undefined || row < 0 || row * dims >= table.length) continue;
       const base = row * dims;
@@ -144,10 +148,4 @@ export class StaticEmbedder implements Embedder {
 function allFinite(values: Float32Array): boolean {
   for (let i = 0; i < values.length; i++) if (!Number.isFinite(values[i])) return false;
   return true;
-}
-
-function tokenizerVocabSize(tokenizer: Tokenizer): number {
-  let max = -1;
-  for (const id of tokenizer.get_vocab(true).values()) if (id > max) max = id;
-  return max + 1;
 }

@@ -93,13 +93,31 @@ export function recordDialogs(page: Page): string[] {
   return dialogs;
 }
 
-/** Records the element's ready/error events from the first script on; `waitForElement` resolves with the first one. */
+/**
+ * Records the element's ready/error events from the first script on; `waitForElement` resolves with the first one.
+ * Also records, in the page's own clock (ms since its navigation started), when it was ready, when Enter was pressed
+ * and when each answer was done: `pageTimings` reads them, free of the test driver's polling.
+ */
 export async function watchElementEvents(page: Page): Promise<void> {
   await page.addInitScript(() => {
-    const w = window as unknown as { tlEvents: { type: string; detail: unknown }[] };
+    const w = window as unknown as { tlEvents: { type: string; detail: unknown }[]; tlTimes: { ready: number[]; enter: number[]; done: number[] } };
     w.tlEvents = [];
-    for (const type of ['threadline-ready', 'threadline-error']) document.addEventListener(type, (e) => w.tlEvents.push({ type, detail: (e as CustomEvent).detail }));
+    w.tlTimes = { ready: [], enter: [], done: [] };
+    for (const type of ['threadline-ready', 'threadline-error']) {
+      document.addEventListener(type, (e) => {
+        if (type === 'threadline-ready') w.tlTimes.ready.push(performance.now());
+        w.tlEvents.push({ type, detail: (e as CustomEvent).detail });
+      });
+    }
+    document.addEventListener('keydown', (e) => { if (e.key === 'Enter') w.tlTimes.enter.push(performance.now()); }, true);
+    document.addEventListener('threadline-turn', (e) => { if ((e as CustomEvent<{ type?: string }>).detail.type === 'done') w.tlTimes.done.push(performance.now()); });
   });
+}
+
+/** The page's own timings (see watchElementEvents): ready after navigation, and each answer after its Enter, in ms. */
+export async function pageTimings(page: Page): Promise<{ ready: number; answers: number[] }> {
+  const times = await page.evaluate(() => (window as unknown as { tlTimes: { ready: number[]; enter: number[]; done: number[] } }).tlTimes);
+  return { ready: Math.round(times.ready[0] ?? NaN), answers: times.done.map((done, i) => Math.round(done - (times.enter[i] ?? NaN))) };
 }
 
 export async function waitForElement(page: Page): Promise<{ type: string; detail: unknown }> {

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { hoistTransitiveImports, transitiveImports } from '../../scripts/vite-hoist-imports';
 
-type FakeChunk = { type: 'chunk'; fileName: string; isEntry: boolean; imports: string[]; code: string };
-const chunk = (fileName: string, imports: string[], isEntry = false): FakeChunk => ({ type: 'chunk', fileName, isEntry, imports, code: `// ${fileName}\n` });
+type FakeChunk = { type: 'chunk'; fileName: string; name: string; isEntry: boolean; imports: string[]; dynamicImports: string[]; code: string };
+const chunk = (fileName: string, imports: string[], isEntry = false, dynamicImports: string[] = []): FakeChunk => ({ type: 'chunk', fileName, name: fileName.replace(/\.js$/, ''), isEntry, imports, dynamicImports, code: `// ${fileName}\n` });
 
 describe('hoistTransitiveImports (build plugin)', () => {
   it('makes an entry import every chunk it reaches, so a browser fetches them at once; the rest is untouched', () => {
@@ -26,5 +26,19 @@ describe('hoistTransitiveImports (build plugin)', () => {
     const bundle = { 'entry.js': chunk('entry.js', ['a.js'], true), 'a.js': chunk('a.js', ['sub/b.js']), 'sub/b.js': chunk('sub/b.js', []) };
     (hoistTransitiveImports() as unknown as { generateBundle: (options: unknown, bundle: unknown) => void }).generateBundle({}, bundle);
     expect(bundle['entry.js'].code).toBe('// entry.js\n');
+  });
+
+  it('an entry named in preloadDynamic starts fetching its dynamic import and everything that reaches, in parallel; other entries stay lazy', () => {
+    const bundle = {
+      'standalone.js': chunk('standalone.js', [], true, ['element.js']),
+      'library.js': chunk('library.js', [], true, ['webllm.js']),
+      'element.js': chunk('element.js', ['errors.js', 'core.js']),
+      'core.js': chunk('core.js', ['errors.js']),
+      'errors.js': chunk('errors.js', []),
+      'webllm.js': chunk('webllm.js', []),
+    };
+    (hoistTransitiveImports({ preloadDynamic: ['standalone'] }) as unknown as { generateBundle: (options: unknown, bundle: unknown) => void }).generateBundle({}, bundle);
+    expect(bundle['standalone.js'].code).toBe('import("./element.js").catch(() => {});\nimport("./errors.js").catch(() => {});\nimport("./core.js").catch(() => {});\n// standalone.js\n');
+    expect(bundle['library.js'].code).toBe('// library.js\n');
   });
 });

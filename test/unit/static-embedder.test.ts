@@ -70,7 +70,7 @@ describe('static embedder (no ONNX Runtime)', () => {
     expect(e.modelId.startsWith('m2v-')).toBe(true);
   });
 
-  it('refuses hostile or broken model files with MODEL_LOAD_FAILED naming the problem, never reading out of bounds', () => {
+  it('refuses hostile or broken model files with MODEL_LOAD_FAILED naming the problem, never reading out of bounds', async () => {
     const tokenizer = JSON.parse(readFileSync(`${MODELS}/threadline-glove-30k/tokenizer.json`, 'utf8')) as unknown;
     const good = new Uint8Array(readFileSync(`${MODELS}/threadline-glove-30k/model.safetensors`));
     const build = (weights: Uint8Array) => () => StaticEmbedder.fromFiles({ config: { model_type: 'model2vec' }, tokenizer, weights: weights.slice().buffer }, 'x');
@@ -100,11 +100,24 @@ describe('static embedder (no ONNX Runtime)', () => {
     ];
     for (const [name, bytes, message] of cases) {
       let caught: unknown;
-      try { build(bytes)(); } catch (error) { caught = error; }
+      try { await build(bytes)(); } catch (error) { caught = error; }
       expect(caught, name).toMatchObject({ code: 'MODEL_LOAD_FAILED' });
       expect((caught as Error).message, name).toMatch(message);
     }
     expect(readSafetensors(good.slice().buffer).get('embeddings')?.dtype).toBe('I8');
+  });
+
+  it('a caller that joins a load in flight shares it and hears its progress; one that comes after it settled adds no listener', async () => {
+    const folder = `${resolve(MODELS, 'threadline-glove-30k')}/`;
+    const options = { model: folder, dtype: 'fp32' as const }; // a key no other test loads
+    const first = loadEmbedder(options); // no listener: the page's warm-up
+    const heard: string[] = [];
+    const second = loadEmbedder(options, { onProgress: (p) => heard.push(p.phase) });
+    expect(await second).toBe(await first);
+    expect(heard).toEqual(['model-ready']);
+    const late: string[] = [];
+    expect(await loadEmbedder(options, { onProgress: (p) => late.push(p.phase) })).toBe(await first);
+    expect(late).toEqual([]);
   });
 
   it('a missing folder fails with MODEL_LOAD_FAILED naming the file it looked for', async () => {

@@ -1,0 +1,38 @@
+/**
+ * Starts the retrieval worker before the rest of the page's code has loaded,
+ * and asks it to start loading its embedding model (src/worker/warm.ts); the
+ * first createThreadline() with the same embedder options adopts it
+ * (spare-worker.ts), and a spare nobody adopts is closed after a while.
+ *
+ * The standalone element's entry calls this before importing anything else,
+ * so the worker script, the model files and the IndexedDB open overlap the
+ * download of the page's own chunks instead of following it. This module
+ * imports nothing, so the bundler keeps it inside that entry; it shares only
+ * a registered symbol and a message type (spelled out here and in
+ * spare-worker.ts and warm.ts) with the code that adopts the worker.
+ */
+
+/** Where the spare waits: a registered symbol, the same in every copy of this code. */
+const SLOT = Symbol.for('threadline.spareRetrievalWorker');
+const UNADOPTED_MS = 30_000;
+
+export interface SpareWorker {
+  worker: Worker;
+  /** The embedder options it was warmed with, as JSON: only a createThreadline() with the same ones adopts it. */
+  key: string;
+}
+
+export function prestartRetrievalWorker(embedder: Readonly<Record<string, string>> = {}): void {
+  const slot = globalThis as { [SLOT]?: SpareWorker };
+  if (slot[SLOT] || typeof Worker === 'undefined') return;
+  // Worker options stay literal (bundlers read them); the same worker as client/default-worker.ts.
+  const worker = new Worker(new URL('../../workers/retrieval.worker.ts', import.meta.url), { type: 'module', name: 'threadline-retrieval' });
+  worker.postMessage({ type: 'threadline-warm', embedder });
+  const spare: SpareWorker = { worker, key: JSON.stringify(embedder) };
+  slot[SLOT] = spare;
+  setTimeout(() => {
+    if (slot[SLOT] !== spare) return;
+    delete slot[SLOT];
+    worker.terminate();
+  }, UNADOPTED_MS);
+}

@@ -1,0 +1,69 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { prestartRetrievalWorker } from '../../src/client/prestart';
+import { takeSpareRetrievalWorker } from '../../src/client/spare-worker';
+import { createThreadline, type Progress } from '../../src/index';
+import { freshName, sampleDocs } from './helpers';
+
+/** Counts every Worker the page constructs (the spare included), and which were terminated. */
+const RealWorker = globalThis.Worker;
+let made: { url: string; terminated: boolean }[] = [];
+
+beforeEach(() => {
+  made = [];
+  globalThis.Worker = class extends RealWorker {
+    private readonly record: { url: string; terminated: boolean };
+    constructor(url: string | URL, options?: WorkerOptions) {
+      super(url, options);
+      this.record = { url: String(url), terminated: false };
+      made.push(this.record);
+    }
+    override terminate(): void {
+      this.record.terminated = true;
+      super.terminate();
+    }
+  };
+});
+
+afterEach(() => {
+  globalThis.Worker = RealWorker;
+  takeSpareRetrievalWorker({})?.terminate();
+});
+
+const retrievalWorkers = () => made.filter((w) => /retrieval\.worker/.test(w.url));
+
+describe('a retrieval worker started early (the standalone element\'s entry) in Chromium', () => {
+  it('is adopted by the first createThreadline() with the same options: one worker, its model already loading, progress still reported', async () => {
+    prestartRetrievalWorker();
+    expect(retrievalWorkers()).toHaveLength(1);
+    const progress: Progress[] = [];
+    const tl = await createThreadline({ name: freshName('prestart'), onProgress: (p) => progress.push(p) });
+    expect(retrievalWorkers()).toEqual([{ url: expect.stringMatching(/retrieval\.worker/) as string, terminated: false }]);
+    await tl.add(sampleDocs);
+    expect((await tl.search('refund window'))[0]?.docId).toBe('refunds');
+    // The warm-up began the load (fetching takes tens of ms; init is posted right behind it); init joined it and heard its end.
+    expect(progress.filter((p) => p.phase === 'model-ready')).toHaveLength(1);
+    expect(takeSpareRetrievalWorker({})).toBeNull(); // taken once
+    await tl.dispose();
+    // A second instance starts its own worker.
+    const again = await createThreadline({ name: freshName('prestart-2') });
+    expect(retrievalWorkers()).toHaveLength(2);
+    await again.dispose();
+  });
+
+  it('with other embedder options the spare is closed and a fresh worker starts, so a head start never changes what loads', async () => {
+    prestartRetrievalWorker();
+    const tl = await createThreadline({ name: freshName('prestart-other'), embedder: { fallback: false } });
+    expect(retrievalWorkers().map((w) => w.terminated)).toEqual([true, false]);
+    await tl.dispose();
+  });
+
+  it('a second prestart while one waits starts nothing; a custom worker factory never adopts it', async () => {
+    prestartRetrievalWorker();
+    prestartRetrievalWorker();
+    expect(retrievalWorkers()).toHaveLength(1);
+    const tl = await createThreadline({ name: freshName('prestart-custom'), worker: () => new Worker(new URL('../../workers/retrieval.worker.ts', import.meta.url), { type: 'module' }) });
+    expect(retrievalWorkers()).toHaveLength(2);
+    expect(retrievalWorkers()[0]?.terminated).toBe(false); // still waiting for an adopter (closed after 30 s, or by afterEach here)
+    await tl.dispose();
+  });
+});
