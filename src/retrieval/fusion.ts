@@ -56,6 +56,28 @@ export function separation(hits: readonly Hit[]): number {
   return scoreStats(hits.map((h) => h.score)).separation;
 }
 
+/** How deep the heads compared by headAgreement go: the ranks a reader sees and MRR@10 counts. */
+export const AGREEMENT_DEPTH = 10;
+
+/**
+ * How much of ranking `a`'s head ranking `b`'s head confirms: the share of
+ * a's top `depth` keys also in b's top `depth`, over the shorter of the two
+ * heads; 1 when either is empty (nothing to check against). Hybrid search
+ * weighs the dense ranking by its agreement with the lexical one: a lexical
+ * hit is literal evidence of the query's words, an embedding neighbour is the
+ * model's guess, trusted as far as the words corroborate it. With the offline
+ * model, whose neighbours often drift to the conversation's other passages,
+ * this is what keeps hybrid above lexical alone (README, Quality).
+ */
+export function headAgreement(a: readonly Hit[], b: readonly Hit[], depth = AGREEMENT_DEPTH): number {
+  const n = Math.min(depth, a.length, b.length);
+  if (n === 0) return 1;
+  const head = new Set(b.slice(0, depth).map((h) => h.key));
+  let shared = 0;
+  for (const hit of a.slice(0, depth)) if (head.has(hit.key)) shared++;
+  return Math.min(1, shared / n);
+}
+
 /** A ranking to fuse by score; `exhaustive` when every candidate it lacks truly scores 0 (BM25 lists all matches below its depth). */
 export interface ScoredList extends RankedList {
   exhaustive?: boolean;

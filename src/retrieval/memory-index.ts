@@ -10,7 +10,7 @@ import { lexicalTerms } from '../text/tokens';
 import type { IndexedChunk, LexicalSegment } from '../index-data';
 import { isCurrentSegment } from './lexical-segment';
 import { matchesFilter, type MetadataValue, type SearchFilter } from './filter';
-import { separationFusion } from './fusion';
+import { headAgreement, separationFusion } from './fusion';
 import type { Hit } from './top-k';
 import { VectorIndex } from './vector-index';
 
@@ -208,10 +208,11 @@ export class MemoryIndex {
     const dense = mode === 'lexical' ? [] : this.vectors.search(queryVector as Float32Array, depth, { allow, int8: options.int8 ?? false });
     const terms = indexTerms(query.text, query.terms);
     const lexical = mode === 'dense' ? [] : this.lexical.search(terms, depth, allow);
-    // Per-query weighted z-score fusion (fusion.ts): a flat ranking cannot drown a decisive one.
+    // Per-query weighted z-score fusion (fusion.ts): a flat ranking cannot drown a decisive one, and the dense
+    // ranking counts as far as the lexical one corroborates its head.
     const context = mode === 'hybrid' && query.context && query.context.weight > 0 ? this.contextRanking(query.context.docIds, allow) : [];
     const ranked: Hit[] = mode === 'dense' ? dense : mode === 'lexical' ? lexical : separationFusion([
-      { hits: dense, weight: options.weights?.dense ?? 1 },
+      { hits: dense, weight: (options.weights?.dense ?? 1) * headAgreement(dense, lexical) },
       { hits: lexical, weight: options.weights?.lexical ?? 1, exhaustive: lexical.length < depth },
       ...(context.length ? [{ hits: context, weight: query.context?.weight ?? 0, exhaustive: true }] : []),
     ], k);

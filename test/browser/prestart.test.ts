@@ -32,7 +32,7 @@ afterEach(() => {
 const retrievalWorkers = () => made.filter((w) => /retrieval\.worker/.test(w.url));
 
 describe('a retrieval worker started early (the standalone element\'s entry) in Chromium', () => {
-  it('is adopted by the first createThreadline() with the same options: one worker, its model already loading, progress still reported', async () => {
+  it('is adopted by the first createThreadline() with the same options: one worker, which opens the index and answers', async () => {
     prestartRetrievalWorker();
     expect(retrievalWorkers()).toHaveLength(1);
     const progress: Progress[] = [];
@@ -40,8 +40,9 @@ describe('a retrieval worker started early (the standalone element\'s entry) in 
     expect(retrievalWorkers()).toEqual([{ url: expect.stringMatching(/retrieval\.worker/) as string, terminated: false }]);
     await tl.add(sampleDocs);
     expect((await tl.search('refund window'))[0]?.docId).toBe('refunds');
-    // The warm-up began the load (fetching takes tens of ms; init is posted right behind it); init joined it and heard its end.
-    expect(progress.filter((p) => p.phase === 'model-ready')).toHaveLength(1);
+    // Whether init joined the warm-up's load in flight (and heard its end) or found it done is a matter of timing;
+    // that a joiner shares the load and hears what is left of it is pinned in test/unit/static-embedder.test.ts.
+    expect(progress.filter((p) => p.phase === 'model-ready').length).toBeLessThanOrEqual(1);
     expect(takeSpareRetrievalWorker({})).toBeNull(); // taken once
     await tl.dispose();
     // A second instance starts its own worker.

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Bm25Index, indexTerms } from '../../src/retrieval/bm25';
-import { separation, separationFusion } from '../../src/retrieval/fusion';
+import { headAgreement, separation, separationFusion } from '../../src/retrieval/fusion';
 import { MemoryIndex } from '../../src/retrieval/memory-index';
 import { parseQuery, MAX_QUERY_TERMS } from '../../src/worker/parse-query';
 
@@ -117,6 +117,34 @@ describe('separation fusion', () => {
     // Keys 2 and 3 share no word with the query: exhaustively 0, so they fall below 0 and 1.
     const fused = separationFusion([{ hits: dense }, { hits: lexical, exhaustive: true }], 4).map((h) => h.key);
     expect(fused.slice(0, 2).sort()).toEqual([0, 1]);
+  });
+
+  it('head agreement: the share of one head the other holds, over the shorter head; 1 with nothing to check against', () => {
+    expect(headAgreement(list([4, 3, 2, 1]), list([9, 8], 2))).toBe(1); // keys 2, 3 of the first four; the second head has two
+    expect(headAgreement(list([4, 3, 2, 1]), list([9, 8, 7, 6], 10))).toBe(0);
+    expect(headAgreement(list([4, 3, 2, 1]), list([9, 8, 7, 6], 2))).toBe(0.5);
+    expect(headAgreement(list([5, 4, 3, 2, 1]), list([5, 4, 3, 2, 1]), 2)).toBe(1); // only the top 2 compared
+    expect(headAgreement([], list([1]))).toBe(1);
+    expect(headAgreement(list([1]), [])).toBe(1);
+  });
+
+  it('hybrid search: a dense ranking the words do not corroborate cannot outvote the lexical one; one they do still counts', () => {
+    // The query vector singles out one passage (key 1) that shares no word with the query; three others hold its words.
+    const chunks = [
+      ...Array.from({ length: 12 }, (_, i) => ({ key: i + 1, docId: `warranty-${i}`, text: `warranty clause ${i} covers defects of the lamp` })),
+      ...[13, 14, 15].map((key) => ({ key, docId: `refund-${key}`, text: 'damaged items are refunded in full' })),
+    ];
+    const vectors = new Float32Array(chunks.length * 2);
+    chunks.forEach((c, i) => vectors.set(c.key === 1 ? [0, 1] : [1, 0], i * 2));
+    const m = new MemoryIndex(2);
+    m.addChunks(chunks.map((c) => ({ ...c, context: c.text, headingPath: [], start: 0, end: c.text.length })), vectors);
+    // Decisive but uncorroborated (its head holds none of the lexical hits): the words decide.
+    expect(m.search('damaged items refunded', new Float32Array([0, 1]), { k: 3, mode: 'hybrid' })[0]?.docId).toMatch(/^refund-/);
+    // Corroborated (the vector's head is the lexical hits): the dense ranking counts in full and orders them.
+    vectors.set([0.6, 0.8], 14 * 2); // key 15 nearest the query vector now
+    const m2 = new MemoryIndex(2);
+    m2.addChunks(chunks.filter((c) => c.key !== 1).map((c) => ({ ...c, context: c.text, headingPath: [], start: 0, end: c.text.length })), vectors.slice(2));
+    expect(m2.search('damaged items refunded', new Float32Array([0, 1]), { k: 3, mode: 'hybrid' })[0]?.docId).toBe('refund-15');
   });
 
   it('static weights still scale each list', () => {
