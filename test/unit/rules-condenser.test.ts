@@ -18,6 +18,8 @@ describe('topic tracking', () => {
   it('extracts noun phrases between verbs and function words', () => {
     expect(candidatePhrases('What is the refund window for damaged items?')).toEqual(['refund window', 'damaged items']);
     expect(candidatePhrases("Lumen pens carry a one-year limited warranty.")).toEqual(['Lumen pens', 'one-year limited warranty']);
+    // "like" before a noun phrase is a preposition, never part of the topic.
+    expect(candidatePhrases('That sounds like organic farming.')).toEqual(['organic farming']);
   });
 
   it('ranks the user\'s recent topic above words scattered in long answers', () => {
