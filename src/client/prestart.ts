@@ -24,15 +24,19 @@ export interface SpareWorker {
 
 export function prestartRetrievalWorker(embedder: Readonly<Record<string, string>> = {}): void {
   const slot = globalThis as { [SLOT]?: SpareWorker };
-  if (slot[SLOT] || typeof Worker === 'undefined') return;
+  // Nothing to adopt it where createThreadline() will refuse to run (no Worker, or not a secure context).
+  if (slot[SLOT] || typeof Worker === 'undefined' || (globalThis as { isSecureContext?: boolean }).isSecureContext === false) return;
   // Worker options stay literal (bundlers read them); the same worker as client/default-worker.ts.
   const worker = new Worker(new URL('../../workers/retrieval.worker.ts', import.meta.url), { type: 'module', name: 'threadline-retrieval' });
   worker.postMessage({ type: 'threadline-warm', embedder });
   const spare: SpareWorker = { worker, key: JSON.stringify(embedder) };
   slot[SLOT] = spare;
-  setTimeout(() => {
+  const drop = () => {
     if (slot[SLOT] !== spare) return;
     delete slot[SLOT];
     worker.terminate();
-  }, UNADOPTED_MS);
+  };
+  // A spare whose script failed (blocked, missing) is not adopted: a fresh worker fails where its watcher sees it.
+  worker.addEventListener('error', drop);
+  setTimeout(drop, UNADOPTED_MS);
 }

@@ -58,6 +58,18 @@ describe('a retrieval worker started early (the standalone element\'s entry) in 
     await tl.dispose();
   });
 
+  it('a spare whose script fails to load is dropped, so createThreadline() starts its own worker and sees the failure itself', async () => {
+    const Counting = globalThis.Worker;
+    // Every worker made while prestarting points at a script that does not exist.
+    globalThis.Worker = class extends Counting {
+      constructor(_url: string | URL, options?: WorkerOptions) { super(new URL('/no-such-retrieval.worker.js', location.href), options); }
+    };
+    prestartRetrievalWorker();
+    globalThis.Worker = Counting;
+    await expect.poll(() => made[0]?.terminated).toBe(true); // dropped on its error event, not left for 30 s
+    expect(takeSpareRetrievalWorker({})).toBeNull();
+  });
+
   it('a second prestart while one waits starts nothing; a custom worker factory never adopts it', async () => {
     prestartRetrievalWorker();
     prestartRetrievalWorker();
