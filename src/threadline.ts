@@ -27,7 +27,7 @@ export interface ThreadlineOptions {
   embedder?: EmbedderOptions;
   /** Chunk sizes in embedding-model tokens. @default { maxTokens: 256, overlapTokens: 32 } */
   chunking?: ChunkOptions;
-  /** Scan settings. @default { int8: false, weights: { dense: 1, lexical: 1 } } */
+  /** Scan settings; weights are finite and ≥ 0, corroboration in [0, 1]. @default { int8: false, weights: { dense: 1, lexical: 1, corroboration: 1 } } */
   search?: { int8?: boolean; weights?: Partial<HybridWeights> };
   /**
    * When the stored index was built with another embedding model: `'error'`
@@ -83,7 +83,7 @@ function pageRelative(embedder: EmbedderOptions): EmbedderOptions {
 export const THREADLINE_DEFAULTS = Object.freeze({
   name: 'default',
   onModelMismatch: 'error',
-  search: Object.freeze({ int8: false, weights: Object.freeze({ dense: 1, lexical: 1 }) }),
+  search: Object.freeze({ int8: false, weights: Object.freeze({ dense: 1, lexical: 1, corroboration: 1 }) }),
 } as const);
 
 /** Opens (or creates) the index `name` and resolves once it is loaded and searchable. */
@@ -95,6 +95,12 @@ export async function createThreadline(options: ThreadlineOptions = {}): Promise
   }
   const name = options.name ?? THREADLINE_DEFAULTS.name;
   if (typeof name !== 'string' || name.trim() === '' || name.length > 200) throw new ThreadlineError('INVALID_INPUT', 'name must be a non-empty string of at most 200 characters');
+  const weights = { ...THREADLINE_DEFAULTS.search.weights, ...options.search?.weights };
+  for (const [key, value] of Object.entries(weights)) {
+    if (typeof value !== 'number' || !Number.isFinite(value) || value < 0 || (key === 'corroboration' && value > 1)) {
+      throw new ThreadlineError('INVALID_INPUT', `search.weights.${key} must be a finite number ≥ 0${key === 'corroboration' ? ' and ≤ 1' : ''} (got ${String(value)})`);
+    }
+  }
   const embedder = pageRelative(options.embedder ?? {});
   // A worker the page started early for these options (the standalone element does) is adopted once; after a crash, a fresh one starts.
   const makeWorker = options.worker ?? (() => takeSpareRetrievalWorker(embedder) ?? defaultRetrievalWorker());
@@ -103,7 +109,7 @@ export async function createThreadline(options: ThreadlineOptions = {}): Promise
     embedder,
     chunking: options.chunking ?? {},
     int8: options.search?.int8 ?? THREADLINE_DEFAULTS.search.int8,
-    weights: { ...THREADLINE_DEFAULTS.search.weights, ...options.search?.weights },
+    weights,
     onModelMismatch: options.onModelMismatch ?? THREADLINE_DEFAULTS.onModelMismatch,
   }, options.onProgress);
   try {

@@ -66,6 +66,13 @@ export interface HybridWeights {
   dense: number;
   /** @default 1 */
   lexical: number;
+  /**
+   * How far the dense ranking's weight depends on the lexical ranking backing
+   * its head (headAgreement in fusion.ts): 1 fully, 0 not at all. The default
+   * was measured with the offline model; with a strong embedding model, compare
+   * 0 on your own conversations (the playground's Evaluate panel). @default 1
+   */
+  corroboration?: number;
 }
 
 export interface MemorySearchOptions {
@@ -74,6 +81,11 @@ export interface MemorySearchOptions {
   filter?: SearchFilter | undefined;
   weights?: HybridWeights | undefined;
   int8?: boolean | undefined;
+}
+
+/** The dense weight's factor: agreement counted `share` of the way (0 ignores it, 1 takes it whole). */
+function corroborated(agreement: number, share: number): number {
+  return 1 - share + share * agreement;
 }
 
 /** Each ranking contributes this many candidates (at least) to the fusion. */
@@ -212,7 +224,7 @@ export class MemoryIndex {
     // ranking counts as far as the lexical one corroborates its head.
     const context = mode === 'hybrid' && query.context && query.context.weight > 0 ? this.contextRanking(query.context.docIds, allow) : [];
     const ranked: Hit[] = mode === 'dense' ? dense : mode === 'lexical' ? lexical : separationFusion([
-      { hits: dense, weight: (options.weights?.dense ?? 1) * headAgreement(dense, lexical) },
+      { hits: dense, weight: (options.weights?.dense ?? 1) * corroborated(headAgreement(dense, lexical), options.weights?.corroboration ?? 1) },
       { hits: lexical, weight: options.weights?.lexical ?? 1, exhaustive: lexical.length < depth },
       ...(context.length ? [{ hits: context, weight: query.context?.weight ?? 0, exhaustive: true }] : []),
     ], k);

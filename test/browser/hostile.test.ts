@@ -103,6 +103,19 @@ describe('hostile documents in Chromium (each ingested, or refused with a typed 
   });
 });
 
+describe('hostile options', () => {
+  it('refuses search weights that are not finite non-negative numbers (corroboration at most 1) with INVALID_INPUT, before any worker starts', async () => {
+    for (const weights of [{ dense: Number.NaN }, { lexical: -1 }, { dense: Infinity }, { corroboration: 2 }, { corroboration: -0.5 }, { lexical: '1' as unknown as number }]) {
+      const error = await createThreadline({ name: freshName('weights'), search: { weights }, worker: () => { throw new Error('no worker should start'); } }).then(() => null, (e: unknown) => e);
+      expect(isThreadlineError(error, 'INVALID_INPUT'), JSON.stringify(weights)).toBe(true);
+    }
+    const tl = await createThreadline({ name: freshName('weights-ok'), search: { weights: { corroboration: 0, dense: 0.5 } } });
+    await tl.add(sampleDocs);
+    expect((await tl.search('refund window', { k: 1 }))[0]?.docId).toBe('refunds');
+    await tl.dispose();
+  });
+});
+
 describe('hostile questions (typed error or sane behaviour; history intact)', () => {
   it('handles empty, huge, foreign and injected questions', async () => {
     const tl = await createThreadline({ name: freshName('questions') });

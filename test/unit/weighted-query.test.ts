@@ -140,6 +140,8 @@ describe('separation fusion', () => {
     m.addChunks(chunks.map((c) => ({ ...c, context: c.text, headingPath: [], start: 0, end: c.text.length })), vectors);
     // Decisive but uncorroborated (its head holds none of the lexical hits): the words decide.
     expect(m.search('damaged items refunded', new Float32Array([0, 1]), { k: 3, mode: 'hybrid' })[0]?.docId).toMatch(/^refund-/);
+    // With corroboration off (a strong model's user may choose it), the decisive dense ranking wins as it did before the rule.
+    expect(m.search('damaged items refunded', new Float32Array([0, 1]), { k: 3, mode: 'hybrid', weights: { dense: 1, lexical: 1, corroboration: 0 } })[0]?.docId).toBe('warranty-0');
     // Corroborated (the vector's head is the lexical hits): the dense ranking counts in full and orders them.
     vectors.set([0.6, 0.8], 14 * 2); // key 15 nearest the query vector now
     const m2 = new MemoryIndex(2);
