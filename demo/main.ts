@@ -285,6 +285,7 @@ function wire(): void {
 
 mountEvaluatePanel({
   files: $<HTMLInputElement>('#eval-files'),
+  corroboration: $<HTMLInputElement>('#eval-corroboration'),
   run: $<HTMLButtonElement>('#eval-run'),
   exportJson: $<HTMLButtonElement>('#eval-export'),
   output: $<HTMLElement>('#eval-output'),

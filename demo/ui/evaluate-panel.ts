@@ -18,6 +18,8 @@ import type { ProgressBar } from './progress-bar';
 
 export interface EvaluatePanelParts {
   files: HTMLInputElement;
+  /** Checked: hybrid search weighs the dense ranking by its lexical agreement (search.weights.corroboration 1); unchecked: 0. */
+  corroboration: HTMLInputElement;
   run: HTMLButtonElement;
   exportJson: HTMLButtonElement;
   output: HTMLElement;
@@ -42,7 +44,8 @@ export function mountEvaluatePanel(parts: EvaluatePanelParts): { run(): Promise<
       parts.bar.set(null, 'Reading the set…');
       const set = parseEvalSet(corpus ? await corpus.text() : null, await conversations.text());
       const name = `playground-eval-${models.key}`;
-      const tl = await createThreadline({ name, embedder: models.embedder, ...(models.llm ? { llm: models.llm } : {}) });
+      const corroboration = parts.corroboration.checked ? 1 : 0;
+      const tl = await createThreadline({ name, embedder: models.embedder, search: { weights: { corroboration } }, ...(models.llm ? { llm: models.llm } : {}) });
       try {
         await tl.clear();
         if (set.passages) {
@@ -68,7 +71,7 @@ export function mountEvaluatePanel(parts: EvaluatePanelParts): { run(): Promise<
         };
         const strategies: Strategy[] = ['raw', 'rules', 'expand', ...(models.llm ? ['llm' as const] : []), 'oracle'];
         parts.bar.set(null, models.llm ? `Condensing with ${models.llm.id} and searching…` : 'Condensing and searching…');
-        report = await runEval(set, set.passages ? engine : { ...engine, rank: () => Promise.resolve([]) }, { data: `${conversations.name} (playground)`, strategies, ...(models.llm ? { llm: models.llm } : {}) });
+        report = await runEval(set, set.passages ? engine : { ...engine, rank: () => Promise.resolve([]) }, { data: `${conversations.name} (playground${corroboration ? '' : ', corroboration off'})`, strategies, ...(models.llm ? { llm: models.llm } : {}) });
       } finally {
         await tl.dispose();
       }

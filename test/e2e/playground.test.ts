@@ -68,6 +68,15 @@ describe('playground Evaluate panel (built; scripted fake LLM as the language mo
     expect(json.turns).toBeUndefined();
     // The fake model was asked to condense follow-ups through the page's own pipeline.
     expect(await page.evaluate(() => (window as unknown as { llmCalls: string[] }).llmCalls.filter((k) => k === 'condense').length)).toBeGreaterThan(0);
+    // The same set with agreement weighting off (search.weights.corroboration 0), as one would compare with a strong model.
+    await page.uncheck('#eval-corroboration');
+    await page.click('#eval-run');
+    await page.locator('#eval-export:not([hidden])').waitFor({ timeout: 120_000 });
+    const again = page.waitForEvent('download');
+    await page.click('#eval-export');
+    const off = JSON.parse(readFileSync(await (await again).path(), 'utf8')) as { data: string; strategies: Record<string, { kinds?: { followup: { mrr: number } } }> };
+    expect(off.data).toMatch(/corroboration off/);
+    expect(off.strategies.raw?.kinds?.followup.mrr).toBeGreaterThan(0);
     // The user's own index was not touched by the evaluation set.
     expect(await page.locator('#index-info').getAttribute('data-docs')).toBe('0');
     expect(foreign).toEqual([]);
