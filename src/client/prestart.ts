@@ -22,13 +22,19 @@ export interface SpareWorker {
   key: string;
 }
 
-export function prestartRetrievalWorker(embedder: Readonly<Record<string, string>> = {}): void {
+/**
+ * `prefetch`: index files (as `load()` will be given them) the worker starts
+ * fetching now; the first `load()` of the same URL takes the response.
+ */
+export function prestartRetrievalWorker(embedder: Readonly<Record<string, string>> = {}, prefetch: readonly string[] = []): void {
   const slot = globalThis as { [SLOT]?: SpareWorker };
   // Nothing to adopt it where createThreadline() will refuse to run (no Worker, or not a secure context).
   if (slot[SLOT] || typeof Worker === 'undefined' || (globalThis as { isSecureContext?: boolean }).isSecureContext === false) return;
   // Worker options stay literal (bundlers read them); the same worker as client/default-worker.ts.
   const worker = new Worker(new URL('../../workers/retrieval.worker.ts', import.meta.url), { type: 'module', name: 'threadline-retrieval' });
-  worker.postMessage({ type: 'threadline-warm', embedder });
+  // URLs resolved as createThreadline's load() resolves them, so the worker sees the same string.
+  const urls = prefetch.flatMap((url) => { try { return [new URL(url, globalThis.location?.href).href]; } catch { return []; } });
+  worker.postMessage({ type: 'threadline-warm', embedder, prefetch: urls });
   const spare: SpareWorker = { worker, key: JSON.stringify(embedder) };
   slot[SLOT] = spare;
   const drop = () => {

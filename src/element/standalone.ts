@@ -6,13 +6,17 @@
  *
  * Before it imports the element (and with it the library), it starts the
  * retrieval worker for the page's first <threadline-chat> that will start at
- * once (not a closed launcher) with the default model, so the worker and its
- * model load overlap the download of the rest of the code.
+ * once (not a closed launcher) with the default model, and has it fetch the
+ * element's `index` file, so the worker, its model load and the index request
+ * overlap the download of the rest of the code.
  */
 import { prestartRetrievalWorker } from '../client/prestart';
 
 const first = typeof document === 'undefined' ? null : document.querySelector('threadline-chat');
-if (first && !first.hasAttribute('embedder') && !(first.getAttribute('mode') === 'launcher' && !first.hasAttribute('open'))) prestartRetrievalWorker();
+if (first && !first.hasAttribute('embedder') && !(first.getAttribute('mode') === 'launcher' && !first.hasAttribute('open'))) {
+  const index = first.getAttribute('index');
+  prestartRetrievalWorker({}, index ? [index] : []);
+}
 
 const element = await import('./threadline-chat');
 element.defineThreadlineChat();

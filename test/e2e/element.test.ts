@@ -41,6 +41,7 @@ describe('<threadline-chat> on the example static page (built element, prebuilt 
     await watchElementEvents(page);
     const workers: string[] = [];
     page.on('worker', (w) => workers.push(w.url()));
+    const requestsBefore = server.requests.length;
     const started = Date.now();
     await page.goto(`${server.origin}/index.html`);
     expect(await waitForElement(page)).toEqual({ type: 'threadline-ready', detail: { docs: SAMPLE_KB.length, chunks: expect.any(Number) as number, llm: null } });
@@ -58,8 +59,10 @@ describe('<threadline-chat> on the example static page (built element, prebuilt 
     expect(await first.locator('.tl-mode').textContent()).toMatch(/Extractive answer/);
     expect(await first.locator('.tl-answer').textContent()).toMatch(/30 days/);
     const firstBytes = server.bytesSent(); // everything the server sent this first visitor (uncompressed)
-    // The entry started the retrieval worker before loading the element, and the element adopted it: one worker, not two.
+    // The entry started the retrieval worker before loading the element, and the element adopted it: one worker, not two;
+    // the worker fetched the index ahead, and load() took that response: one request for it, not two.
     expect(workers.filter((url) => /retrieval\.worker/.test(url))).toHaveLength(1);
+    expect(server.requests.slice(requestsBefore).filter((path) => path === '/site.tlix')).toHaveLength(1);
 
     await input.focus();
     await page.keyboard.type('what about damaged items?');
