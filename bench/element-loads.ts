@@ -1,0 +1,76 @@
+/**
+ * npx tsx bench/element-loads.ts [SITE] [--delay MS] [--reloads N] [--ask]
+ *
+ * Times a site built around `<threadline-chat>` (by default the example page
+ * `npm test` assembles in test-results/element-site) in Chromium, in the
+ * page's own clock: the first visit's navigation start to `threadline-ready`,
+ * then N reloads (median, min, max). `--ask` asks a question on every visit,
+ * so the conversation restored on each reload grows; `--delay` holds every
+ * response that long behind a proxy, a network's round trip for every request
+ * (page, worker, model, index). Served by scripts/static-server.ts (ETag and
+ * Last-Modified, 304 when unchanged). For A/B figures, build the other
+ * version's element into a second folder and alternate runs of both.
+ */
+import { createServer, request, type Server } from 'node:http';
+import { chromium } from 'playwright-core';
+import { chromiumArgs, chromiumPath } from '../scripts/chromium.ts';
+import { serveStatic } from '../scripts/static-server.ts';
+
+const args = process.argv.slice(2);
+const option = (name: string, fallback: number) => { const at = args.indexOf(name); return at >= 0 ? Number(args[at + 1]) : fallback; };
+const site = args.find((a, i) => !a.startsWith('--') && !args[i - 1]?.startsWith('--')) ?? 'test-results/element-site';
+const delay = option('--delay', 0);
+const reloads = option('--reloads', 15);
+const ask = args.includes('--ask');
+
+const upstream = await serveStatic(site);
+let proxy: Server | null = null;
+let origin = upstream.origin;
+if (delay > 0) {
+  const target = new URL(upstream.origin);
+  proxy = createServer((req, res) => {
+    const up = request({ host: target.hostname, port: target.port, path: req.url, method: req.method, headers: req.headers }, (r) => {
+      setTimeout(() => { res.writeHead(r.statusCode ?? 500, r.headers); r.pipe(res); }, delay);
+    });
+    req.pipe(up);
+  });
+  await new Promise<void>((ok) => proxy?.listen(0, '127.0.0.1', ok));
+  origin = `http://127.0.0.1:${(proxy.address() as { port: number }).port}`;
+}
+
+const browser = await chromium.launch({ executablePath: chromiumPath(), args: chromiumArgs({}), headless: true });
+try {
+  const page = await (await browser.newContext()).newPage();
+  await page.addInitScript(() => {
+    const w = window as unknown as { tlReady: number[] };
+    w.tlReady = [];
+    document.addEventListener('threadline-ready', () => w.tlReady.push(performance.now()));
+  });
+  const readyAt = async () => {
+    await page.waitForFunction(() => (window as unknown as { tlReady: number[] }).tlReady.length > 0, undefined, { timeout: 60_000 });
+    return page.evaluate(() => (window as unknown as { tlReady: number[] }).tlReady[0] ?? Number.NaN);
+  };
+  const question = async (i: number) => {
+    const input = page.locator('threadline-chat input:not([disabled])');
+    await input.fill(i % 2 ? 'what about damaged items?' : "what's the refund window?");
+    await input.press('Enter');
+    await page.locator('threadline-chat .tl-turn .tl-mode:not([hidden])').nth(i).waitFor();
+  };
+  await page.goto(`${origin}/index.html`);
+  const first = await readyAt();
+  if (ask) await question(0);
+  const times: number[] = [];
+  for (let i = 1; i <= reloads; i++) {
+    await page.waitForTimeout(200);
+    await page.reload();
+    times.push(await readyAt());
+    if (ask) await question(i);
+  }
+  times.sort((a, b) => a - b);
+  const f = (x: number | undefined) => (x ?? Number.NaN).toFixed(0);
+  console.log(`${site}${delay ? `, ${delay} ms per response` : ''}${ask ? ', a question each visit' : ''}: first visit ready ${f(first)} ms; ${reloads} reloads: ready median ${f(times[Math.floor(times.length / 2)])} ms (${f(times[0])}–${f(times.at(-1))})`);
+} finally {
+  await browser.close();
+  proxy?.close();
+  await upstream.close();
+}
