@@ -69,7 +69,7 @@ export function mountEvaluatePanel(parts: EvaluatePanelParts): { run(): Promise<
             return ranked;
           },
         };
-        const strategies: Strategy[] = ['raw', 'rules', 'expand', ...(models.llm ? ['llm' as const] : []), 'oracle'];
+        const strategies: Strategy[] = ['raw', 'rules', 'expand', ...(models.llm ? ['llm' as const, 'llm-expand' as const] : []), 'oracle'];
         parts.bar.set(null, models.llm ? `Condensing with ${models.llm.id} and searching…` : 'Condensing and searching…');
         report = await runEval(set, set.passages ? engine : { ...engine, rank: () => Promise.resolve([]) }, { data: `${conversations.name} (playground${corroboration ? '' : ', corroboration off'})`, strategies, ...(models.llm ? { llm: models.llm } : {}) });
       } finally {

@@ -13,7 +13,7 @@ import type { Llm } from '../../src/llm/llm';
 import type { SearchMode } from '../../src/retrieval/memory-index';
 import type { Conversation, Passage, TurnKind } from './parse';
 import { average, scoreRanking, type KindMetrics } from './metrics';
-import { ALL_STRATEGIES, contexts, strategyQuery, type Strategy, type StrategyQuery, type TurnContext } from './strategies';
+import { ALL_STRATEGIES, LLM_STRATEGIES, contexts, strategyQuery, type Strategy, type StrategyQuery, type TurnContext } from './strategies';
 import { termCounts, termScore, type TermScore } from './terms';
 import { pickSnippet } from '../../src/chat/snippet';
 
@@ -127,7 +127,7 @@ export async function runEval(set: { passages: readonly Passage[] | null; conver
   if (!Number.isInteger(k) || k < 1) throw new Error(`--k must be a positive integer, got ${k}`);
   const depth = Math.max(k, 10);
   const wanted = options.strategies ?? ALL_STRATEGIES;
-  const skipped = wanted.filter((s) => s === 'llm' && !options.llm);
+  const skipped = wanted.filter((s) => LLM_STRATEGIES.includes(s) && !options.llm);
   const strategies = wanted.filter((s) => !skipped.includes(s));
   const { passages, conversations } = set;
   const turns = contexts(conversations);

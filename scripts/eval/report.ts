@@ -32,7 +32,7 @@ export function table(report: EvalReport): string {
   ].filter(Boolean).join('\n');
 }
 
-const COLORS: Record<Strategy, string> = { raw: '#9aa0a6', concat: '#c58af9', window: '#f6aea9', rules: '#1a73e8', hedged: '#188038', expand: '#d93025', llm: '#e37400', oracle: '#202124' };
+const COLORS: Record<Strategy, string> = { raw: '#9aa0a6', concat: '#c58af9', window: '#f6aea9', rules: '#1a73e8', hedged: '#188038', expand: '#d93025', llm: '#e37400', 'llm-expand': '#f9ab00', oracle: '#202124' };
 
 const esc = (s: string) => s.replace(/[<>&"]/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;' })[c] ?? c);
 

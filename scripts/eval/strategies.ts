@@ -2,7 +2,7 @@
  * How each strategy turns a turn into a query, through the library's own
  * code: the same gate, condensers and expansion as a chat session.
  */
-import { resolveAndExpand, type ExpandOptions } from '../../src/chat/expand';
+import { expansionTerms, resolveAndExpand, type ExpandOptions } from '../../src/chat/expand';
 import { decide } from '../../src/chat/rules/gate';
 import { condenseWithLlm } from '../../src/chat/llm-condenser';
 import { windowTurns } from '../../src/chat/memory';
@@ -13,7 +13,9 @@ import type { Llm } from '../../src/llm/llm';
 import type { Query } from '../../src/retriever';
 import type { Conversation, EvalTurn } from './data';
 
-export const ALL_STRATEGIES = ['raw', 'concat', 'window', 'rules', 'hedged', 'expand', 'llm', 'oracle'] as const;
+export const ALL_STRATEGIES = ['raw', 'concat', 'window', 'rules', 'hedged', 'expand', 'llm', 'llm-expand', 'oracle'] as const;
+/** The strategies that need a language model. */
+export const LLM_STRATEGIES: readonly Strategy[] = ['llm', 'llm-expand'];
 export type Strategy = (typeof ALL_STRATEGIES)[number];
 
 export interface TurnContext { turn: EvalTurn; history: HistoryTurn[]; conversation: Conversation }
@@ -52,10 +54,17 @@ export async function strategyQuery(strategy: Strategy, c: TurnContext, specific
       const r = resolveAndExpand(c.turn.user, c.history, specificity, expand);
       return { query: { text: r.query.text, ...(r.query.terms.length ? { terms: r.query.terms } : {}) }, question: r.question, changed: r.decision.action === 'condense' };
     }
-    case 'llm': {
-      const decision = decide(c.turn.user, c.history.length > 0);
-      if (decision.action !== 'condense' || !llm) return plain(c.turn.user);
-      return plain((await condenseWithLlm(llm, c.turn.user, windowTurns(c.history), decision)).question);
+    // As a chat session condenses with a language model (src/chat/condense.ts): the same gate, the LLM's
+    // rewrite behind its guards, the zero-model condensation where the rewrite is rejected; 'llm-expand'
+    // adds the conversation's weighted history words below an accepted rewrite (ChatOptions.llmExpansion).
+    case 'llm':
+    case 'llm-expand': {
+      const zero = resolveAndExpand(c.turn.user, c.history, specificity, expand);
+      if (zero.decision.action !== 'condense' || !llm) return plain(c.turn.user);
+      const out = await condenseWithLlm(llm, c.turn.user, windowTurns(c.history), zero.decision, { fallback: () => zero });
+      if (out.method === 'rules') return { query: { text: zero.query.text, ...(zero.query.terms.length ? { terms: zero.query.terms } : {}) }, question: zero.question, changed: true };
+      const terms = strategy === 'llm-expand' ? expansionTerms(out.question, c.history, specificity, expand) : [];
+      return { query: { text: out.question, ...(terms.length ? { terms } : {}) }, question: out.question, changed: true };
     }
     case 'oracle': return plain(c.turn.rewrite);
   }

@@ -7,7 +7,7 @@
 import type { Llm } from '../llm/llm';
 import type { Retriever } from '../retriever';
 import { raced } from '../util/abort';
-import { resolveAndExpand } from './expand';
+import { expansionTerms, resolveAndExpand } from './expand';
 import { decide } from './rules/gate';
 import { condenseWithLlm } from './llm-condenser';
 import { specificityFrom, wordsToScore } from './specificity';
@@ -22,6 +22,8 @@ export interface CondenseContext {
   mode: CondenseMode;
   /** The running summary of older turns, for the LLM. */
   summary?: string | undefined;
+  /** Add the conversation's weighted history words below an accepted LLM rewrite (ChatOptions.llmExpansion). */
+  llmExpansion?: boolean | undefined;
   signal?: AbortSignal | undefined;
 }
 
@@ -38,7 +40,7 @@ export async function condenseTurn(text: string, history: readonly HistoryTurn[]
     const out = await raced(condenseWithLlm(ctx.llm, text, window, zero.decision, {
       ...options, ...(ctx.summary ? { summary: ctx.summary } : {}), fallback: () => zero,
     }), ctx.signal);
-    const query = out.method === 'rules' ? zero.query : { text: out.question, terms: [] };
+    const query = out.method === 'rules' ? zero.query : { text: out.question, terms: ctx.llmExpansion ? expansionTerms(out.question, history, specificity) : [] };
     return { ...kept, question: out.question, query, method: out.method, gate, reason: out.reason, ...(out.fallback ? { fallback: out.fallback } : {}) };
   }
   return { ...kept, question: zero.question, query: zero.query, method: 'rules', gate, reason: zero.reason };

@@ -22,6 +22,14 @@ export interface ChatOptions {
    * @default 'auto'
    */
   condense?: CondenseMode;
+  /**
+   * Below an accepted LLM rewrite, also search the conversation's specific
+   * words at their history weights, as the zero-model condenser does
+   * (HQE-style expansion). Off by default until it measures better with real
+   * models: the playground's Evaluate panel reports it as `llm-expand` beside `llm`.
+   * @default false
+   */
+  llmExpansion?: boolean;
   /** Also retrieve with the question as typed and fuse the ranks, so a bad rewrite cannot bury a good hit. @default false (see CHAT_DEFAULTS) */
   hedge?: boolean;
   /** Passages per turn. @default 5 */

@@ -56,7 +56,7 @@ describe('playground Evaluate panel (built; scripted fake LLM as the language mo
     await page.click('#eval-run');
     await page.locator('.eval-table').waitFor({ timeout: 120_000 });
     const text = await page.locator('.eval-table').textContent();
-    for (const strategy of ['raw', 'rules', 'expand', 'llm', 'oracle']) expect(text).toMatch(new RegExp(`^${strategy}\\s`, 'm'));
+    for (const strategy of ['raw', 'rules', 'expand', 'llm', 'llm-expand', 'oracle']) expect(text).toMatch(new RegExp(`^${strategy}\\s`, 'm'));
     expect(await page.locator('.eval-chart').getAttribute('src')).toMatch(/^data:image\/svg\+xml/);
     await page.locator('section[aria-labelledby="eval-h"]').screenshot({ path: 'test-results/playground-eval.png' });
     const download = page.waitForEvent('download');

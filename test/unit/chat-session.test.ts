@@ -29,6 +29,23 @@ async function run(chat: ChatSession, text: string, signal?: AbortSignal): Promi
 const find = <T extends TurnEvent['type']>(events: TurnEvent[], type: T) => events.find((e): e is Extract<TurnEvent, { type: T }> => e.type === type);
 
 describe('chat session with the fake LLM (FakeLlm) and real retrieval', () => {
+  it('llmExpansion adds the conversation\'s weighted words below an accepted LLM rewrite; off by default', async () => {
+    const rewrite = () => 'How long do refunds take?';
+    for (const llmExpansion of [false, true]) {
+      const { chat } = await session(new FakeLlm({ condense: rewrite, answer: () => 'See [1].' }), { condense: 'llm', ...(llmExpansion ? { llmExpansion } : {}) });
+      await run(chat, 'Does the warranty cover damaged pens?');
+      const condensed = find(await run(chat, 'and how long do refunds take for those?'), 'condensed');
+      expect(condensed).toMatchObject({ method: 'llm', question: 'How long do refunds take?', query: { text: 'How long do refunds take?' } });
+      const terms = condensed?.query.terms ?? [];
+      if (!llmExpansion) expect(terms).toEqual([]);
+      else {
+        expect(terms.length).toBeGreaterThan(0);
+        expect(terms.every((t) => t.weight > 0 && t.weight < 1)).toBe(true); // below the rewrite's own words
+        expect(terms.map((t) => t.term)).toEqual(expect.arrayContaining(['warranty', 'pens'])); // the first turn's specific words
+      }
+    }
+  });
+
   it('builds the condense and answer prompts from the user\'s words, never the rewrite', async () => {
     const llm = new FakeLlm({
       condense: () => 'What is the refund window for damaged items?',

@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { evaluate, type EvalReport } from '../../scripts/eval/evaluate';
 import { svgChart, table } from '../../scripts/eval/report';
+import { contexts, strategyQuery } from '../../scripts/eval/strategies';
 import { FakeLlm } from '../fakes/fake-llm';
 
 const CAST = resolve(import.meta.dirname, '../../../shared/eval/cast2021');
@@ -18,7 +19,7 @@ describe.skipIf(!present)('npm run eval on cast2021 (determinism and sanity only
     const a = await evaluate({ data: CAST, llm: echoLlm() });
     const b = await evaluate({ data: CAST, llm: echoLlm() });
     expect(withoutTime(b)).toEqual(withoutTime(a));
-    expect(Object.keys(a.strategies).sort()).toEqual(['concat', 'expand', 'hedged', 'llm', 'oracle', 'raw', 'rules', 'window']);
+    expect(Object.keys(a.strategies).sort()).toEqual(['concat', 'expand', 'hedged', 'llm', 'llm-expand', 'oracle', 'raw', 'rules', 'window']);
     for (const s of Object.values(a.strategies)) {
       for (const kind of ['first', 'standalone', 'followup', 'all'] as const) expect(s?.kinds?.[kind].n).toBeGreaterThan(0);
     }
@@ -34,9 +35,35 @@ describe.skipIf(!present)('npm run eval on cast2021 (determinism and sanity only
   });
 
   it('skips the llm strategy without an LLM and honours --retrieval and --strategies', async () => {
-    const r = await evaluate({ data: CAST, strategies: ['raw', 'llm', 'oracle'], retrieval: 'lexical', k: 20 });
-    expect(r.skipped).toEqual(['llm']);
+    const r = await evaluate({ data: CAST, strategies: ['raw', 'llm', 'llm-expand', 'oracle'], retrieval: 'lexical', k: 20 });
+    expect(r.skipped).toEqual(['llm', 'llm-expand']);
     expect(Object.keys(r.strategies)).toEqual(['raw', 'oracle']);
     expect(r).toMatchObject({ retrieval: 'lexical', k: 20, depth: 20 });
+  });
+});
+
+describe('the llm strategies condense as a chat session does (scripted fake LLM)', () => {
+  const conversation = { id: 'c', turns: [
+    { id: 'c-1', user: 'Does the Lumen warranty cover damaged pens?', rewrite: '', assistant: 'It covers defects.', gold: [], kind: 'first' as const },
+    { id: 'c-2', user: 'and how long do refunds take for those?', rewrite: '', assistant: '', gold: [], kind: 'followup' as const },
+  ] };
+  const specific = (w: string) => (['lumen', 'warranty', 'pens', 'refunds'].includes(w.toLowerCase()) ? 1 : 0.1);
+  const [, second] = contexts([conversation]);
+
+  it('llm: the accepted rewrite as typed by the model; llm-expand: the same, with the earlier turns\' specific words below it', async () => {
+    const llm = new FakeLlm({ condense: () => 'How long do refunds take?' });
+    const plain = await strategyQuery('llm', second!, specific, llm);
+    const expanded = await strategyQuery('llm-expand', second!, specific, llm);
+    expect(plain).toEqual({ query: { text: 'How long do refunds take?' }, question: 'How long do refunds take?', changed: true });
+    expect(expanded.query.text).toBe('How long do refunds take?');
+    expect(expanded.query.terms?.map((t) => t.term).sort()).toEqual(['lumen', 'pens', 'warranty']);
+    expect(expanded.query.terms?.every((t) => t.weight > 0 && t.weight < 1)).toBe(true);
+  });
+
+  it('a rejected rewrite falls back to the zero-model condensation, expansion included, as the session does', async () => {
+    const llm = new FakeLlm({ condense: () => 'Sure! Here is a standalone question for you: what is the weather on Mars today?' });
+    const out = await strategyQuery('llm', second!, specific, llm);
+    const zero = await strategyQuery('expand', second!, specific);
+    expect(out).toEqual(zero);
   });
 });
