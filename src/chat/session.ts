@@ -13,6 +13,7 @@ import type { SessionInfo, SessionStore, StoredTurn } from '../storage/session-s
 import { raced } from '../util/abort';
 import { Mutex } from '../util/mutex';
 import { answerTurn, type AbstainRule } from './answer';
+import { validateChatOptions } from './chat-options';
 import { condenseTurn } from './condense';
 import { eventStream } from './event-stream';
 import { EXPAND_DEFAULTS } from './expand';
@@ -73,6 +74,7 @@ export class ChatSession {
   }
 
   static async open(store: SessionStore, retriever: SessionRetriever, llm: Llm | undefined, options: ChatOptions = {}): Promise<ChatSession> {
+    validateChatOptions(options);
     const id = options.sessionId ?? crypto.randomUUID();
     if (typeof id !== 'string' || id.trim() === '' || id.length > 200) throw new ThreadlineError('INVALID_INPUT', 'sessionId must be a non-empty string of at most 200 characters');
     const { info, turns } = await store.load(id);

@@ -50,7 +50,7 @@ export interface ChatOptions {
    * retrieved passage holds `minCoverage` of the searched question's
    * information (its words weighted by how rare they are in the documents;
    * `SearchHit.coverage`). `minCoverage: 0` turns the second test off.
-   * @default { minDense: 0.3, minCoverage: 0.3 }
+   * @default { minDense: 0.3, minCoverage: 0.2 }
    */
   abstain?: { minDense?: number; minCoverage?: number };
 }

@@ -28,6 +28,23 @@ async function run(chat: ChatSession, text: string, signal?: AbortSignal): Promi
 
 const find = <T extends TurnEvent['type']>(events: TurnEvent[], type: T) => events.find((e): e is Extract<TurnEvent, { type: T }> => e.type === type);
 
+describe('chat options are checked when the session opens', () => {
+  it.each([
+    ['condense', { condense: 'LLM' }], ['k', { k: 0 }], ['k', { k: '5' }], ['k', { k: 1.5 }], ['k', { k: 5000 }],
+    ['hedge', { hedge: 'yes' }], ['llmExpansion', { llmExpansion: 1 }], ['promptLayout', { promptLayout: 'wide' }],
+    ['abstain', { abstain: null }], ['abstain.minCoverage', { abstain: { minCoverage: 2 } }], ['abstain.minDense', { abstain: { minDense: Number.NaN } }],
+    ['memory', { memory: 'all' }], ['memory.kind', { memory: { kind: 'everything' } }], ['memory.turns', { memory: { turns: -1 } }], ['memory.maxTokens', { memory: { maxTokens: 0 } }],
+  ])('refuses a bad %s with INVALID_INPUT naming it', async (name, options) => {
+    await expect(session(undefined, options as never)).rejects.toMatchObject({ code: 'INVALID_INPUT', message: expect.stringContaining(`chat option ${name} `) as string });
+  });
+
+  it('accepts every documented value', async () => {
+    for (const options of [{}, { condense: 'off' as const, k: 1000, hedge: true, llmExpansion: false, promptLayout: 'compact' as const, abstain: { minDense: -1, minCoverage: 0 }, memory: { kind: 'summary' as const, turns: 0, maxTokens: 1 } }]) {
+      await expect(session(undefined, options)).resolves.toBeTruthy();
+    }
+  });
+});
+
 describe('chat session with the fake LLM (FakeLlm) and real retrieval', () => {
   it('llmExpansion adds the conversation\'s weighted words below an accepted LLM rewrite; off by default', async () => {
     const rewrite = () => 'How long do refunds take?';
