@@ -2,7 +2,7 @@
  * Checks a chat()'s options when the session opens, so a bad value is an
  * INVALID_INPUT naming it there, not a failure of the first turn (a `k` of
  * "5" used to reach the worker's search) or a silent odd behaviour (a
- * condense mode of "LLM" used to mean rules).
+ * condense mode of "Off" used to condense as 'auto' does).
  */
 import { ThreadlineError } from '../errors';
 import type { ChatOptions } from './types';
