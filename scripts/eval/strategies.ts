@@ -2,9 +2,9 @@
  * How each strategy turns a turn into a query, through the library's own
  * code: the same gate, condensers and expansion as a chat session.
  */
-import { expansionTerms, resolveAndExpand, type ExpandOptions } from '../../src/chat/expand';
+import { condenseWithSpecificity } from '../../src/chat/condense';
+import { resolveAndExpand, type ExpandOptions } from '../../src/chat/expand';
 import { decide } from '../../src/chat/rules/gate';
-import { condenseWithLlm } from '../../src/chat/llm-condenser';
 import { windowTurns } from '../../src/chat/memory';
 import { condenseWithRules } from '../../src/chat/rules/rules-condenser';
 import type { Specificity } from '../../src/chat/specificity';
@@ -54,17 +54,15 @@ export async function strategyQuery(strategy: Strategy, c: TurnContext, specific
       const r = resolveAndExpand(c.turn.user, c.history, specificity, expand);
       return { query: { text: r.query.text, ...(r.query.terms.length ? { terms: r.query.terms } : {}) }, question: r.question, changed: r.decision.action === 'condense' };
     }
-    // As a chat session condenses with a language model (src/chat/condense.ts): the same gate, the LLM's
-    // rewrite behind its guards, the zero-model condensation where the rewrite is rejected; 'llm-expand'
+    // The chat session's own condensation with a language model (src/chat/condense.ts): the same gate, the
+    // LLM's rewrite behind its guards, the zero-model condensation where the rewrite is rejected; 'llm-expand'
     // adds the conversation's weighted history words below an accepted rewrite (ChatOptions.llmExpansion).
     case 'llm':
     case 'llm-expand': {
-      const zero = resolveAndExpand(c.turn.user, c.history, specificity, expand);
-      if (zero.decision.action !== 'condense' || !llm) return plain(c.turn.user);
-      const out = await condenseWithLlm(llm, c.turn.user, windowTurns(c.history), zero.decision, { fallback: () => zero });
-      if (out.method === 'rules') return { query: { text: zero.query.text, ...(zero.query.terms.length ? { terms: zero.query.terms } : {}) }, question: zero.question, changed: true };
-      const terms = strategy === 'llm-expand' ? expansionTerms(out.question, c.history, specificity, expand) : [];
-      return { query: { text: out.question, ...(terms.length ? { terms } : {}) }, question: out.question, changed: true };
+      if (!llm) return plain(c.turn.user);
+      const e = await condenseWithSpecificity(c.turn.user, c.history, windowTurns(c.history), specificity, { llm, mode: 'llm', llmExpansion: strategy === 'llm-expand', expand });
+      if (e.method === 'kept') return plain(c.turn.user);
+      return { query: { text: e.query.text, ...(e.query.terms.length ? { terms: e.query.terms } : {}) }, question: e.question, changed: true };
     }
     case 'oracle': return plain(c.turn.rewrite);
   }

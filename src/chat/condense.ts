@@ -7,10 +7,10 @@
 import type { Llm } from '../llm/llm';
 import type { Retriever } from '../retriever';
 import { raced } from '../util/abort';
-import { expansionTerms, resolveAndExpand } from './expand';
+import { expansionTerms, resolveAndExpand, type ExpandOptions } from './expand';
 import { decide } from './rules/gate';
 import { condenseWithLlm } from './llm-condenser';
-import { specificityFrom, wordsToScore } from './specificity';
+import { specificityFrom, wordsToScore, type Specificity } from './specificity';
 import type { HistoryTurn } from './rules/topics';
 import type { CondenseMode, TurnEvent } from './types';
 
@@ -28,19 +28,34 @@ export interface CondenseContext {
 }
 
 export async function condenseTurn(text: string, history: readonly HistoryTurn[], window: readonly HistoryTurn[], ctx: CondenseContext): Promise<CondensedEvent> {
-  const kept = { type: 'condensed' as const, original: text, question: text, query: { text, terms: [] } };
-  if (ctx.mode === 'off') return { ...kept, method: 'kept', gate: decide(text, history.length > 0).reason, reason: 'condensation is off' };
-  const options = ctx.signal ? { signal: ctx.signal } : {};
+  if (ctx.mode === 'off') return { ...keptAsTyped(text), method: 'kept', gate: decide(text, history.length > 0).reason, reason: 'condensation is off' };
   // One round trip: how specific the turn's and the history's words are in the user's own index.
-  const specificity = history.length ? specificityFrom(await raced(ctx.retriever.termStats(wordsToScore(text, history), options), ctx.signal)) : () => 0;
-  const zero = resolveAndExpand(text, history, specificity);
+  const specificity = history.length ? specificityFrom(await raced(ctx.retriever.termStats(wordsToScore(text, history), ctx.signal ? { signal: ctx.signal } : {}), ctx.signal)) : () => 0;
+  return condenseWithSpecificity(text, history, window, specificity, ctx);
+}
+
+function keptAsTyped(text: string) {
+  return { type: 'condensed' as const, original: text, question: text, query: { text, terms: [] } };
+}
+
+/**
+ * Steps 1 and 2 once the words' specificity is known: what a chat session
+ * does, and what the evaluation's llm strategies run (scripts/eval/strategies.ts),
+ * so both measure and ship the same code. `expand` tunes the zero-model expansion (the eval's --expand).
+ */
+export async function condenseWithSpecificity(
+  text: string, history: readonly HistoryTurn[], window: readonly HistoryTurn[], specificity: Specificity,
+  ctx: Omit<CondenseContext, 'retriever'> & { expand?: ExpandOptions },
+): Promise<CondensedEvent> {
+  const kept = keptAsTyped(text);
+  const zero = resolveAndExpand(text, history, specificity, ctx.expand);
   const gate = zero.decision.reason;
   if (zero.decision.action !== 'condense') return { ...kept, method: 'kept', gate, reason: zero.reason };
   if (ctx.llm && ctx.mode !== 'rules') {
     const out = await raced(condenseWithLlm(ctx.llm, text, window, zero.decision, {
-      ...options, ...(ctx.summary ? { summary: ctx.summary } : {}), fallback: () => zero,
+      ...(ctx.signal ? { signal: ctx.signal } : {}), ...(ctx.summary ? { summary: ctx.summary } : {}), fallback: () => zero,
     }), ctx.signal);
-    const query = out.method === 'rules' ? zero.query : { text: out.question, terms: ctx.llmExpansion ? expansionTerms(out.question, history, specificity) : [] };
+    const query = out.method === 'rules' ? zero.query : { text: out.question, terms: ctx.llmExpansion ? expansionTerms(out.question, history, specificity, ctx.expand) : [] };
     return { ...kept, question: out.question, query, method: out.method, gate, reason: out.reason, ...(out.fallback ? { fallback: out.fallback } : {}) };
   }
   return { ...kept, question: zero.question, query: zero.query, method: 'rules', gate, reason: zero.reason };
