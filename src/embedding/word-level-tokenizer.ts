@@ -118,24 +118,22 @@ export function wordLevelTokenIds(json: unknown, config: unknown = {}): TokenIds
     if (typeof id !== 'number' || !Number.isInteger(id) || id < 0) return null;
     if (id > max) max = id;
   }
-  const addedIds = new Map<string, number>();
-  const addedStrip = new Map<string, AddedTokenJson>();
+  const addedTokens = new Map<string, AddedTokenJson>();
   for (const a of added) {
-    addedIds.set(a.content, a.id);
-    addedStrip.set(a.content, a);
+    addedTokens.set(a.content, a);
     if (a.id > max) max = a.id;
   }
-  const contents = [...addedIds.keys()];
+  const contents = [...addedTokens.keys()];
   const unkId = typeof c.unk_token === 'string' && Object.hasOwn(ids, c.unk_token) ? (ids[c.unk_token] as number) : undefined;
   const normalize = normalizer((t.normalizer ?? null) as BertNormalizerConfig | null);
-  const idOf = (token: string): number | undefined => addedIds.get(token) ?? (Object.hasOwn(ids, token) ? (ids[token] as number) : unkId);
+  const idOf = (token: string): number | undefined => addedTokens.get(token)?.id ?? (Object.hasOwn(ids, token) ? (ids[token] as number) : unkId);
   return {
     unkId,
     vocabSize: max + 1,
     encode(text) {
       const sections = splitAdded(text, contents);
       for (let i = 0; i < sections.length; i++) {
-        const token = addedStrip.get(sections[i] ?? '');
+        const token = addedTokens.get(sections[i] ?? '');
         if (!token) continue;
         if (token.lstrip && i > 0) sections[i - 1] = (sections[i - 1] ?? '').trimEnd();
         if (token.rstrip && i < sections.length - 1) sections[i + 1] = (sections[i + 1] ?? '').trimStart();
@@ -143,10 +141,12 @@ export function wordLevelTokenIds(json: unknown, config: unknown = {}): TokenIds
       const out: (number | undefined)[] = [];
       for (const section of sections) {
         if (!section) continue;
-        if (addedIds.has(section)) { out.push(addedIds.get(section)); continue; }
+        const added = addedTokens.get(section);
+        if (added) { out.push(added.id); continue; }
         const normalized = normalize(section);
         if (!normalized) continue;
-        if (addedIds.has(normalized)) { out.push(addedIds.get(normalized)); continue; }
+        const normalizedAdded = addedTokens.get(normalized);
+        if (normalizedAdded) { out.push(normalizedAdded.id); continue; }
         for (const token of normalized.trim().match(PRE_TOKEN) ?? []) out.push(idOf(token));
       }
       return out;
