@@ -6,6 +6,8 @@
 import { execFile, spawn } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { createServer } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { promisify, stripVTControlCharacters } from 'node:util';
 import type { BrowserContext, Page } from 'playwright-core';
 
@@ -43,14 +45,29 @@ export function viteSpec(): string {
   return `vite@${(JSON.parse(readFileSync(join(root, 'node_modules/vite/package.json'), 'utf8')) as { version: string }).version}`;
 }
 
-/** Starts `vite` (the dev server) in an app on a free port; resolves with its URL once it listens. */
+/** A port the OS reports free right now (bound on port 0, then released). */
+async function freePort(): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((ok) => probe.listen(0, '127.0.0.1', ok));
+  const port = (probe.address() as AddressInfo).port;
+  await new Promise<void>((ok) => probe.close(() => ok()));
+  return port;
+}
+
+/**
+ * Starts `vite` (the dev server) in an app on a free port; resolves with its URL once it listens.
+ * The port comes from the OS, not a random draw (a draw once collided and vite, with --strictPort,
+ * exited 1), and a failure reports what vite printed on both streams.
+ */
 export async function startViteDev(app: string): Promise<{ url: string; stop: () => void }> {
-  const dev = spawn(join(app, 'node_modules/.bin/vite'), ['--port', String(20_000 + Math.floor(Math.random() * 20_000)), '--strictPort'], { cwd: app });
+  const dev = spawn(join(app, 'node_modules/.bin/vite'), ['--port', String(await freePort()), '--strictPort'], { cwd: app });
   try {
     const url = await new Promise<string>((resolve, reject) => {
       let out = '';
+      let err = '';
       dev.stdout.on('data', (d: Buffer) => { out += d.toString(); const m = /Local:\s+(http:\S+)/.exec(stripVTControlCharacters(out)); if (m?.[1]) resolve(m[1]); });
-      dev.on('exit', (code) => reject(new Error(`vite dev exited with ${code}: ${out}`)));
+      dev.stderr.on('data', (d: Buffer) => { err += d.toString(); });
+      dev.on('exit', (code) => reject(new Error(`vite dev exited with ${code}: ${out}${err}`)));
     });
     return { url, stop: () => dev.kill() };
   } catch (error) {
