@@ -20,6 +20,8 @@ export type { IndexedChunk };
 
 export interface IndexedDoc {
   id: string;
+  /** Content hash as stored (add() skips a document whose hash is unchanged). */
+  hash?: string;
   title?: string;
   url?: string;
   metadata?: Record<string, MetadataValue>;
@@ -137,6 +139,16 @@ export class MemoryIndex {
 
   setDoc(doc: IndexedDoc): void {
     this.docs.set(doc.id, doc);
+  }
+
+  /** Stored content hashes of the documents among `ids` that this index holds. */
+  hashes(ids: readonly string[]): Map<string, string> {
+    const out = new Map<string, string>();
+    for (const id of ids) {
+      const hash = this.docs.get(id)?.hash;
+      if (hash !== undefined) out.set(id, hash);
+    }
+    return out;
   }
 
   /** Adds chunks and their packed vectors (`chunks.length × dims`), tokenizing each chunk for BM25. */

@@ -29,6 +29,9 @@ export interface PendingDoc {
   vectors: Float32Array;
 }
 
+/** Which documents exist, as of a stored generation (see IndexStore.commit). */
+export interface KnownDocs { generation: number; has(id: string): boolean }
+
 export interface VectorRun { from: number; count: number; rows: Float32Array }
 
 /** Stored BM25 segments by shard id (the shard's chunk keys by slot, and its postings, as stored: the reader checks them). */
@@ -201,9 +204,11 @@ export class IndexStore {
    * to write (at most `shardRows(dims)` chunks each): computed by the caller,
    * outside the transaction. `replaceIdentity` adopts a new model for the whole
    * index; only a rebuild that re-embeds every stored document in this same
-   * commit may set it.
+   * commit may set it. `known` is the caller's view of which documents exist
+   * as of a generation: when the stored manifest is still at it, documents it
+   * says are absent are not read (a new document costs no read).
    */
-  async commit(pending: readonly PendingDoc[], lexical: readonly LexicalSegment[], identity: ModelIdentity, options: { replaceIdentity?: boolean } = {}): Promise<CommitResult> {
+  async commit(pending: readonly PendingDoc[], lexical: readonly LexicalSegment[], identity: ModelIdentity, options: { replaceIdentity?: boolean; known?: KnownDocs } = {}): Promise<CommitResult> {
     return this.write('Could not store documents', async (tx) => {
       const meta = tx.objectStore('meta');
       const stored = await meta.get('manifest');
@@ -211,7 +216,9 @@ export class IndexStore {
         ? { ...stored, modelId: identity.modelId, dims: identity.dims }
         : checkIdentity(stored, identity);
       manifest.shardSlots ??= {};
-      const removedKeys = await deleteDocs(tx, pending.map((d) => d.record.id), manifest);
+      const ids = pending.map((d) => d.record.id);
+      const current = options.known && stored && stored.generation === options.known.generation ? options.known : undefined;
+      const removedKeys = await deleteDocs(tx, current ? ids.filter((id) => current.has(id)) : ids, manifest);
       const written = await putDocs(tx, manifest, pending, identity, lexical);
       return { ...written, removedKeys };
     });

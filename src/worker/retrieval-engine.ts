@@ -124,7 +124,7 @@ export class RetrievalEngine implements Retriever {
 
   async add(input: unknown, options: AddOptions = {}): Promise<AddResult> {
     const { prepared, result, embedder } = await planAdd(input, { ...options, readBinary: this.config.readBinary ?? readInWorker }, {
-      embedder: () => this.embedder(), storedHashes: (ids) => this.store.docHashes(ids), chunking: this.config.chunking, modelId: this.model.id,
+      embedder: () => this.embedder(), storedHashes: (ids) => this.storedHashes(ids), chunking: this.config.chunking, modelId: this.model.id,
     });
     try {
       await embedAndCommit(prepared, embedder, options, {
@@ -229,16 +229,30 @@ export class RetrievalEngine implements Retriever {
     return memory.search(query, vector, { k, mode: options.mode ?? 'hybrid', filter: options.filter, weights: this.config.weights, int8: this.config.int8 });
   }
 
+  /**
+   * The stored hashes of `ids`: from memory while it holds the stored
+   * generation (one manifest read instead of a read per document), else from disk.
+   */
+  private async storedHashes(ids: string[]): Promise<Map<string, string>> {
+    const stored = await this.store.manifest();
+    // Compared after the await: memory and generation change together, so equal means memory is that snapshot.
+    if (this.memory && stored && stored.generation === this.generation) return this.memory.hashes(ids);
+    return this.store.docHashes(ids);
+  }
+
   private async commit(pending: PendingDoc[], dims: number): Promise<void> {
     // Tokenized before the locks are taken (another tab waits on the write lock).
     const lexical = lexicalFor(pending, dims);
     await this.queue.run(() => withWriteLock(this.config.name, async () => {
-      const result = await this.store.commit(pending, lexical, { modelId: this.model.id, dims });
+      const memory = this.memory;
+      // Memory, while current, says which of these documents exist: the commit reads only those (to delete their old chunks).
+      const known = memory ? { generation: this.generation, has: (id: string) => memory.doc(id) !== undefined } : undefined;
+      const result = await this.store.commit(pending, lexical, { modelId: this.model.id, dims }, known ? { known } : {});
       if (result.generation !== this.generation + 1 || !this.memory) {
         await this.hydrate(); // another tab committed in between: reload the truth
       } else {
         this.memory.removeChunks(result.removedKeys);
-        for (const { record } of pending) this.memory.setDoc({ id: record.id, ...documentFields(record) });
+        for (const { record } of pending) this.memory.setDoc({ id: record.id, hash: record.hash, ...documentFields(record) });
         // The postings just stored join memory as they are: the chunks are tokenized once, not twice.
         this.memory.addStored(result.chunks, result.vectors, result.segments);
         this.generation = result.generation;

@@ -101,6 +101,29 @@ describe('RetrievalEngine in Node (fake-indexeddb, real offline model)', () => {
     engine.close();
   });
 
+  it('a second instance whose memory is stale (another tab committed) still replaces the stored document: counts and live slots stay exact', async () => {
+    const name = `engine-${unique++}`;
+    const a = await RetrievalEngine.open(config(name), countingEmbedder().load);
+    const b = await RetrievalEngine.open(config(name), countingEmbedder().load);
+    await a.add(docs);
+    // b opened before a's commit: its memory does not know 'refunds', so only the stored manifest can tell it to read and delete it.
+    await b.add([{ id: 'refunds', text: 'Refunds now take 90 days to process.', title: 'Refund policy' }]);
+    // The same text again, seen from a (stale or refreshed): unchanged, not a second copy.
+    expect(await a.add([{ id: 'refunds', text: 'Refunds now take 90 days to process.', title: 'Refund policy' }])).toMatchObject({ added: 0, unchanged: 1 });
+    a.close();
+    b.close();
+    const store = await IndexStore.open(name);
+    const stored = await store.load();
+    const manifest = await store.manifest();
+    store.close();
+    expect(stored.problems).toEqual([]);
+    expect(stored.docs.filter((d) => d.id === 'refunds').map((d) => d.chunks.map((c) => c.text))).toEqual([['Refunds now take 90 days to process.']]);
+    expect(manifest?.docCount).toBe(docs.length);
+    expect(manifest?.chunkCount).toBe(stored.chunks.length);
+    // A slot counted live must belong to a stored chunk: a document overwritten without its old chunks deleted would leave them counted.
+    expect(Object.values(manifest?.shardLive ?? {}).reduce((n, v) => n + v, 0)).toBe(stored.chunks.length);
+  });
+
   it('lists documents with chunk counts, removes and clears, and all survive a reopen', async () => {
     const name = `engine-${unique++}`;
     const e = countingEmbedder();
