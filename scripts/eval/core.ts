@@ -56,8 +56,9 @@ export interface TurnRow {
   kind: TurnKind;
   user: string;
   rewrite: string;
-  /** The expand strategy's gate, question and added words. */
+  /** The expand strategy's gate, its reason (gate.ts GateReason), question and added words. */
   gate: string;
+  reason?: string;
   question: string;
   terms: { term: string; weight: number }[];
   /** 1-based rank of the first gold passage (0: not in the ranking), per strategy. */
@@ -171,7 +172,7 @@ export async function runEval(set: { passages: readonly Passage[] | null; conver
     } } : {}),
     turns: turns.map((c, i) => ({
       id: c.turn.id, kind: c.turn.kind, user: c.turn.user, rewrite: c.turn.rewrite,
-      gate: expand?.[i]?.changed ? 'condensed' : 'kept', question: expand?.[i]?.question ?? expand?.[i]?.query.text ?? c.turn.user, terms: [...(expand?.[i]?.query.terms ?? [])],
+      gate: expand?.[i]?.changed ? 'condensed' : 'kept', ...(expand?.[i]?.reason ? { reason: expand[i]?.reason } : {}), question: expand?.[i]?.question ?? expand?.[i]?.query.text ?? c.turn.user, terms: [...(expand?.[i]?.query.terms ?? [])],
       rank: Object.fromEntries([...ranks].map(([s, r]) => [s, r[i] ?? 0])),
     })),
     ms: performance.now() - started,

@@ -25,7 +25,7 @@ export interface TurnContext { turn: EvalTurn; history: HistoryTurn[]; conversat
  * from the query's text (term resolution reads the question), and whether it
  * changed the turn (condensed or expanded).
  */
-export interface StrategyQuery { query: Query; question?: string; changed: boolean }
+export interface StrategyQuery { query: Query; question?: string; changed: boolean; /** The gate's reason, where the strategy has a gate. */ reason?: string }
 
 export function contexts(conversations: Conversation[]): TurnContext[] {
   return conversations.flatMap((conversation) => conversation.turns.map((turn, i) => ({
@@ -52,7 +52,7 @@ export async function strategyQuery(strategy: Strategy, c: TurnContext, specific
     }
     case 'expand': {
       const r = resolveAndExpand(c.turn.user, c.history, specificity, expand);
-      return { query: { text: r.query.text, ...(r.query.terms.length ? { terms: r.query.terms } : {}) }, question: r.question, changed: r.decision.action === 'condense' };
+      return { query: { text: r.query.text, ...(r.query.terms.length ? { terms: r.query.terms } : {}) }, question: r.question, changed: r.decision.action === 'condense', reason: r.decision.reason };
     }
     // The chat session's own condensation with a language model (src/chat/condense.ts): the same gate, the
     // LLM's rewrite behind its guards, the zero-model condensation where the rewrite is rejected; 'llm-expand'
@@ -62,7 +62,7 @@ export async function strategyQuery(strategy: Strategy, c: TurnContext, specific
       if (!llm) return plain(c.turn.user);
       const e = await condenseWithSpecificity(c.turn.user, c.history, windowTurns(c.history), specificity, { llm, mode: 'llm', llmExpansion: strategy === 'llm-expand', expand });
       if (e.method === 'kept') return plain(c.turn.user);
-      return { query: { text: e.query.text, ...(e.query.terms.length ? { terms: e.query.terms } : {}) }, question: e.question, changed: true };
+      return { query: { text: e.query.text, ...(e.query.terms.length ? { terms: e.query.terms } : {}) }, question: e.question, changed: true, reason: e.gate };
     }
     case 'oracle': return plain(c.turn.rewrite);
   }

@@ -15,7 +15,7 @@
  */
 import type { WeightedTerm } from '../retriever';
 import { contentWords, lexicalTerms } from '../text/tokens';
-import { decide, type GateDecision, type GateReason } from './rules/gate';
+import { decide, isNoun, tokenize, type GateDecision, type GateReason } from './rules/gate';
 import { condenseWithRules } from './rules/rules-condenser';
 import { SPECIFIC, type Specificity } from './specificity';
 import { candidatePhrases, stemsOf, type HistoryTurn, type Topic } from './rules/topics';
@@ -49,7 +49,7 @@ export interface ResolvedQuery {
   antecedents: string[];
 }
 
-const REFERENCE_REASONS: ReadonlySet<GateReason> = new Set(['dangling-pronoun', 'demonstrative', 'ellipsis', 'which-one', 'comparative']);
+const REFERENCE_REASONS: ReadonlySet<GateReason> = new Set(['dangling-pronoun', 'demonstrative', 'ellipsis', 'which-one', 'comparative', 'definite-description']);
 
 /** Content words of `text` at least SPECIFIC in this corpus. */
 export function specificWords(text: string, specificity: Specificity): string[] {
@@ -65,6 +65,15 @@ export function gateBySpecificity(text: string, hasHistory: boolean, specificity
   const decision = decide(ask, hasHistory);
   if (decision.action === 'reply' || !hasHistory) return decision;
   if (decision.reason === 'other-script' || decision.reason === 'topic-switch') return decision;
+  // "Oat seems popular now. Why?", "… drink wine with dinner. Is that true?": a bare question after a statement
+  // that names something specific asks about that statement; the conversation has nothing to add. A question
+  // with words of its own ("How are they related?") or a pronoun may still point further back.
+  const preamble = ask === text ? '' : splitPreamble(text).preamble;
+  const introduced = preamble ? namedTopics(preamble, specificity) : [];
+  const bare = contentWords(ask).filter((w) => !decision.evidence.includes(w)).length <= 1;
+  if (decision.action === 'condense' && SELF_REFERENCE_REASONS.has(decision.reason) && bare && introduced.length > 0) {
+    return { action: 'keep', reason: 'self-contained', evidence: introduced };
+  }
   // "and how long does it take?" continues the conversation but asks a question of its own: specificity decides.
   const ownQuestion = decision.reason === 'ellipsis' && CONTINUED_QUESTION.test(ask.trim());
   if (decision.action === 'condense' && REFERENCE_REASONS.has(decision.reason) && !ownQuestion) return decision;
@@ -74,6 +83,9 @@ export function gateBySpecificity(text: string, hasHistory: boolean, specificity
   if (named.length > 0) return { action: 'keep', reason: 'self-contained', evidence: named };
   return { action: 'condense', reason: decision.reason === 'fragment' ? 'fragment' : 'implicit-topic', evidence: contentWords(text) };
 }
+
+/** Decisions whose reference a statement just before the question can satisfy (a pronoun may still point further back). */
+const SELF_REFERENCE_REASONS: ReadonlySet<GateReason> = new Set(['demonstrative', 'ellipsis', 'fragment']);
 
 const CONTINUED_QUESTION = /^(?:and|but|also|so|or|plus)\s+(?:what|which|who|whom|whose|when|where|why|how|is|are|was|were|do|does|did|can|could|will|would|should)\s+\S+\s+\S+/i;
 const PREPOSITIONAL = /^(?:about|with|for|of|in|on|to|at|from|by|into|than|like|as|and|or|but|if|so|because|after|before|since|during|without|within|between|over|under)\b/i;
@@ -213,10 +225,67 @@ export function resolveAndExpand(text: string, history: readonly HistoryTurn[], 
   return resolveTurn(text, history, resolveHistory(history, specificity, options), specificity, options);
 }
 
+/**
+ * Definite descriptions the user's earlier turns named more fully: "How would
+ * the College be abolished?" after "… the Electoral College …" means the
+ * Electoral College. A bare "the <noun>" (no modifier, no "of …" after it)
+ * presents its referent as known; when an earlier user turn holds a phrase
+ * with that head noun and a specific modifier, that phrase is what it refers
+ * to. The most recent such turn wins; the assistant's text is not read (its
+ * phrases are guesses about what the user meant).
+ */
+export function resolveDefinites(ask: string, history: readonly HistoryTurn[], specificity: Specificity): { question: string; antecedents: string[]; evidence: string[] } {
+  const tokens = tokenize(ask);
+  let question = ask;
+  let shift = 0;
+  const antecedents: string[] = [];
+  const evidence: string[] = [];
+  for (let i = 0; i + 1 < tokens.length; i++) {
+    const noun = tokens[i + 1] as { word: string; index: number };
+    const after = tokens[i + 2]?.word;
+    if ((tokens[i] as { word: string }).word !== 'the' || !isNoun(noun.word) || (after !== undefined && (isNoun(after) || after === 'of'))) continue;
+    // Only "the" and the noun, adjacent: "the Stanford experiment" already says which.
+    if (ask.slice((tokens[i] as { index: number }).index + 3, noun.index).trim() !== '') continue;
+    const head = stemsOf(noun.word)[0] ?? noun.word;
+    const fuller = fullerPhrase(head, history, specificity);
+    if (!fuller) continue;
+    const from = noun.index + shift;
+    question = question.slice(0, from) + fuller + question.slice(from + noun.word.length);
+    shift += fuller.length - noun.word.length;
+    antecedents.push(fuller);
+    evidence.push(`the ${noun.word}`);
+  }
+  return { question, antecedents, evidence };
+}
+
+/** The most recent user phrase ending in `head` whose other words are specific together. */
+function fullerPhrase(head: string, history: readonly HistoryTurn[], specificity: Specificity): string | undefined {
+  for (let t = history.length - 1; t >= 0; t--) {
+    for (const phrase of candidatePhrases((history[t] as HistoryTurn).user)) {
+      const words = phrase.split(/\s+/);
+      if (words.length < 2 || stemsOf(words.at(-1) ?? '')[0] !== head) continue;
+      if (words.slice(0, -1).reduce((sum, w) => sum + specificity(w.toLowerCase()), 0) >= SPECIFIC) return phrase;
+    }
+  }
+  return undefined;
+}
+
 function resolveTurn(text: string, history: readonly HistoryTurn[], resolvedHistory: readonly HistoryTurn[], specificity: Specificity, options: ExpandOptions): ResolvedQuery {
-  const { preamble, ask } = splitPreamble(text);
-  const decision = gateBySpecificity(text, history.length > 0, specificity, ask);
+  const { preamble, ask: typedAsk } = splitPreamble(text);
+  const first = gateBySpecificity(text, history.length > 0, specificity, typedAsk);
+  // "the College" → "the Electoral College", before anything else reads the question.
+  const definite = first.action === 'reply' || history.length === 0 ? null : resolveDefinites(typedAsk, history, specificity);
+  const ask = definite?.antecedents.length ? definite.question : typedAsk;
+  // Read again with the fuller names: "What was the impact of the Lewis and Clark expedition?" now names its topic.
+  const again = definite?.antecedents.length ? gateBySpecificity(preamble ? `${preamble} ${ask}` : ask, true, specificity, ask) : first;
+  const decision = definite?.antecedents.length && again.action === 'keep' ? { action: 'condense' as const, reason: 'definite-description' as const, evidence: definite.evidence } : again;
   if (decision.action !== 'condense') return { decision, question: text, query: { text, terms: [] }, reason: `kept as typed (${decision.reason})`, antecedents: [] };
+  if (decision.reason === 'definite-description') {
+    const question = preamble ? `${preamble} ${ask}` : ask;
+    const antecedents = definite?.antecedents ?? [];
+    const terms = specificWords(text, specificity).length <= 1 ? expansionTerms(question, history, specificity, options) : [];
+    return { decision, question, query: { text: question, terms }, reason: `read ${decision.evidence.map((e, i) => `“${e}” as “the ${antecedents[i] ?? ''}”`).join(', ')}`, antecedents };
+  }
   // A topic the question already names is no antecedent ("tiger sharks (sharks)").
   const own = new Set(lexicalTerms(ask));
   const rank = (h: readonly HistoryTurn[]) => (h === history ? rankTopics(resolvedHistory, specificity, options, preamble).filter((t) => !t.stems.every((st) => own.has(st))) : rankTopics(h, specificity, options));

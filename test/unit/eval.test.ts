@@ -54,7 +54,7 @@ describe('the llm strategies condense as a chat session does (scripted fake LLM)
     const llm = new FakeLlm({ condense: () => 'How long do refunds take?' });
     const plain = await strategyQuery('llm', second!, specific, llm);
     const expanded = await strategyQuery('llm-expand', second!, specific, llm);
-    expect(plain).toEqual({ query: { text: 'How long do refunds take?' }, question: 'How long do refunds take?', changed: true });
+    expect(plain).toEqual({ query: { text: 'How long do refunds take?' }, question: 'How long do refunds take?', changed: true, reason: 'demonstrative' });
     expect(expanded.query.text).toBe('How long do refunds take?');
     expect(expanded.query.terms?.map((t) => t.term).sort()).toEqual(['lumen', 'pens', 'warranty']);
     expect(expanded.query.terms?.every((t) => t.weight > 0 && t.weight < 1)).toBe(true);

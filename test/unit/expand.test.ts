@@ -100,6 +100,31 @@ describe('resolve, then expand', () => {
     expect(out.query.terms.map((t) => t.term)).toEqual(expect.arrayContaining(['damaged']));
   });
 
+  it('a bare question after a statement that names something asks about that statement: kept as typed', () => {
+    const sp = specific({ oat: 0.9, vegan: 0.8, milk: 0.4, wine: 0.8, pregnant: 0.7, cookies: 0.7 });
+    const history = [{ user: 'Which vegan milk is healthiest?', assistant: '' }];
+    for (const text of ['Oat seems popular now. Why?', 'I heard pregnant women drink wine with dinner. Is that true?']) {
+      expect(resolveAndExpand(text, history, sp)).toMatchObject({ question: text, query: { text, terms: [] }, decision: { action: 'keep', reason: 'self-contained' } });
+    }
+    // Words of its own, or a pronoun, may still point further back; and a statement naming nothing specific does not answer "why".
+    expect(resolveAndExpand('I am baking cookies. Which one would be best to use?', history, sp).decision.action).toBe('condense');
+    expect(resolveAndExpand('That sounds great. Why?', history, sp).decision.action).toBe('condense');
+  });
+
+  it('“the College” after “the Electoral College”: a bare definite noun takes the fuller name a user turn gave it', () => {
+    const sp = specific({ electoral: 0.9, college: 0.4, abolished: 0.3, stanford: 0.9, experiment: 0.4, side: 0.2, effects: 0.2, drug: 0.9 });
+    const history = [{ user: 'What is the Electoral College?', assistant: 'The Electoral College elects the president.' }, { user: 'Why do people want to change it?', assistant: '' }];
+    const out = resolveAndExpand('How would the College be abolished?', history, sp);
+    expect(out).toMatchObject({ question: 'How would the Electoral College be abolished?', decision: { action: 'condense', reason: 'definite-description', evidence: ['the College'.toLowerCase()] }, antecedents: ['Electoral College'] });
+    // Already modified ("the Stanford experiment"), or followed by "of" or another noun: not a bare reference.
+    const lab = [{ user: 'Tell me about the Stanford experiment.', assistant: '' }];
+    expect(resolveAndExpand('Who ran the Stanford experiment?', lab, sp).question).toBe('Who ran the Stanford experiment?');
+    expect(resolveAndExpand('What were the results of the experiment?', lab, sp).question).toBe('What were the results of the Stanford experiment?');
+    expect(resolveAndExpand('What are the side effects of long term drug use?', [{ user: 'What are common side effects?', assistant: '' }], sp).question).toBe('What are the side effects of long term drug use?');
+    // Only the user's own words name it: the assistant's phrase is a guess.
+    expect(resolveAndExpand('How would the College be abolished?', [{ user: 'How is the president elected?', assistant: 'By the Electoral College.' }], sp).question).not.toMatch(/Electoral/);
+  });
+
   it('he/she prefer a name, they a plural', () => {
     const sp = specific({ campaign: 0.9, bernie: 0.6, sanders: 0.6, openers: 0.8, garage: 0.8 });
     const history = [{ user: 'Tell me about Bernie Sanders', assistant: '' }, { user: 'How did the heart attack affect the campaign?', assistant: '' }];

@@ -27,6 +27,10 @@ const LATER_TURNS: Row[] = [
   ['What happens this year to the Free plan limits?', 'keep', 'self-contained'],
   ['If a parcel arrives late, can I return it?', 'keep', 'self-contained'],
   ['When customers cancel, do they lose their notes?', 'keep', 'self-contained'],
+  // a pronoun's antecedent inside the question must agree with it, and be a noun
+  ['Besides inventive flavors, what made it successful?', 'condense', 'dangling-pronoun'],
+  ['What else should I consider when installing it?', 'condense', 'dangling-pronoun'],
+  ['Besides the price, what made it successful?', 'keep', 'self-contained'],
   ['Is there a student discount on the Pro plan?', 'keep', 'self-contained'],
   ['What is the difference between Plus and Pro?', 'keep', 'self-contained'],
   ['Which plan is cheaper than Pro?', 'keep', 'self-contained'],

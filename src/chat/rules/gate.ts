@@ -38,7 +38,9 @@ export type GateReason =
   /** Condense: too few content words to name a topic ("in Canada?", "price?"). */
   | 'fragment'
   /** Condense: only everyday words, no specific topic named ("what are the main benefits?"). */
-  | 'implicit-topic';
+  | 'implicit-topic'
+  /** Condense: "the College" after "the Electoral College": a definite noun an earlier turn named more fully. */
+  | 'definite-description';
 
 export interface GateDecision {
   action: 'keep' | 'condense' | 'reply';
@@ -117,11 +119,31 @@ function hasInternalAntecedent(text: string, tokens: Token[], i: number): boolea
   const coordinated = before.some((t, j) => COORDINATORS.has(t.word) && WH_WORDS.has(tokens[j + 1]?.word ?? '') && tokens.slice(0, j).some((x) => isNoun(x.word)));
   const boundary = coordinated || before.some((t) => SUBORDINATORS.has(t.word)) || /[,;.!?]/.test(text.slice(0, tokens[i]?.index ?? 0));
   // Only a noun can be an antecedent: "what happens if it goes untreated?" has a verb before "if", and "it" still points back.
-  return boundary && before.some((t) => isNoun(t.word));
+  // And one that agrees in number: in "Besides inventive flavors, what made it successful?" "it" is not the flavors.
+  const pronoun = tokens[i]?.word ?? '';
+  const noun = (t: Token | undefined, j: number) => t !== undefined && isNoun(t.word) && !NOT_NOUNS.has(t.word) && !(/ing$/.test(t.word) && SUBORDINATORS.has(before[j - 1]?.word ?? ''));
+  const nouns = before.filter((t, j) => noun(t, j));
+  // A phrase's head is its last word ("inventive flavors" is plural): a singular must be a head. A plural may sit
+  // anywhere ("when customers cancel": "cancel" is a verb these rules cannot tell from a noun), or be two nouns.
+  const heads = before.filter((t, j) => noun(t, j) && !noun(before[j + 1], j + 1));
+  const agreeing = SINGULAR_PRONOUNS.has(pronoun) ? heads.filter((t) => !looksPlural(t.word))
+    : PLURAL_PRONOUNS.has(pronoun) ? (nouns.length >= 2 ? nouns : nouns.filter((t) => looksPlural(t.word)))
+      : nouns;
+  return boundary && agreeing.length > 0;
+}
+
+/** Content words that are never nouns ("What else should I consider when …"). */
+const NOT_NOUNS = new Set(['else', 'besides', 'instead', 'otherwise', 'anyway', 'together', 'ever']);
+const SINGULAR_PRONOUNS = new Set(['it', 'its', "it's", 'itself', 'this', 'that']);
+const PLURAL_PRONOUNS = new Set(['they', 'them', 'their', 'theirs', 'themselves', 'these', 'those']);
+
+/** A regular English plural: "flavors", "policies"; not "glass", "virus", "analysis", "physics". */
+function looksPlural(word: string): boolean {
+  return /[^su']s$/.test(word) && !/(?:is|ics|ous)$/.test(word);
 }
 
 /** A content word that may be a noun: not a frequent verb, not an adverb. */
-function isNoun(word: string): boolean {
+export function isNoun(word: string): boolean {
   return isContentWord(word) && !COMMON_VERBS.has(word) && !/ly$/.test(word);
 }
 
