@@ -18,7 +18,7 @@ import { contentWords, lexicalTerms } from '../text/tokens';
 import { decide, isNoun, tokenize, type GateDecision, type GateReason } from './rules/gate';
 import { condenseWithRules } from './rules/rules-condenser';
 import { SPECIFIC, type Specificity } from './specificity';
-import { candidatePhrases, stemsOf, type HistoryTurn, type Topic } from './rules/topics';
+import { candidatePhrases, isAspect, stemsOf, type HistoryTurn, type Topic } from './rules/topics';
 
 export interface ExpandOptions {
   /** Weight of the previous user turn's specific words. @default 0.3 */
@@ -49,7 +49,7 @@ export interface ResolvedQuery {
   antecedents: string[];
 }
 
-const REFERENCE_REASONS: ReadonlySet<GateReason> = new Set(['dangling-pronoun', 'demonstrative', 'ellipsis', 'which-one', 'comparative', 'definite-description']);
+const REFERENCE_REASONS: ReadonlySet<GateReason> = new Set(['dangling-pronoun', 'demonstrative', 'ellipsis', 'which-one', 'comparative', 'definite-description', 'missing-argument']);
 
 /** Content words of `text` at least SPECIFIC in this corpus. */
 export function specificWords(text: string, specificity: Specificity): string[] {
@@ -118,7 +118,7 @@ export function rankTopics(history: readonly HistoryTurn[], specificity: Specifi
     turns.forEach((turn, i) => {
       const age = turns.length - 1 - i;
       const recency = i === 0 ? Math.max(firstTurnWeight, decay ** age) : decay ** age;
-      candidatePhrases(turn[role]).forEach((phrase, position) => {
+      candidatePhrases(turn[role]).filter((p) => !isAspect(p)).forEach((phrase, position) => {
         const specific = phrase.toLowerCase().split(/\s+/).reduce((sum, w) => sum + specificity(w), 0);
         if (specific === 0) return;
         // Later phrases of a question carry its focus ("the symptoms of breast cancer").
@@ -301,7 +301,7 @@ function resolveTurn(text: string, history: readonly HistoryTurn[], resolvedHist
   // weight of the words typed; replaced pronouns and spliced ellipses are searched as written.
   // Only where the user named what they ask about in their own words ("that refund", or a full question
   // with no specific word); a topic appended to a fragment or a comparison is what it asks about.
-  const context = decision.reason === 'implicit-topic' || decision.reason === 'demonstrative' ? /\s*\(([^()]*)\)(?=[?.!\s]*$)/.exec(resolved.question) : null;
+  const context = decision.reason === 'implicit-topic' || decision.reason === 'demonstrative' || decision.reason === 'missing-argument' ? /\s*\(([^()]*)\)(?=[?.!\s]*$)/.exec(resolved.question) : null;
   const antecedents = resolved.antecedents ?? [];
   if (!context) return { decision, question, query: { text: question, terms }, reason: `${resolved.reason}${added}`, antecedents };
   const searched = resolved.question.slice(0, context.index) + resolved.question.slice(context.index + context[0].length);

@@ -125,6 +125,21 @@ describe('resolve, then expand', () => {
     expect(resolveAndExpand('How would the College be abolished?', [{ user: 'How is the president elected?', assistant: 'By the Electoral College.' }], sp).question).not.toMatch(/Electoral/);
   });
 
+  it('a relation with one side unnamed takes the conversation’s topic as context, below the typed words', () => {
+    const sp = specific({ serotonin: 0.9, depression: 0.8 });
+    const out = resolveAndExpand('What is the role of serotonin?', [{ user: 'What causes depression?', assistant: '' }], sp);
+    expect(out).toMatchObject({ decision: { action: 'condense', reason: 'missing-argument' }, question: 'What is the role of serotonin (depression)?' });
+    expect(out.query.text).toBe('What is the role of serotonin?');
+    expect(out.query.terms.find((t) => t.term === 'depression')?.weight).toBeLessThan(1);
+  });
+
+  it('an aspect asked about ("the main advantages") is never what a later pronoun means; a number can be part of a name', () => {
+    const sp = specific({ plan: 0.3, '529': 0.9, advantages: 0.6, disadvantages: 0.7, college: 0.4 });
+    const history = [{ user: 'What is a 529 plan?', assistant: '' }, { user: 'What are the main disadvantages?', assistant: '' }];
+    expect(resolveAndExpand('How long have they been around?', history, sp).question).toBe('How long have 529 plan been around?');
+    expect(rankTopics(history, sp).map((t) => t.phrase)).not.toContain('main disadvantages');
+  });
+
   it('he/she prefer a name, they a plural', () => {
     const sp = specific({ campaign: 0.9, bernie: 0.6, sanders: 0.6, openers: 0.8, garage: 0.8 });
     const history = [{ user: 'Tell me about Bernie Sanders', assistant: '' }, { user: 'How did the heart attack affect the campaign?', assistant: '' }];
@@ -159,10 +174,10 @@ describe('npm run eval on a set without a corpus', () => {
   });
 
   it('a pronoun resolved in an earlier turn counts as a mention: the entity the conversation returns to outranks a facet asked once', () => {
-    const s = specific({ cubesats: 0.8, advantages: 0.6 });
-    const history = [{ user: 'What are Cubesats?', assistant: '' }, { user: 'What are their advantages?', assistant: '' }];
-    expect(rankTopics(history, s)[0]?.phrase).toBe('advantages'); // the typed turns alone favour the latest facet
-    expect(resolveHistory(history, s)[1]?.user).toBe('What are their advantages? (Cubesats)');
+    const s = specific({ cubesats: 0.8, orbits: 0.6 });
+    const history = [{ user: 'What are Cubesats?', assistant: '' }, { user: 'What are their orbits?', assistant: '' }];
+    expect(rankTopics(history, s)[0]?.phrase).toBe('orbits'); // the typed turns alone favour the latest facet
+    expect(resolveHistory(history, s)[1]?.user).toBe('What are their orbits? (Cubesats)');
     expect(resolveAndExpand('What are they used for?', history, s).question).toBe('What are Cubesats used for?');
   });
 

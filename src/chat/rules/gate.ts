@@ -40,7 +40,9 @@ export type GateReason =
   /** Condense: only everyday words, no specific topic named ("what are the main benefits?"). */
   | 'implicit-topic'
   /** Condense: "the College" after "the Electoral College": a definite noun an earlier turn named more fully. */
-  | 'definite-description';
+  | 'definite-description'
+  /** Condense: a relation with one side unnamed ("the impact on biology", "the role of melatonin", "what kind should I get?"). */
+  | 'missing-argument';
 
 export interface GateDecision {
   action: 'keep' | 'condense' | 'reply';
@@ -109,7 +111,9 @@ function isExpletiveIt(tokens: Token[], i: number): boolean {
   const to = tokens.findIndex((t, j) => j > i && t.word === 'to');
   const beforeTo = tokens[to - 1]?.word ?? '';
   if (to <= i + 1 || /ed$/.test(beforeTo) || TO_TAKING.has(beforeTo)) return false;
-  return to <= i + 4 && tokens.slice(to + 1).filter((t) => isContentWord(t.word)).length >= 2;
+  // "Is it easier to learn than Spanish?": the infinitive's object is what "than" compares, so "it" is that object.
+  const than = tokens.findIndex((t, j) => j > to && (t.word === 'than' || t.word === 'as'));
+  return to <= i + 4 && tokens.slice(to + 1, than < 0 ? undefined : than).filter((t) => isContentWord(t.word)).length >= 2;
 }
 
 /** A pronoun after a clause or sentence boundary, with a noun before it, refers inside the message. */
@@ -201,6 +205,9 @@ export function decide(question: string, hasHistory: boolean): GateDecision {
   const whichOne = WHICH_ONE.exec(rest);
   if (whichOne) return { action: 'condense', reason: 'which-one', evidence: [whichOne[0].toLowerCase()] };
 
+  const unrelated = missingArgument(tokens);
+  if (unrelated) return { action: 'condense', reason: 'missing-argument', evidence: [unrelated] };
+
   const comparative = tokens.find((t) => COMPARATIVES.has(t.word));
   if (comparative && !tokens.some((t) => t.word === 'than') && content.filter((t) => t !== comparative).length <= 1) {
     return { action: 'condense', reason: 'comparative', evidence: [comparative.word] };
@@ -219,6 +226,34 @@ export function decide(question: string, hasHistory: boolean): GateDecision {
     return { action: 'condense', reason: 'implicit-topic', evidence: content.map((t) => t.word) };
   }
   return { action: 'keep', reason: switchMatch ? 'topic-switch' : 'self-contained', evidence: [] };
+}
+
+/** Nouns of a relation between two things: "the impact of X on Y", "the relationship of X to Y". */
+const RELATIONS = new Set(['impact', 'impacts', 'effect', 'effects', 'influence', 'relationship', 'relation', 'connection', 'link', 'contribution', 'contributions', 'difference', 'differences', 'similarity', 'similarities']);
+/** Nouns of a part something plays in a whole: "the role of X in Y". */
+const PARTS = new Set(['role', 'contribution', 'purpose', 'importance', 'significance']);
+const CLASSIFIERS = new Set(['kind', 'kinds', 'type', 'types', 'sort', 'sorts']);
+
+/**
+ * A relation with one side unnamed: the other side is the conversation's
+ * topic. "What is the impact on modern biology?" (impact of what?), "What is
+ * the role of melatonin?" (in what?), "Why is Batman not a member?" (of what?),
+ * "What kind should I get?" (of what?).
+ */
+function missingArgument(tokens: Token[]): string | null {
+  const words = tokens.map((t) => t.word);
+  for (let i = 0; i < words.length; i++) {
+    const word = words[i] as string;
+    const next = words[i + 1];
+    // "the impact on biology": the relation's first side ("of X") never named.
+    if (RELATIONS.has(word) && (next === 'on' || next === 'to' || next === 'with') && !words.includes('between') && !words.slice(0, i).some((w) => w === 'of' || ANAPHORIC_PRONOUNS.has(w))) return word;
+    // "the role of melatonin": what it plays a part in never named.
+    if (PARTS.has(word) && next === 'of' && !words.slice(i + 2).some((w) => w === 'in' || w === 'to' || w === 'for' || w === 'on' || w === 'within')) return word;
+    if ((word === 'member' || word === 'members') && next !== 'of' && words[i - 1] !== 'team') return word;
+    // "what kind should I get?": a class never named.
+    if (CLASSIFIERS.has(word) && (words[i - 1] === 'what' || words[i - 1] === 'which') && next !== 'of') return word;
+  }
+  return null;
 }
 
 /** Only everyday words, and no capitalized word inside a sentence (a name). */

@@ -7,7 +7,7 @@
  */
 import { stem } from '../../text/tokens';
 import { isContentWord, isEverydayWord } from './gate';
-import { COMMON_VERBS, COMPARATIVES, NON_TOPIC_WORDS, SMALLTALK } from './word-lists';
+import { ASPECT_NOUNS, COMMON_VERBS, COMPARATIVES, NON_TOPIC_WORDS, SMALLTALK } from './word-lists';
 
 export interface HistoryTurn {
   user: string;
@@ -43,19 +43,29 @@ export function candidatePhrases(text: string): string[] {
       if (run.length) phrases.push(run.join(' '));
       run = [];
     };
-    for (const raw of clause.replace(/[’`]/g, "'").split(/\s+/)) {
-      const word = raw.replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, '').replace(/'s$/i, '');
-      const lower = word.toLowerCase();
+    const words = clause.replace(/[’`]/g, "'").split(/\s+/).map((raw) => raw.replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, '').replace(/'s$/i, ''));
+    const topical = (word: string | undefined) => {
+      const lower = word?.toLowerCase() ?? '';
+      return !!word && !lower.includes("'") && isContentWord(lower) && !COMMON_VERBS.has(lower) && !COMPARATIVES.has(lower) && !SMALLTALK.has(lower) && !NON_TOPIC_WORDS.has(lower) && !/ly$/.test(lower) && lower.length >= 2 && !/^\d/.test(lower);
+    };
+    words.forEach((word, i) => {
+      // A number is part of a name when it modifies a noun ("a 529 plan", "the 321 method") or ends a capitalized one ("Model 3").
+      // A lone digit before a noun is a count ("1 hit", "3 days"), and an all-capitals word before a number an abbreviation ("the US 21").
+      const number = /^\d[\d/.-]*$/.test(word) && ((word.length > 1 && topical(words[i + 1])) || (/^\p{Lu}\p{Ll}/u.test(words[i - 1] ?? '') && topical(words[i - 1]) && run.length > 0));
       // Contractions ("isn't", "I'd") are never topics.
-      if (lower.includes("'")) { flush(); continue; }
-      if (!word || !isContentWord(lower) || COMMON_VERBS.has(lower) || COMPARATIVES.has(lower) || SMALLTALK.has(lower) || NON_TOPIC_WORDS.has(lower) || /ly$/.test(lower) || lower.length < 2 || /^\d/.test(lower)) flush();
-      else run.push(word);
-    }
+      if (topical(word) || number) run.push(word);
+      else flush();
+    });
     flush();
   }
   // A lone -ing/-ed word is almost always a verb form ("spreading", "banned"), not a topic;
   // so is an -ed word closing a phrase ("garage door opener stopped").
   return phrases.map((p) => (p.includes(' ') ? p.replace(/\s+\S+ed$/i, '') : p)).filter((p) => p.includes(' ') || !/(?:ing|ed)$/i.test(p));
+}
+
+/** A phrase headed by an aspect noun ("the main advantages"): what was asked about a topic, never the topic itself. */
+export function isAspect(phrase: string): boolean {
+  return ASPECT_NOUNS.has(phrase.split(' ').at(-1)?.toLowerCase() ?? '');
 }
 
 /** Share of a phrase's words outside everyday vocabulary: specific words make good topics. */
@@ -76,7 +86,7 @@ export function trackTopics(history: readonly HistoryTurn[], options: TopicOptio
   recent.forEach((turn, i) => {
     const age = recent.length - 1 - i;
     for (const [text, roleWeight] of [[turn.user, 1], [turn.assistant, options.assistantWeight ?? 0.35]] as const) {
-      const found = candidatePhrases(text);
+      const found = candidatePhrases(text).filter((p) => !isAspect(p));
       const weight = (roleWeight * decay ** age) / Math.sqrt(Math.max(1, found.length));
       const lower = text.toLowerCase();
       found.forEach((phrase, position) => {

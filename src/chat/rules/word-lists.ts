@@ -67,3 +67,12 @@ export const NON_TOPIC_WORDS = words(`one ones two three four five six seven eig
   thing things stuff something anything everything nothing someone anyone everyone way ways lot lots kind kinds sort sorts bit
   part parts place places time times year years day days question questions answer answers example examples idea ideas
   sure yes no okay wow cool interesting really great nice awesome amazing well hmm oh ah fascinating like`);
+
+/**
+ * Nouns that name an aspect of something rather than a thing ("the main
+ * advantages", "its health effects"): a phrase headed by one is what a
+ * question asked about its topic, never the topic a later pronoun means.
+ */
+export const ASPECT_NOUNS = words(`type types kinds effect effects impact impacts role roles advantage advantages disadvantage disadvantages
+  benefit benefits drawback drawbacks difference differences similarity similarities feature features cause causes factor factors
+  option options pros cons use uses risk risks symptom symptoms characteristic characteristics property properties`);
