@@ -20,6 +20,13 @@ describe('topic tracking', () => {
     expect(candidatePhrases("Lumen pens carry a one-year limited warranty.")).toEqual(['Lumen pens', 'one-year limited warranty']);
     // "like" before a noun phrase is a preposition, never part of the topic.
     expect(candidatePhrases('That sounds like organic farming.')).toEqual(['organic farming']);
+    // Numbers inside names, not counts; two names joined by "and"; no verb before a name; "become" is a verb.
+    expect(candidatePhrases('What is a 529 plan?')).toEqual(['529 plan']);
+    expect(candidatePhrases('What is unique about the Model 3?')).toEqual(['unique', 'Model 3']);
+    expect(candidatePhrases('Did they have a 1 hit in the US 21 times?')).toEqual(['hit', 'US']);
+    expect(candidatePhrases('What did Lewis and Clark find?')).toEqual(['Lewis and Clark']);
+    expect(candidatePhrases('How can I begin learning Norwegian?')).toEqual(['Norwegian']);
+    expect(candidatePhrases('When did indoor versions become common?')).toEqual(['indoor versions', 'common']);
   });
 
   it('ranks the user\'s recent topic above words scattered in long answers', () => {

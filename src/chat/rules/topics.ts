@@ -49,6 +49,10 @@ export function candidatePhrases(text: string): string[] {
       return !!word && !lower.includes("'") && isContentWord(lower) && !COMMON_VERBS.has(lower) && !COMPARATIVES.has(lower) && !SMALLTALK.has(lower) && !NON_TOPIC_WORDS.has(lower) && !/ly$/.test(lower) && lower.length >= 2 && !/^\d/.test(lower);
     };
     words.forEach((word, i) => {
+      // "building Gigafactories", "learning Norwegian": a verb's -ing form before a name is not part of it.
+      if (/ing$/i.test(word) && /^\p{Lu}/u.test(words[i + 1] ?? '') && !/^\p{Lu}/u.test(word)) { flush(); return; }
+      // "Lewis and Clark": two names joined by "and" are one party.
+      if (word.toLowerCase() === 'and' && run.length > 0 && /^\p{Lu}/u.test(run[run.length - 1] ?? '') && /^\p{Lu}/u.test(words[i + 1] ?? '') && topical(words[i + 1]) && i > 0) { run.push(word); return; }
       // A number is part of a name when it modifies a noun ("a 529 plan", "the 321 method") or ends a capitalized one ("Model 3").
       // A lone digit before a noun is a count ("1 hit", "3 days"), and an all-capitals word before a number an abbreviation ("the US 21").
       const number = /^\d[\d/.-]*$/.test(word) && ((word.length > 1 && topical(words[i + 1])) || (/^\p{Lu}\p{Ll}/u.test(words[i - 1] ?? '') && topical(words[i - 1]) && run.length > 0));

@@ -44,6 +44,7 @@ export const COMMON_VERBS = words(`
   contain contains contained cover covers covered receive receives received apply applies applied protect protects
   sound sounds sounded look looks looked seem eat eats ate eaten drink drinks drank sleep sleeps slept talk talks talked
   ask asks asked answer answers answered mention mentioned heard
+  become becomes became becoming get gets
   can could will would shall should may might must
 `);
 
