@@ -4,74 +4,127 @@
  * Decided from the manifest alone; runs inside the caller's write transaction.
  * The merged shards' BM25 postings come from the caller's `merge` (the
  * retrieval side's mergeSegments): storage moves records, it does not index.
+ *
+ * No document record is rewritten: each merged shard is mapped to its new one
+ * in the manifest (`shardAlias`), which is how a document's chunkShards are
+ * read from then on. Documents are read only to tell live slots from dead ones
+ * in a shard that has dead slots, or for the texts of postings stored before
+ * segments existed.
  */
 import type { LexicalSegment, SegmentPart } from '../index-data';
-import { SHARD_MIN_BYTES, shardRows, type DocRecord, type ShardRecord } from './schema';
+import { resolveShard } from './manifest';
+import { SHARD_MIN_BYTES, shardRows, type DocRecord, type Manifest, type ShardRecord } from './schema';
 import type { WriteTx } from './write-tx';
 
-/** Merges the kept slots of several stored segments into one, given each part's shard slot count (mergeSegments). */
-export type MergeLexical = (parts: readonly SegmentPart[], slotCounts: readonly number[]) => LexicalSegment;
+/**
+ * The retrieval side's postings, for compaction: `merge` merges the kept slots
+ * of several stored segments into one, given each part's shard slot count
+ * (mergeSegments); `usable` says whether a stored segment can be merged as
+ * it is (isCurrentSegment), or its chunks' texts must be tokenized again.
+ */
+export interface MergeLexical {
+  merge(parts: readonly SegmentPart[], slotCounts: readonly number[]): LexicalSegment;
+  usable(segment: LexicalSegment | undefined, slots: number): boolean;
+}
 
 /** Compaction runs once this many shards are small or mostly dead. */
 const COMPACT_TRIGGER = 8;
 
+/** A victim's live slots, and their texts where its postings must be rebuilt. */
+interface Kept { shard: ShardRecord; slots: number[]; texts: string[] }
+
 /** Returns the number of shards rewritten. */
-export async function compactShards(tx: WriteTx, merge: MergeLexical): Promise<number> {
+export async function compactShards(tx: WriteTx, lexical: MergeLexical): Promise<number> {
   const manifest = await tx.objectStore('meta').get('manifest');
   if (!manifest) return 0;
   // Decide from the manifest alone: reading every shard on each commit would make ingest quadratic.
   manifest.shardSlots ??= {};
+  manifest.shardAlias ??= {};
   const victimIds = Object.keys(manifest.shardLive).map(Number)
     .filter((id) => isCompactable(manifest.shardSlots[id] ?? 0, manifest.shardLive[id] ?? 0, manifest.dims));
   if (victimIds.length < COMPACT_TRIGGER) return 0;
   const victims = (await Promise.all(victimIds.map((id) => tx.objectStore('shards').get(id)))).filter((v): v is ShardRecord => v !== undefined);
-  // The documents with chunks in the victims, found through the byShard index (they are rewritten with their chunks' new shards).
-  const byShard = tx.objectStore('docs').index('byShard');
-  const docs = new Map((await Promise.all(victims.map((v) => byShard.getAll(v.id)))).flat().map((d) => [d.id, d]));
-  // A slot is live while a document lists its key in that shard.
-  const owners = new Map<number, { doc: DocRecord; index: number }>();
-  for (const doc of docs.values()) doc.chunkKeys.forEach((key, index) => owners.set(key, { doc, index }));
-  const live: { key: number; owner: { doc: DocRecord; index: number }; vector: Float32Array; shard: ShardRecord; slot: number }[] = [];
+  const kept = await Promise.all(victims.map((shard) => keptSlots(tx, manifest, shard, lexical)));
   for (const shard of victims) {
-    shard.keys.forEach((key, slot) => {
-      const owner = owners.get(key);
-      if (owner && owner.doc.chunkShards[owner.index] === shard.id) live.push({ key, owner, vector: shard.vectors.subarray(slot * shard.dims, (slot + 1) * shard.dims), shard, slot });
-    });
     void tx.objectStore('shards').delete(shard.id);
     delete manifest.shardLive[shard.id];
     delete manifest.shardSlots[shard.id];
   }
+  // Each victim moves whole into one new shard, so one alias covers all of its chunks.
   const perShard = shardRows(manifest.dims);
-  for (let from = 0; from < live.length; from += perShard) {
-    const part = live.slice(from, from + perShard);
-    const id = manifest.nextShardId++;
-    const vectors = new Float32Array(part.length * manifest.dims);
-    part.forEach(({ owner, vector }, slot) => {
-      vectors.set(vector, slot * manifest.dims);
-      owner.doc.chunkShards[owner.index] = id;
-    });
-    // The kept slots grouped by the shard they come from, in order.
-    const parts: (SegmentPart & { slots: number[]; texts: string[] })[] = [];
-    const slotCounts: number[] = [];
-    let previous: ShardRecord | null = null;
-    for (const p of part) {
-      if (p.shard !== previous) {
-        parts.push({ segment: p.shard.lexical, slots: [], texts: [] });
-        slotCounts.push(p.shard.keys.length);
-        previous = p.shard;
-      }
-      const group = parts[parts.length - 1] as (typeof parts)[number];
-      group.slots.push(p.slot);
-      group.texts.push(p.owner.doc.chunks[p.owner.index]?.context ?? '');
-    }
-    void tx.objectStore('shards').put({ id, dims: manifest.dims, vectors, keys: Float64Array.from(part, (p) => p.key), lexical: merge(parts, slotCounts) });
-    manifest.shardLive[id] = part.length;
-    manifest.shardSlots[id] = part.length;
+  let group: Kept[] = [];
+  let rows = 0;
+  const groups: Kept[][] = [];
+  for (const k of kept) {
+    if (k.slots.length === 0) { retire(manifest, k.shard.id, undefined); continue; }
+    if (rows + k.slots.length > perShard && group.length) { groups.push(group); group = []; rows = 0; }
+    group.push(k);
+    rows += k.slots.length;
   }
-  // The moved chunks' documents now name their new shards.
-  for (const doc of docs.values()) void tx.objectStore('docs').put(doc);
+  if (group.length) groups.push(group);
+  for (const parts of groups) {
+    const id = manifest.nextShardId++;
+    const count = parts.reduce((n, p) => n + p.slots.length, 0);
+    const vectors = new Float32Array(count * manifest.dims);
+    const keys = new Float64Array(count);
+    let row = 0;
+    for (const { shard, slots } of parts) {
+      for (const slot of slots) {
+        vectors.set(shard.vectors.subarray(slot * shard.dims, (slot + 1) * shard.dims), row * manifest.dims);
+        keys[row++] = shard.keys[slot] as number;
+      }
+      retire(manifest, shard.id, id);
+    }
+    const postings = lexical.merge(parts.map((p) => ({ segment: p.shard.lexical, slots: p.slots, texts: p.texts })), parts.map((p) => p.shard.keys.length));
+    void tx.objectStore('shards').put({ id, dims: manifest.dims, vectors, keys, lexical: postings });
+    manifest.shardLive[id] = count;
+    manifest.shardSlots[id] = count;
+  }
   await tx.objectStore('meta').put(manifest, 'manifest');
   return victims.length;
+}
+
+/**
+ * The live slots of a victim: every slot while none was removed and its
+ * postings are usable (no read at all); otherwise the slots whose key a
+ * document still lists in this shard, found through the byShard index under
+ * the shard's own id and every id merged into it.
+ */
+async function keptSlots(tx: WriteTx, manifest: Manifest, shard: ShardRecord, lexical: MergeLexical): Promise<Kept> {
+  const allLive = manifest.shardLive[shard.id] === shard.keys.length && manifest.shardSlots[shard.id] === shard.keys.length;
+  if (allLive && lexical.usable(shard.lexical, shard.keys.length)) return { shard, slots: Array.from(shard.keys, (_, slot) => slot), texts: [] };
+  const names = [shard.id, ...Object.entries(manifest.shardAlias ?? {}).filter(([, to]) => to === shard.id).map(([from]) => Number(from))];
+  const byShard = tx.objectStore('docs').index('byShard');
+  const docs = new Map((await Promise.all(names.map((name) => byShard.getAll(name)))).flat().map((d) => [d.id, d]));
+  // A slot is live while a document lists its key in this shard.
+  const owners = new Map<number, { doc: DocRecord; index: number }>();
+  for (const doc of docs.values()) {
+    doc.chunkKeys.forEach((key, index) => { if (resolveShard(manifest, doc.chunkShards[index] as number) === shard.id) owners.set(key, { doc, index }); });
+  }
+  const slots: number[] = [];
+  const texts: string[] = [];
+  shard.keys.forEach((key, slot) => {
+    const owner = owners.get(key);
+    if (!owner) return;
+    slots.push(slot);
+    texts.push(owner.doc.chunks[owner.index]?.context ?? '');
+  });
+  return { shard, slots, texts };
+}
+
+/**
+ * Shard `from` is gone: its chunks (and those of every shard merged into it
+ * before) are now in `to`; with no `to` it held none, and no document names it.
+ */
+function retire(manifest: Manifest, from: number, to: number | undefined): void {
+  const aliases = (manifest.shardAlias ??= {});
+  for (const [id, target] of Object.entries(aliases)) {
+    if (target !== from) continue;
+    if (to === undefined) delete aliases[Number(id)];
+    else aliases[Number(id)] = to;
+  }
+  if (to === undefined) delete aliases[from];
+  else aliases[from] = to;
 }
 
 function isCompactable(slots: number, live: number, dims: number): boolean {

@@ -7,8 +7,13 @@ export interface ModelIdentity { modelId: string; dims: number }
 export function emptyManifest(identity: ModelIdentity): Manifest {
   return {
     schemaVersion: SCHEMA_VERSION, modelId: identity.modelId, dims: identity.dims, nextChunkKey: 1, nextShardId: 1,
-    shardLive: {}, shardSlots: {}, chunkCount: 0, docCount: 0, generation: 0, updatedAt: Date.now(),
+    shardLive: {}, shardSlots: {}, shardAlias: {}, chunkCount: 0, docCount: 0, generation: 0, updatedAt: Date.now(),
   };
+}
+
+/** The live shard that holds the chunks written to shard `id` (itself unless compaction merged it away). */
+export function resolveShard(manifest: Pick<Manifest, 'shardAlias'> | undefined, id: number): number {
+  return manifest?.shardAlias?.[id] ?? id;
 }
 
 /**

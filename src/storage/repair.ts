@@ -28,12 +28,20 @@ export async function repairRecords(tx: WriteTx, damaged: readonly string[], mod
   }
   const base = checked.manifest ?? emptyManifest({ modelId, dims: 0 });
   const live = checked.chunks.filter((c) => goodDocs.has(c.docId));
+  // Every kept document names the shard that holds each of its vectors now, so the repaired manifest needs no aliases
+  // (a manifest rebuilt from the records has lost them).
+  const placed = new Map(live.map((c) => [c.key, c.shard]));
+  for (const doc of checked.docs) {
+    if (!goodDocs.has(doc.id)) continue;
+    const chunkShards = doc.chunkKeys.map((key, i) => placed.get(key) ?? (doc.chunkShards[i] as number));
+    if (chunkShards.some((shard, i) => shard !== doc.chunkShards[i])) void tx.objectStore('docs').put({ ...doc, chunkShards });
+  }
   const shardLive: Record<number, number> = {};
   for (const c of live) shardLive[c.shard] = (shardLive[c.shard] ?? 0) + 1;
   const manifest: Manifest = {
     ...base,
     ...(base.modelId === '' ? { modelId } : {}),
-    shardLive, shardSlots: Object.fromEntries(checked.shards.size ? [...checked.shards.values()].map((s) => [s.id, s.keys.length]) : []),
+    shardLive, shardAlias: {}, shardSlots: Object.fromEntries(checked.shards.size ? [...checked.shards.values()].map((s) => [s.id, s.keys.length]) : []),
     chunkCount: live.length, docCount: goodDocs.size, generation: base.generation + 1, updatedAt: Date.now(),
   };
   if (manifest.chunkCount === 0) Object.assign(manifest, { modelId: '', dims: 0 });

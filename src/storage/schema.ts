@@ -8,7 +8,7 @@
 import type { DBSchema, IDBPDatabase, IDBPTransaction } from 'idb';
 import type { IndexedChunk, LexicalSegment, MetadataValue } from '../index-data';
 
-export const SCHEMA_VERSION = 2;
+export const SCHEMA_VERSION = 3;
 
 /** Shards are cut at this size, and merged while smaller than MIN. */
 export const SHARD_MAX_BYTES = 16 * 1024 * 1024;
@@ -30,6 +30,13 @@ export interface Manifest {
   shardLive: Record<number, number>;
   /** Slots (live or dead) per shard id, so compaction decides without reading any shard. */
   shardSlots: Record<number, number>;
+  /**
+   * Shards merged away by compaction: retired id → the live shard that now
+   * holds its chunks (never a chain). Documents keep naming the shard their
+   * chunks were first written to, so compaction rewrites no document record
+   * (version 3; absent before it, and after a repair, which names every shard directly).
+   */
+  shardAlias?: Record<number, number>;
   chunkCount: number;
   docCount: number;
   /** SHA-256 of the prebuilt index file this index was loaded from, if any. */
@@ -50,7 +57,11 @@ export interface DocRecord {
   chunkKeys: number[];
   /** Its chunks (parallel to chunkKeys): removing the document removes their texts at once. */
   chunks: StoredChunk[];
-  /** The shard holding each chunk's vector (parallel to chunkKeys): a removal updates the shards' live counts without reading them. */
+  /**
+   * The shard each chunk's vector was written to (parallel to chunkKeys), or
+   * since merged into (manifest.shardAlias): a removal updates the shards'
+   * live counts without reading them.
+   */
   chunkShards: number[];
   chars: number;
   addedAt: number;
@@ -100,7 +111,20 @@ export const MIGRATIONS: ReadonlyArray<(db: IDBPDatabase<unknown>, tx: UpgradeTx
     db.createObjectStore('shards', { keyPath: 'id' });
   },
   migrateToDocChunks,
+  markAliasedShards,
 ];
+
+/**
+ * Version 3: compaction no longer rewrites the documents whose chunks it
+ * moves; the manifest maps merged shards to their new one (shardAlias), and
+ * a document's chunkShards may name a merged shard. No record changes: the
+ * version keeps code that would read such names literally (and quarantine
+ * those documents as damaged) from opening the database.
+ */
+async function markAliasedShards(_db: IDBPDatabase<unknown>, tx: UpgradeTx): Promise<void> {
+  const manifest = await tx.objectStore('meta').get('manifest') as unknown;
+  if (typeof manifest === 'object' && manifest !== null) await tx.objectStore('meta').put({ ...manifest, schemaVersion: 3 }, 'manifest');
+}
 
 /**
  * Version 2: a record per chunk (version 1) made every commit thousands of

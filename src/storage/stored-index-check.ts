@@ -10,6 +10,7 @@
  */
 import type { ChunkRecord, DocRecord, Manifest, ShardRecord, StoredChunk } from './schema';
 import { SCHEMA_VERSION } from './schema';
+import { resolveShard } from './manifest';
 
 export interface CheckedRecords {
   manifest: Manifest | undefined;
@@ -29,7 +30,13 @@ const isCount = (v: unknown): v is number => Number.isInteger(v) && (v as number
 export function isManifest(value: unknown): value is Manifest {
   const m = value as Partial<Manifest> | null;
   return typeof m === 'object' && m !== null && isText(m.modelId) && isCount(m.dims) && isCount(m.nextChunkKey) && isCount(m.nextShardId)
-    && isCount(m.chunkCount) && isCount(m.docCount) && isCount(m.generation) && typeof m.shardLive === 'object' && m.shardLive !== null;
+    && isCount(m.chunkCount) && isCount(m.docCount) && isCount(m.generation) && typeof m.shardLive === 'object' && m.shardLive !== null
+    && (m.shardAlias === undefined || isAliasMap(m.shardAlias));
+}
+
+function isAliasMap(value: unknown): boolean {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+    && Object.entries(value).every(([from, to]) => isCount(Number(from)) && isCount(to));
 }
 
 function isDoc(value: unknown): value is DocRecord {
@@ -66,10 +73,14 @@ export function checkRecords(rawManifest: unknown, rawDocs: unknown[], rawShards
   const damaged = new Set<string>();
   const docs: DocRecord[] = [];
   const live = new Map<number, ChunkRecord>();
+  // Where a document's chunkShards say its vectors are: through the manifest's aliases for merged shards.
+  // Without a readable manifest the aliases are lost, and the shards' own keys alone place each vector
+  // (repair then writes every document's places out in full).
+  const shardOf = manifest ? (written: number) => resolveShard(manifest, written) : null;
   for (const d of rawDocs) {
     if (!isDoc(d)) { problems.push('a document record is unreadable'); continue; }
     docs.push(d);
-    const own = docChunks(d, place, dims, live);
+    const own = docChunks(d, place, dims, live, shardOf);
     if (typeof own === 'string') { damaged.add(d.id); problems.push(own); continue; }
     for (const c of own) live.set(c.key, c);
   }
@@ -88,7 +99,7 @@ export function checkRecords(rawManifest: unknown, rawDocs: unknown[], rawShards
 }
 
 /** A document's chunks with their keys and places, or what is wrong with them. */
-function docChunks(d: DocRecord, place: Map<number, { shard: ShardRecord; slot: number }>, dims: number, taken: Map<number, ChunkRecord>): ChunkRecord[] | string {
+function docChunks(d: DocRecord, place: Map<number, { shard: ShardRecord; slot: number }>, dims: number, taken: Map<number, ChunkRecord>, shardOf: ((written: number) => number) | null): ChunkRecord[] | string {
   if ((d.chunks as unknown[]).length !== d.chunkKeys.length) return `document "${d.id}" lost chunks`;
   const out: ChunkRecord[] = [];
   for (let i = 0; i < d.chunks.length; i++) {
@@ -97,7 +108,7 @@ function docChunks(d: DocRecord, place: Map<number, { shard: ShardRecord; slot: 
     if (!isChunk(c) || c.docId !== d.id) return `a chunk of "${d.id}" is unreadable`;
     const at = place.get(key);
     // The vector must be where the document says, the right size, and finite; and no other document may list the key.
-    if (!at || at.shard.id !== d.chunkShards[i] || at.shard.dims !== dims || !finiteRow(at.shard.vectors, at.slot, dims) || taken.has(key)) {
+    if (!at || (shardOf && at.shard.id !== shardOf(d.chunkShards[i] as number)) || at.shard.dims !== dims || !finiteRow(at.shard.vectors, at.slot, dims) || taken.has(key)) {
       return `chunk ${key} of "${d.id}" has no usable vector`;
     }
     out.push({ ...c, key, shard: at.shard.id, slot: at.slot });
@@ -124,7 +135,7 @@ function rebuildManifest(raw: unknown, rawDocs: unknown[], shards: Map<number, S
   for (const s of shards.values()) { shardLive[s.id] = s.keys.length; shardSlots[s.id] = s.keys.length; }
   return {
     schemaVersion: SCHEMA_VERSION, modelId: isText(old.modelId) ? old.modelId : '', dims,
-    nextChunkKey: maxKey + 1, nextShardId: Math.max(0, ...shards.keys()) + 1, shardLive, shardSlots,
+    nextChunkKey: maxKey + 1, nextShardId: Math.max(0, ...shards.keys()) + 1, shardLive, shardSlots, shardAlias: {},
     chunkCount, docCount: 0, generation: isCount(old.generation) ? old.generation + 1 : 1, updatedAt: Date.now(),
   };
 }

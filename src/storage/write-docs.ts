@@ -6,7 +6,7 @@
  */
 import { ThreadlineError } from '../errors';
 import type { LexicalSegment } from '../index-data';
-import type { ModelIdentity } from './manifest';
+import { resolveShard, type ModelIdentity } from './manifest';
 import type { ChunkRecord, Manifest } from './schema';
 import type { CommitResult, PendingDoc, StoredSegments, VectorRun } from './index-store';
 import type { WriteTx } from './write-tx';
@@ -70,7 +70,12 @@ export async function putDocs(tx: WriteTx, manifest: Manifest, pending: readonly
 export async function deleteDocs(tx: WriteTx, ids: readonly string[], manifest: Manifest): Promise<number[]> {
   const docs = (await Promise.all([...new Set(ids)].map((id) => tx.objectStore('docs').get(id)))).filter((d) => d !== undefined);
   for (const doc of docs) {
-    for (const shard of doc.chunkShards) manifest.shardLive[shard] = Math.max(0, (manifest.shardLive[shard] ?? 1) - 1);
+    for (const written of doc.chunkShards) {
+      const shard = resolveShard(manifest, written);
+      // A shard the manifest does not list gets no entry: a phantom count would be compacted forever.
+      const live = manifest.shardLive[shard];
+      if (live !== undefined) manifest.shardLive[shard] = Math.max(0, live - 1);
+    }
     void tx.objectStore('docs').delete(doc.id);
   }
   const keys = docs.flatMap((d) => d.chunkKeys);

@@ -25,7 +25,7 @@ import { fetchPrebuilt } from './fetch-prebuilt';
 import { memoryFrom } from './hydrate';
 import { readInWorker } from './documents-client';
 import { embedAndCommit, lexicalFor, planAdd } from './ingest-batches';
-import { mergeSegments } from '../retrieval/lexical-segment';
+import { isCurrentSegment, mergeSegments } from '../retrieval/lexical-segment';
 import { parseK, parseMode, parseQuery, parseStrings } from './parse-query';
 import { loadPrebuiltInto } from './load-prebuilt';
 import { reembed } from './rebuild';
@@ -278,7 +278,7 @@ export class RetrievalEngine implements Retriever {
    * its failure (a full quota, say) must not fail that call. The next commit retries.
    */
   private async compactQuietly(): Promise<void> {
-    await this.store.compact(mergeSegments).catch(() => 0);
+    await this.store.compact({ merge: mergeSegments, usable: isCurrentSegment }).catch(() => 0);
   }
 
   /** Rebuilds memory from the store: damaged records are repaired first, and the model identity is checked. */

@@ -52,6 +52,8 @@ export async function auditStore(name: string): Promise<StoreAudit> {
   const db = await openDB(`threadline:${name}`);
   const docs = (await db.getAll('docs')) as DocRecord[];
   const shards = new Map(((await db.getAll('shards')) as ShardRecord[]).map((s) => [s.id, s]));
+  // A document names the shard its chunk was written to; compaction maps merged shards to their new one.
+  const alias = ((await db.get('meta', 'manifest')) as { shardAlias?: Record<number, number> } | undefined)?.shardAlias ?? {};
   db.close();
   const partialDocs = docs.filter((d) => d.chunks.length !== d.chunkKeys.length || d.chunkShards.length !== d.chunkKeys.length || d.chunks.some((c) => c.docId !== d.id)).map((d) => d.id);
   const chunks = docs.flatMap((d) => d.chunkKeys.map((key, i) => ({ ...(d.chunks[i] as StoredChunk), key })));
@@ -60,7 +62,7 @@ export async function auditStore(name: string): Promise<StoreAudit> {
     docs, chunks,
     partialDocs,
     duplicateChunks: keys.length - new Set(keys).size,
-    danglingVectors: docs.reduce((n, d) => n + d.chunkKeys.filter((key, i) => !shards.get(d.chunkShards[i] as number)?.keys.includes(key)).length, 0),
+    danglingVectors: docs.reduce((n, d) => n + d.chunkKeys.filter((key, i) => !shards.get(alias[d.chunkShards[i] as number] ?? (d.chunkShards[i] as number))?.keys.includes(key)).length, 0),
   };
 }
 

@@ -209,6 +209,45 @@ describe('RetrievalEngine in Node (fake-indexeddb, real offline model)', () => {
     engine.close();
   });
 
+  it('compaction moves vectors without rewriting a document: merged shards are aliased, removals after it count right, and a second compaction of aliased, half-dead shards keeps every live chunk', async () => {
+    const name = `engine-${unique++}`;
+    const engine = await RetrievalEngine.open(config(name), countingEmbedder().load);
+    for (let i = 0; i < 8; i++) await engine.add([{ id: `doc${i}`, text: `Note ${i} about offline sync and refunds.` }]);
+    const open = async () => {
+      const store = await IndexStore.open(name);
+      const [stored, manifest] = [await store.load(), await store.manifest()];
+      store.close();
+      return { stored, manifest: manifest as NonNullable<typeof manifest> };
+    };
+    const merged = await open();
+    expect(Object.keys(merged.manifest.shardLive)).toHaveLength(1); // eight one-chunk shards became one
+    // Every document still names the shard its chunk was first written to; the manifest maps it to the merged one.
+    for (const doc of merged.stored.docs) expect(merged.manifest.shardAlias?.[doc.chunkShards[0] as number]).toBe(Number(Object.keys(merged.manifest.shardLive)[0]));
+    expect(merged.stored.problems).toEqual([]);
+    const before = await engine.search('offline sync refunds note 4', { k: 3 });
+
+    // Removals resolve the alias: the merged shard's live count falls.
+    await engine.remove(['doc0', 'doc1', 'doc2', 'doc3', 'doc4']);
+    const removed = await open();
+    expect(Object.values(removed.manifest.shardLive)).toEqual([3]);
+    // More small commits: the half-dead merged shard is compacted again with them; its three live chunks survive.
+    for (let i = 8; i < 15; i++) await engine.add([{ id: `doc${i}`, text: `Note ${i} about offline sync and refunds.` }]);
+    const again = await open();
+    expect(again.stored.problems).toEqual([]);
+    expect(Object.keys(again.manifest.shardLive)).toHaveLength(1);
+    expect(again.stored.chunks.map((c) => c.docId).sort()).toEqual(Array.from({ length: 10 }, (_, i) => `doc${i + 5}`).sort());
+    expect(Object.values(again.manifest.shardLive).reduce((n, v) => n + v, 0)).toBe(10);
+    expect(again.manifest.shardSlots[Number(Object.keys(again.manifest.shardLive)[0])]).toBe(10); // the five dead slots are gone
+    // No chain: every alias points at a shard that exists.
+    for (const to of Object.values(again.manifest.shardAlias ?? {})) expect(again.manifest.shardLive[to]).toBeGreaterThan(0);
+    engine.close();
+    const reopened = await RetrievalEngine.open(config(name), countingEmbedder().load);
+    expect(reopened.chunkKeys()).toEqual(engine.chunkKeys());
+    expect((await reopened.search('offline sync refunds note 8', { k: 3 })).map((h) => h.docId)).toContain('doc8');
+    expect(before.map((h) => h.docId)).toContain('doc4');
+    reopened.close();
+  });
+
   it('compacts many small commits into few shards', async () => {
     const name = `engine-${unique++}`;
     const engine = await RetrievalEngine.open(config(name), countingEmbedder().load);

@@ -168,6 +168,61 @@ describe('damaged storage never bricks the name', () => {
     rebuilt.close();
   });
 
+  /** An index whose documents name shards that compaction merged away (one add per document: small shards, merged). */
+  async function compacted() {
+    const name = `faults-${unique++}`;
+    const engine = await open(name);
+    for (const doc of docs) await engine.add([doc]);
+    for (let i = 0; i < 8; i++) await engine.add([{ id: `note-${i}`, text: `Note ${i} about passports and visas.` }]);
+    engine.close();
+    const db = await openDB(`threadline:${name}`);
+    const manifest = await db.get('meta', 'manifest') as { shardAlias?: Record<number, number> };
+    db.close();
+    expect(Object.keys(manifest.shardAlias ?? {}).length).toBeGreaterThan(0);
+    return name;
+  }
+
+  it.each([
+    ['deleted', (m: Record<string, unknown> | undefined) => { void m; return undefined; }],
+    ['with aliases that are not numbers', (m: Record<string, unknown> | undefined) => ({ ...m, shardAlias: { 1: 'seven' } })],
+  ])('a manifest %s after compaction: every document survives (the shards\' keys place the vectors), and the repair writes each place out in full', async (_label, change) => {
+    const name = await compacted();
+    await tamper(name, async (db) => {
+      const next = change(await db.get('meta', 'manifest') as Record<string, unknown> | undefined);
+      if (next) await db.put('meta', next, 'manifest'); else await db.delete('meta', 'manifest');
+    });
+    const repaired = await open(name);
+    expect((await repaired.stats()).repairedDocs ?? []).toEqual([]);
+    expect((await repaired.stats()).docs).toBe(docs.length + 8);
+    repaired.close();
+    const db = await openDB(`threadline:${name}`);
+    const [stored, shards] = [await db.getAll('docs') as { chunkKeys: number[]; chunkShards: number[] }[], await db.getAll('shards') as { id: number; keys: Float64Array }[]];
+    const manifest = await db.get('meta', 'manifest') as { shardAlias?: Record<number, number> };
+    db.close();
+    expect(manifest.shardAlias ?? {}).toEqual({});
+    for (const d of stored) d.chunkKeys.forEach((key, i) => expect(shards.find((sh) => sh.id === d.chunkShards[i])?.keys.includes(key)).toBe(true));
+    const again = await open(name);
+    expect((await again.stats()).repairedDocs ?? []).toEqual([]);
+    again.close();
+  });
+
+  it('an alias that points at the wrong shard: the documents it misplaces are reported and removed, the others answer', async () => {
+    const name = await compacted();
+    await tamper(name, async (db) => {
+      const manifest = await db.get('meta', 'manifest') as { shardAlias: Record<number, number> };
+      const [from] = Object.keys(manifest.shardAlias);
+      manifest.shardAlias[Number(from)] = 424242;
+      await db.put('meta', manifest, 'manifest');
+    });
+    const repaired = await open(name);
+    const stats = await repaired.stats();
+    expect(stats.repairedDocs?.length).toBeGreaterThan(0);
+    expect(stats.docs).toBe(docs.length + 8 - (stats.repairedDocs?.length ?? 0));
+    const lost = new Set(stats.repairedDocs);
+    expect(await repaired.add(docs)).toMatchObject({ added: docs.filter((d) => lost.has(d.id)).length });
+    repaired.close();
+  });
+
   it.each([
     ['a chunk text that is not text', async (db: Awaited<ReturnType<typeof openDB>>) => {
       const [doc] = await db.getAll('docs') as { chunks: { text: unknown }[] }[];

@@ -2,7 +2,7 @@ import 'fake-indexeddb/auto';
 import { openDB } from 'idb';
 import { describe, expect, it } from 'vitest';
 import { loadEmbedder } from '../../src/embedding/load-embedder';
-import type { DocRecord } from '../../src/storage/schema';
+import { SCHEMA_VERSION, type DocRecord } from '../../src/storage/schema';
 import { RetrievalEngine } from '../../src/worker/retrieval-engine';
 import { MODEL, SAMPLE_DOCS, engineConfig, sampleEngine } from '../fixtures/engine';
 import { readAll, writeVersion1 } from '../fixtures/schema-v1';
@@ -13,7 +13,7 @@ async function engineOn(name: string): Promise<RetrievalEngine> {
   return RetrievalEngine.open(engineConfig(name), () => loadEmbedder({ model: MODEL }));
 }
 
-describe('an index stored by schema version 1 opens under version 2', () => {
+describe('an index stored by schema version 1 opens under the current version', () => {
   it('every document, chunk, vector and BM25 posting carries over, dead slots stay dead, with no repair and no re-embedding', async () => {
     const source = `v2-source-${unique++}`;
     const engine = await sampleEngine(source);
@@ -31,7 +31,7 @@ describe('an index stored by schema version 1 opens under version 2', () => {
     for (const [i, q] of queries.entries()) expect(await migrated.search(q, { k: 5 })).toEqual(expected[i]);
     migrated.close();
     const after = await readAll(name);
-    expect(after.manifest.schemaVersion).toBe(2);
+    expect(after.manifest.schemaVersion).toBe(SCHEMA_VERSION);
     expect(after.docs).toEqual(records.docs);
     const db = await openDB(`threadline:${name}`);
     expect([...db.objectStoreNames].sort()).toEqual(['docs', 'meta', 'shards']);
