@@ -42,10 +42,16 @@ const browser = await chromium.launch({ executablePath: chromiumPath(), args: ch
 try {
   const page = await (await browser.newContext()).newPage();
   await page.addInitScript(() => {
-    const w = window as unknown as { tlReady: number[] };
+    const w = window as unknown as { tlReady: number[]; tlEnter: number[]; tlDone: number[] };
     w.tlReady = [];
+    w.tlEnter = [];
+    w.tlDone = [];
     document.addEventListener('threadline-ready', () => w.tlReady.push(performance.now()));
+    document.addEventListener('keydown', (e) => { if (e.key === 'Enter') w.tlEnter.push(performance.now()); }, true);
+    document.addEventListener('threadline-turn', (e) => { if ((e as CustomEvent<{ type?: string }>).detail.type === 'done') w.tlDone.push(performance.now()); });
   });
+  /** The answer's time in this page's clock, Enter to done. */
+  const answered = () => page.evaluate(() => { const w = window as unknown as { tlEnter: number[]; tlDone: number[] }; return (w.tlDone[0] ?? Number.NaN) - (w.tlEnter[0] ?? Number.NaN); });
   const readyAt = async () => {
     await page.waitForFunction(() => (window as unknown as { tlReady: number[] }).tlReady.length > 0, undefined, { timeout: 60_000 });
     return page.evaluate(() => (window as unknown as { tlReady: number[] }).tlReady[0] ?? Number.NaN);
@@ -60,15 +66,22 @@ try {
   const first = await readyAt();
   if (ask) await question(0);
   const times: number[] = [];
+  const totals: number[] = [];
   for (let i = 1; i <= reloads; i++) {
     await page.waitForTimeout(200);
     await page.reload();
-    times.push(await readyAt());
-    if (ask) await question(i);
+    const ready = await readyAt();
+    times.push(ready);
+    if (ask) {
+      await question(i);
+      totals.push(ready + await answered());
+    }
   }
   times.sort((a, b) => a - b);
+  totals.sort((a, b) => a - b);
   const f = (x: number | undefined) => (x ?? Number.NaN).toFixed(0);
-  console.log(`${site}${delay ? `, ${delay} ms per response` : ''}${ask ? ', a question each visit' : ''}: first visit ready ${f(first)} ms; ${reloads} reloads: ready median ${f(times[Math.floor(times.length / 2)])} ms (${f(times[0])}–${f(times.at(-1))})`);
+  const median = (xs: number[]) => f(xs[Math.floor(xs.length / 2)]);
+  console.log(`${site}${delay ? `, ${delay} ms per response` : ''}${ask ? ', a question each visit' : ''}: first visit ready ${f(first)} ms; ${reloads} reloads: ready median ${median(times)} ms (${f(times[0])}–${f(times.at(-1))})${ask ? `; ready plus the answer (asked once ready) median ${median(totals)} ms (${f(totals[0])}–${f(totals.at(-1))})` : ''}`);
 } finally {
   await browser.close();
   proxy?.close();
