@@ -231,8 +231,8 @@ export function resolveAndExpand(text: string, history: readonly HistoryTurn[], 
  * Electoral College. A bare "the <noun>" (no modifier, no "of …" after it)
  * presents its referent as known; when an earlier user turn holds a phrase
  * with that head noun and a specific modifier, that phrase is what it refers
- * to. The most recent such turn wins; the assistant's text is not read (its
- * phrases are guesses about what the user meant).
+ * to. The most recent such turn wins; only where the user's turns have none
+ * is the last answer read, for a name ("the Coast" → "the Amalfi Coast").
  */
 export function resolveDefinites(ask: string, history: readonly HistoryTurn[], specificity: Specificity): { question: string; antecedents: string[]; evidence: string[] } {
   const tokens = tokenize(ask);
@@ -258,16 +258,24 @@ export function resolveDefinites(ask: string, history: readonly HistoryTurn[], s
   return { question, antecedents, evidence };
 }
 
-/** The most recent user phrase ending in `head` whose other words are specific together. */
+/**
+ * The most recent user phrase ending in `head` whose other words are specific
+ * together; failing that, the first such phrase of the last answer ("the
+ * Coast" after an answer about the Amalfi Coast: what was just said is known).
+ */
 function fullerPhrase(head: string, history: readonly HistoryTurn[], specificity: Specificity): string | undefined {
+  // An answer's words are not scored (only the user's are looked up in the index): there, a name ("Amalfi") is what is specific.
+  const fuller = (text: string, named: boolean) => candidatePhrases(text).find((phrase) => {
+    const words = phrase.split(/\s+/);
+    if (words.length < 2 || stemsOf(words.at(-1) ?? '')[0] !== head) return false;
+    const modifiers = words.slice(0, -1);
+    return named ? modifiers.every((w) => /^\p{Lu}\p{Ll}/u.test(w)) : modifiers.reduce((sum, w) => sum + specificity(w.toLowerCase()), 0) >= SPECIFIC;
+  });
   for (let t = history.length - 1; t >= 0; t--) {
-    for (const phrase of candidatePhrases((history[t] as HistoryTurn).user)) {
-      const words = phrase.split(/\s+/);
-      if (words.length < 2 || stemsOf(words.at(-1) ?? '')[0] !== head) continue;
-      if (words.slice(0, -1).reduce((sum, w) => sum + specificity(w.toLowerCase()), 0) >= SPECIFIC) return phrase;
-    }
+    const found = fuller((history[t] as HistoryTurn).user, false);
+    if (found) return found;
   }
-  return undefined;
+  return fuller(history.at(-1)?.assistant ?? '', true);
 }
 
 function resolveTurn(text: string, history: readonly HistoryTurn[], resolvedHistory: readonly HistoryTurn[], specificity: Specificity, options: ExpandOptions): ResolvedQuery {

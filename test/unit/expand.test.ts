@@ -121,8 +121,10 @@ describe('resolve, then expand', () => {
     expect(resolveAndExpand('Who ran the Stanford experiment?', lab, sp).question).toBe('Who ran the Stanford experiment?');
     expect(resolveAndExpand('What were the results of the experiment?', lab, sp).question).toBe('What were the results of the Stanford experiment?');
     expect(resolveAndExpand('What are the side effects of long term drug use?', [{ user: 'What are common side effects?', assistant: '' }], sp).question).toBe('What are the side effects of long term drug use?');
-    // Only the user's own words name it: the assistant's phrase is a guess.
-    expect(resolveAndExpand('How would the College be abolished?', [{ user: 'How is the president elected?', assistant: 'By the Electoral College.' }], sp).question).not.toMatch(/Electoral/);
+    // The user's own words first; failing them, a name in the last answer ("the Coast" after an answer about the Amalfi Coast), never an older one.
+    expect(resolveAndExpand('How would the College be abolished?', [{ user: 'How is the president elected?', assistant: 'By the Electoral College.' }], sp).question).toBe('How would the Electoral College be abolished?');
+    expect(resolveAndExpand('How would the College be abolished?', [{ user: 'How is the president elected?', assistant: 'By the Electoral College.' }, { user: 'Who counts the votes?', assistant: 'Congress does.' }], sp).question).not.toMatch(/Electoral/);
+    expect(resolveAndExpand('What should I not miss on the Coast?', [{ user: 'Where should I go in Italy?', assistant: 'Details, Amalfi Coast: it was late morning by the time we arrived.' }], sp).question).toBe('What should I not miss on the Amalfi Coast?');
   });
 
   it('a relation with one side unnamed takes the conversation’s topic as context, below the typed words', () => {
