@@ -31,6 +31,8 @@ const LATER_TURNS: Row[] = [
   ['Besides inventive flavors, what made it successful?', 'condense', 'dangling-pronoun'],
   ['What else should I consider when installing it?', 'condense', 'dangling-pronoun'],
   ['Besides the price, what made it successful?', 'keep', 'self-contained'],
+  ['Tell me about feijoada and its significance.', 'keep', 'self-contained'], // a possessive joined to a noun phrase belongs to it
+  ['Tell me about its history and its significance.', 'condense', 'dangling-pronoun'],
   ['Is it easier to learn than Spanish?', 'condense', 'dangling-pronoun'], // the infinitive's object is what "than" compares
   ['Is it easier to learn Norwegian than Spanish?', 'keep', 'self-contained'],
   // a relation with one side unnamed

@@ -121,6 +121,8 @@ function hasInternalAntecedent(text: string, tokens: Token[], i: number): boolea
   const before = tokens.slice(0, i);
   // "What is mortadella and where is it from?": a coordinated second question refers to the first.
   const coordinated = before.some((t, j) => COORDINATORS.has(t.word) && WH_WORDS.has(tokens[j + 1]?.word ?? '') && tokens.slice(0, j).some((x) => isNoun(x.word)));
+  // "feijoada and its significance": a possessive joined to a noun phrase belongs to it.
+  if (POSSESSIVE_PRONOUNS.has(tokens[i]?.word ?? '') && COORDINATORS.has(tokens[i - 1]?.word ?? '') && isNoun(tokens[i - 2]?.word ?? '')) return true;
   const boundary = coordinated || before.some((t) => SUBORDINATORS.has(t.word)) || /[,;.!?]/.test(text.slice(0, tokens[i]?.index ?? 0));
   // Only a noun can be an antecedent: "what happens if it goes untreated?" has a verb before "if", and "it" still points back.
   // And one that agrees in number: in "Besides inventive flavors, what made it successful?" "it" is not the flavors.
@@ -152,6 +154,7 @@ export function isNoun(word: string): boolean {
 }
 
 const COORDINATORS = new Set(['and', 'but', 'or']);
+const POSSESSIVE_PRONOUNS = new Set(['its', 'their', 'his', 'her']);
 const LIKENESS = new Set(['different', 'differ', 'differs', 'similar', 'alike', 'compare', 'compares', 'comparable', 'difference', 'differences', 'similarities']);
 const LIKENESS_COMPLEMENTS = new Set(['from', 'to', 'than', 'between', 'and', 'with', 'vs', 'versus', 'among', 'or']);
 
