@@ -7,7 +7,7 @@
  *
  * No document record is rewritten: each merged shard is mapped to its new one
  * in the manifest (`shardAlias`), which is how a document's chunkShards are
- * read from then on. Documents are read only to tell live slots from dead ones
+ * read from then on (until the aliases pass MAX_ALIASES, see below). Documents are read only to tell live slots from dead ones
  * in a shard that has dead slots, or for the texts of postings stored before
  * segments existed.
  */
@@ -30,11 +30,19 @@ export interface MergeLexical {
 /** Compaction runs once this many shards are small or mostly dead. */
 const COMPACT_TRIGGER = 8;
 
+/**
+ * Past this many aliases (the manifest is read and written by every commit),
+ * a compaction also writes the current shard into the documents that name
+ * merged ones, and the aliases go: a rewrite of each document at most once
+ * per this many merged shards, instead of on every merge.
+ */
+export const MAX_ALIASES = 1024;
+
 /** A victim's live slots, and their texts where its postings must be rebuilt. */
 interface Kept { shard: ShardRecord; slots: number[]; texts: string[] }
 
 /** Returns the number of shards rewritten. */
-export async function compactShards(tx: WriteTx, lexical: MergeLexical): Promise<number> {
+export async function compactShards(tx: WriteTx, lexical: MergeLexical, maxAliases = MAX_ALIASES): Promise<number> {
   const manifest = await tx.objectStore('meta').get('manifest');
   if (!manifest) return 0;
   // Decide from the manifest alone: reading every shard on each commit would make ingest quadratic.
@@ -42,7 +50,12 @@ export async function compactShards(tx: WriteTx, lexical: MergeLexical): Promise
   manifest.shardAlias ??= {};
   const victimIds = Object.keys(manifest.shardLive).map(Number)
     .filter((id) => isCompactable(manifest.shardSlots[id] ?? 0, manifest.shardLive[id] ?? 0, manifest.dims));
-  if (victimIds.length < COMPACT_TRIGGER) return 0;
+  if (victimIds.length < COMPACT_TRIGGER) {
+    if (Object.keys(manifest.shardAlias).length <= maxAliases) return 0;
+    await settleAliases(tx, manifest);
+    await tx.objectStore('meta').put(manifest, 'manifest');
+    return 0;
+  }
   const victims = (await Promise.all(victimIds.map((id) => tx.objectStore('shards').get(id)))).filter((v): v is ShardRecord => v !== undefined);
   const kept = await Promise.all(victims.map((shard) => keptSlots(tx, manifest, shard, lexical)));
   for (const shard of victims) {
@@ -80,8 +93,18 @@ export async function compactShards(tx: WriteTx, lexical: MergeLexical): Promise
     manifest.shardLive[id] = count;
     manifest.shardSlots[id] = count;
   }
+  if (Object.keys(manifest.shardAlias).length > maxAliases) await settleAliases(tx, manifest);
   await tx.objectStore('meta').put(manifest, 'manifest');
   return victims.length;
+}
+
+/** Writes each aliased shard's current shard into the documents that name it, and forgets the aliases. */
+async function settleAliases(tx: WriteTx, manifest: Manifest): Promise<void> {
+  const aliases = manifest.shardAlias ?? {};
+  const byShard = tx.objectStore('docs').index('byShard');
+  const docs = new Map((await Promise.all(Object.keys(aliases).map((id) => byShard.getAll(Number(id))))).flat().map((d) => [d.id, d]));
+  for (const doc of docs.values()) void tx.objectStore('docs').put({ ...doc, chunkShards: doc.chunkShards.map((id) => resolveShard(manifest, id)) });
+  manifest.shardAlias = {};
 }
 
 /**

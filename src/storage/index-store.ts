@@ -252,9 +252,10 @@ export class IndexStore {
   /**
    * Merges shards that are small or mostly dead into full ones (compaction.ts),
    * their postings merged by `merge`. Returns the number of shards rewritten.
+   * `maxAliases` lowers the alias count past which documents are rewritten (tests).
    */
-  async compact(merge: MergeLexical): Promise<number> {
-    return this.write('Could not compact the index', (tx) => compactShards(tx, merge));
+  async compact(merge: MergeLexical, options: { maxAliases?: number } = {}): Promise<number> {
+    return this.write('Could not compact the index', (tx) => compactShards(tx, merge, options.maxAliases));
   }
 
   /** Shard count and vector bytes, from the manifest alone (reading the shards would load every vector). */

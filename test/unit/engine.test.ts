@@ -6,6 +6,7 @@ import type { IDBPDatabase } from 'idb';
 import { IndexStore } from '../../src/storage/index-store';
 import type { ThreadlineDB } from '../../src/storage/schema';
 import { RetrievalEngine } from '../../src/worker/retrieval-engine';
+import { isCurrentSegment, mergeSegments } from '../../src/retrieval/lexical-segment';
 import { engineConfig, MODEL, SAMPLE_DOCS } from '../fixtures/engine';
 
 let unique = 0;
@@ -246,6 +247,26 @@ describe('RetrievalEngine in Node (fake-indexeddb, real offline model)', () => {
     expect((await reopened.search('offline sync refunds note 8', { k: 3 })).map((h) => h.docId)).toContain('doc8');
     expect(before.map((h) => h.docId)).toContain('doc4');
     reopened.close();
+  });
+
+  it('past the alias limit, a compaction writes the current shards into the documents and drops the aliases', async () => {
+    const name = `engine-${unique++}`;
+    const engine = await RetrievalEngine.open(config(name), countingEmbedder().load);
+    for (let i = 0; i < 15; i++) await engine.add([{ id: `doc${i}`, text: `Note ${i} about offline sync and refunds.` }]);
+    engine.close();
+    const store = await IndexStore.open(name);
+    const before = await store.manifest();
+    // Two compactions (after the 8th and the 15th add): sixteen shards merged away, all now in one.
+    expect(Object.keys(before?.shardAlias ?? {})).toHaveLength(16);
+    expect(await store.compact({ merge: mergeSegments, usable: isCurrentSegment }, { maxAliases: 4 })).toBe(0); // nothing to merge, aliases settled
+    const after = await store.manifest();
+    const stored = await store.load();
+    store.close();
+    expect(after?.shardAlias).toEqual({});
+    expect(stored.problems).toEqual([]);
+    expect(stored.chunks).toHaveLength(15);
+    const [only] = Object.keys(after?.shardLive ?? {}).map(Number);
+    for (const doc of stored.docs) expect(doc.chunkShards).toEqual([only]);
   });
 
   it('compacts many small commits into few shards', async () => {
