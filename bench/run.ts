@@ -9,9 +9,7 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { resolve } from 'node:path';
-import { chromium } from 'playwright-core';
-import { chromiumArgs, chromiumPath } from '../scripts/chromium.ts';
-import { startDevServer } from '../scripts/dev-server.ts';
+import { benchPage } from './bench-page';
 import { loadEmbedder } from '../src/embedding/load-embedder';
 import { syntheticCorpus, vocabulary } from './corpus';
 import type { ScanEntry } from './bench.worker';
@@ -51,18 +49,9 @@ function nodePdf(pageCounts: readonly number[]) {
   return out;
 }
 
-const { server, origin } = await startDevServer(['bench/bench.html'], {
-  cache: 'bench',
-  include: ['@orama/orama', '@langchain/classic/vectorstores/memory', '@langchain/core/documents', 'hnswlib-wasm', 'client-vector-search'],
-});
-const browser = await chromium.launch({ executablePath: chromiumPath(), args: chromiumArgs() });
+const bench = await benchPage();
 try {
-  const page = await browser.newPage();
-  page.setDefaultTimeout(600_000);
-  const open = async () => {
-    await page.goto(`${origin}/bench/bench.html`);
-    await page.waitForFunction(() => window.benchReady === true);
-  };
+  const { page, open } = bench;
   const log = (what: string) => process.stderr.write(`bench: ${what}…\n`);
   await open();
   log('embedding model');
@@ -88,10 +77,7 @@ try {
   // The same ingest into two identically seeded indexes; the second tab is open and idle in both runs,
   // and holds the second index (following its commits) only in the second run.
   await open();
-  const otherTab = await browser.newPage();
-  otherTab.setDefaultTimeout(600_000);
-  await otherTab.goto(`${origin}/bench/bench.html`);
-  await otherTab.waitForFunction(() => window.benchReady === true);
+  const otherTab = await bench.otherTab();
   const tabsName = `bench-tabs-${Date.now()}`;
   for (const suffix of ['alone', 'shared']) await page.evaluate(({ name, base }) => window.bench.seed(name, base), { name: `${tabsName}-${suffix}`, base: SIZE.tabBase });
   const alone = await page.evaluate(({ name, docs }) => window.bench.tabIngest(name, 0, docs, 'a'), { name: `${tabsName}-alone`, docs: SIZE.tabDocs });
@@ -106,7 +92,7 @@ try {
   const peers = await page.evaluate(({ sizes, dims, runs, hnswN }) => window.bench.peers(sizes, dims, runs, hnswN), { sizes: [SIZE.scan.at(-1) ?? 100_000], dims: DIMS, runs: SIZE.scanRuns, hnswN: SIZE.hnswN });
 
   const report = {
-    machine: `${cpus()[0]?.model ?? 'unknown CPU'} × ${cpus().length}, Chromium ${browser.version()}`,
+    machine: `${cpus()[0]?.model ?? 'unknown CPU'} × ${cpus().length}, Chromium ${bench.version}`,
     quick,
     scan, hydrate,
     ingest: { chunksPerS: ingest.chunksPerS, overhead: ingest.overhead, bareChunksPerS: ingest.bareChunksPerS, chunks: ingest.chunks },
@@ -145,6 +131,5 @@ try {
   row(`PDF through add(), Chromium (${pdf.chromium.pages} pages)`, `${f(pdf.chromium.pagesPerS, 0)} pages/s, ${pdf.chromium.chunks} chunks in ${f(pdf.chromium.ms, 0)} ms; reading the PDF ${f(pdf.chromium.parseShare * 100, 0)}% of it`);
   if (jsonFile) writeFileSync(jsonFile, `${JSON.stringify(report, null, 2)}\n`);
 } finally {
-  await browser.close();
-  await server.close();
+  await bench.close();
 }
