@@ -7,9 +7,10 @@
  *
  * No document record is rewritten: each merged shard is mapped to its new one
  * in the manifest (`shardAlias`), which is how a document's chunkShards are
- * read from then on (until the aliases pass MAX_ALIASES, see below). Documents are read only to tell live slots from dead ones
- * in a shard that has dead slots, or for the texts of postings stored before
- * segments existed.
+ * read from then on (until the aliases pass MAX_ALIASES, see below).
+ * Documents are read only to tell live slots from dead ones in a shard that
+ * has dead slots, or for the texts of postings that must be built again
+ * (stored before segments existed, or by other tokenizer rules).
  */
 import type { LexicalSegment, SegmentPart } from '../index-data';
 import { resolveShard } from './manifest';
@@ -57,7 +58,9 @@ export async function compactShards(tx: WriteTx, lexical: MergeLexical, maxAlias
     return 0;
   }
   const victims = (await Promise.all(victimIds.map((id) => tx.objectStore('shards').get(id)))).filter((v): v is ShardRecord => v !== undefined);
-  const kept = await Promise.all(victims.map((shard) => keptSlots(tx, manifest, shard, lexical)));
+  // Where any victim's postings must be rebuilt from texts, every victim brings its texts (merge then tokenizes them all).
+  const texts = !victims.every((shard) => lexical.usable(shard.lexical, shard.keys.length));
+  const kept = await Promise.all(victims.map((shard) => keptSlots(tx, manifest, shard, texts)));
   for (const shard of victims) {
     void tx.objectStore('shards').delete(shard.id);
     delete manifest.shardLive[shard.id];
@@ -108,14 +111,14 @@ async function settleAliases(tx: WriteTx, manifest: Manifest): Promise<void> {
 }
 
 /**
- * The live slots of a victim: every slot while none was removed and its
- * postings are usable (no read at all); otherwise the slots whose key a
- * document still lists in this shard, found through the byShard index under
- * the shard's own id and every id merged into it.
+ * The live slots of a victim: every slot while none was removed and no texts
+ * are needed (no read at all); otherwise the slots whose key a document still
+ * lists in this shard, with their texts, found through the byShard index
+ * under the shard's own id and every id merged into it.
  */
-async function keptSlots(tx: WriteTx, manifest: Manifest, shard: ShardRecord, lexical: MergeLexical): Promise<Kept> {
+async function keptSlots(tx: WriteTx, manifest: Manifest, shard: ShardRecord, needTexts: boolean): Promise<Kept> {
   const allLive = manifest.shardLive[shard.id] === shard.keys.length && manifest.shardSlots[shard.id] === shard.keys.length;
-  if (allLive && lexical.usable(shard.lexical, shard.keys.length)) return { shard, slots: Array.from(shard.keys, (_, slot) => slot), texts: [] };
+  if (allLive && !needTexts) return { shard, slots: Array.from(shard.keys, (_, slot) => slot), texts: [] };
   const names = [shard.id, ...Object.entries(manifest.shardAlias ?? {}).filter(([, to]) => to === shard.id).map(([from]) => Number(from))];
   const byShard = tx.objectStore('docs').index('byShard');
   const docs = new Map((await Promise.all(names.map((name) => byShard.getAll(name)))).flat().map((d) => [d.id, d]));

@@ -249,6 +249,33 @@ describe('RetrievalEngine in Node (fake-indexeddb, real offline model)', () => {
     reopened.close();
   });
 
+  it('a compaction that merges a shard with postings from before segments (tokenized again) with current ones stores postings for every slot', async () => {
+    const name = `engine-${unique++}`;
+    const engine = await RetrievalEngine.open(config(name), countingEmbedder().load);
+    for (let i = 0; i < 7; i++) await engine.add([{ id: `doc${i}`, text: `Note ${i} about offline sync and refunds number ${i}.` }]);
+    engine.close();
+    const store = await IndexStore.open(name);
+    const db = (store as unknown as { db: IDBPDatabase<ThreadlineDB> }).db;
+    const [legacy] = await db.getAll('shards');
+    if (!legacy) throw new Error('no shard');
+    delete legacy.lexical; // as written before segments existed
+    await db.put('shards', legacy);
+    store.close();
+    const again = await RetrievalEngine.open(config(name), countingEmbedder().load);
+    const before = await again.search('offline sync refunds number 3', { k: 8, mode: 'lexical' });
+    await again.add([{ id: 'doc7', text: 'Note 7 about offline sync and refunds number 7.' }]); // the eighth small shard: compaction
+    again.close();
+    const check = await IndexStore.open(name);
+    const shards = await (check as unknown as { db: IDBPDatabase<ThreadlineDB> }).db.getAll('shards');
+    check.close();
+    expect(shards).toHaveLength(1);
+    const [merged] = shards;
+    expect(isCurrentSegment(merged?.lexical, merged?.keys.length ?? -1)).toBe(true);
+    const reopened = await RetrievalEngine.open(config(name), countingEmbedder().load);
+    expect((await reopened.search('offline sync refunds number 3', { k: 8, mode: 'lexical' })).slice(0, before.length).map((h) => h.docId)).toEqual(before.map((h) => h.docId));
+    reopened.close();
+  });
+
   it('past the alias limit, a compaction writes the current shards into the documents and drops the aliases', async () => {
     const name = `engine-${unique++}`;
     const engine = await RetrievalEngine.open(config(name), countingEmbedder().load);
