@@ -64,7 +64,11 @@ try {
   };
   await page.goto(`${origin}/index.html`);
   const first = await readyAt();
-  if (ask) await question(0);
+  let firstAnswer = Number.NaN;
+  if (ask) {
+    await question(0);
+    firstAnswer = await answered();
+  }
   const times: number[] = [];
   const totals: number[] = [];
   for (let i = 1; i <= reloads; i++) {
@@ -81,7 +85,7 @@ try {
   totals.sort((a, b) => a - b);
   const f = (x: number | undefined) => (x ?? Number.NaN).toFixed(0);
   const median = (xs: number[]) => f(xs[Math.floor(xs.length / 2)]);
-  console.log(`${site}${delay ? `, ${delay} ms per response` : ''}${ask ? ', a question each visit' : ''}: first visit ready ${f(first)} ms; ${reloads} reloads: ready median ${median(times)} ms (${f(times[0])}–${f(times.at(-1))})${ask ? `; ready plus the answer (asked once ready) median ${median(totals)} ms (${f(totals[0])}–${f(totals.at(-1))})` : ''}`);
+  console.log(`${site}${delay ? `, ${delay} ms per response` : ''}${ask ? ', a question each visit' : ''}: first visit ready ${f(first)} ms${ask ? `, answered ${f(firstAnswer)} ms after Enter` : ''}; ${reloads} reloads: ready median ${median(times)} ms (${f(times[0])}–${f(times.at(-1))})${ask ? `; ready plus the answer (asked once ready) median ${median(totals)} ms (${f(totals[0])}–${f(totals.at(-1))})` : ''}`);
 } finally {
   await browser.close();
   proxy?.close();
