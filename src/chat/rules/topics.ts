@@ -7,7 +7,7 @@
  */
 import { stem } from '../../text/tokens';
 import { isContentWord, isEverydayWord } from './gate';
-import { ASPECT_NOUNS, COMMON_VERBS, COMPARATIVES, NON_TOPIC_WORDS, SMALLTALK } from './word-lists';
+import { ASPECT_NOUNS, COMMON_VERBS, COMPARATIVES, NON_TOPIC_WORDS, PREPOSITIONS, SMALLTALK } from './word-lists';
 
 export interface HistoryTurn {
   user: string;
@@ -46,7 +46,7 @@ export function candidatePhrases(text: string): string[] {
     const words = clause.replace(/[’`]/g, "'").split(/\s+/).map((raw) => raw.replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, '').replace(/'s$/i, ''));
     const topical = (word: string | undefined) => {
       const lower = word?.toLowerCase() ?? '';
-      return !!word && !lower.includes("'") && isContentWord(lower) && !COMMON_VERBS.has(lower) && !COMPARATIVES.has(lower) && !SMALLTALK.has(lower) && !NON_TOPIC_WORDS.has(lower) && !/ly$/.test(lower) && lower.length >= 2 && !/^\d/.test(lower);
+      return !!word && !lower.includes("'") && isContentWord(lower) && !COMMON_VERBS.has(lower) && !COMPARATIVES.has(lower) && !SMALLTALK.has(lower) && !NON_TOPIC_WORDS.has(lower) && !PREPOSITIONS.has(lower) && !/ly$/.test(lower) && lower.length >= 2 && !/^\d/.test(lower);
     };
     words.forEach((word, i) => {
       // "building Gigafactories", "learning Norwegian": a verb's -ing form before a name is not part of it.

@@ -77,3 +77,7 @@ export const NON_TOPIC_WORDS = words(`one ones two three four five six seven eig
 export const ASPECT_NOUNS = words(`type types kinds effect effects impact impacts role roles advantage advantages disadvantage disadvantages
   benefit benefits drawback drawbacks difference differences similarity similarities feature features cause causes factor factors
   option options pros cons use uses risk risks symptom symptoms characteristic characteristics property properties`);
+
+/** Prepositions the search stopwords leave in (they are rare enough to index): never part of a topic phrase. */
+export const PREPOSITIONS = words(`behind across among amongst toward towards upon beyond beneath despite via around along within without
+  throughout near onto underneath besides except unlike per amid inside outside`);
