@@ -32,6 +32,11 @@ const LATER_TURNS: Row[] = [
   ['What else should I consider when installing it?', 'condense', 'dangling-pronoun'],
   ['Besides the price, what made it successful?', 'keep', 'self-contained'],
   ['Tell me about feijoada and its significance.', 'keep', 'self-contained'], // a possessive joined to a noun phrase belongs to it
+  // idioms with a dummy "it": "make it into" (succeed), "what was it like during …" (the situation named after it)
+  ['Did Bench make it into the Hall of Fame?', 'keep', 'self-contained'],
+  ['What was it like during the time dinosaurs were on earth?', 'keep', 'self-contained'],
+  ['What is it like?', 'condense', 'dangling-pronoun'],
+  ['Can you make it cheaper?', 'condense', 'dangling-pronoun'],
   ['Tell me about its history and its significance.', 'condense', 'dangling-pronoun'],
   ['Is it easier to learn than Spanish?', 'condense', 'dangling-pronoun'], // the infinitive's object is what "than" compares
   ['Is it easier to learn Norwegian than Spanish?', 'keep', 'self-contained'],

@@ -101,6 +101,9 @@ function isExpletiveIt(tokens: Token[], i: number): boolean {
   const next = tokens[i + 1]?.word;
   const after = tokens[i + 2]?.word;
   const prev = tokens[i - 1]?.word;
+  // Idioms: "make it into the Hall of Fame" (succeed), "what was it like during …" (the situation that follows).
+  if (prev && /^mak(?:e|es|ing)$|^made$/.test(prev) && next && /^(?:into|to|through|out|big|home)$/.test(next)) return true;
+  if (next === 'like' && (prev === 'is' || prev === 'was' || prev === 'be') && tokens.slice(i + 2).filter((t) => isContentWord(t.word)).length >= 2) return true;
   if ((next === 'is' || next === "it's" || next === 'was' || prev === 'is' || prev === 'was') && (after && EXPLETIVE_IT_COMPLEMENTS.has(after) || next && EXPLETIVE_IT_COMPLEMENTS.has(next))) return true;
   // "what does it mean to…", "it costs … to…", "it takes … to…": a dummy subject before an infinitive.
   if (next && EXTRAPOSING_VERBS.has(next) && tokens.slice(i + 2, i + 6).some((t) => t.word === 'to')) return true;
