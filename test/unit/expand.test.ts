@@ -89,6 +89,10 @@ describe('resolve, then expand', () => {
     expect(lastQuestionClause('Thanks. What is the refund window (orders)?')).toBe('What is the refund window');
     const history = [{ user: 'Great, thanks! How long do I have to return something?', assistant: '' }];
     expect(resolveAndExpand('what about damaged items?', history, specific({ damaged: 0.7, return: 0.6 })).question).toBe('How long do I have to return something, for damaged items?');
+    // A fragment after a fragment replaces it; a bare follow-up keeps the whole previous question.
+    const more = [...history, { user: 'what about damaged items?', assistant: '' }];
+    expect(resolveAndExpand('what about opened ones?', more, specific({ damaged: 0.7, opened: 0.7 })).question).toBe('How long do I have to return something, for opened ones?');
+    expect(resolveAndExpand('why?', more, specific({ damaged: 0.7 })).question).toBe('why? (How long do I have to return something, for damaged items)');
   });
 
   it('a question of its own after “and” is not spliced', () => {

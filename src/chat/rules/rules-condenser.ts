@@ -70,14 +70,34 @@ export function lastQuestionClause(question: string): string {
 /** "and how long does it take?": a question of its own after a continuation word, not a fragment to splice. */
 const OWN_QUESTION = /^(?:what|which|who|whom|whose|when|where|why|how|is|are|was|were|do|does|did|can|could|will|would|should)\b/i;
 
-function spliceEllipsis(question: string, history: readonly HistoryTurn[], top: Topic | undefined, depth: number, rank: (h: readonly HistoryTurn[]) => Topic[]): Condensation {
-  const previous = resolvedQuestion(history, depth, rank);
-  const body = strip(question);
+/** The fragment after an ellipsis opener ("what about damaged items?" → "damaged items"), or '' for a bare one. */
+function fragmentOf(body: string): { opener: string; fragment: string } {
   const opener = ELLIPSIS_OPENERS.exec(body);
-  const fragment = opener ? body.slice(opener[0].length).trim().replace(/^[,:;-]\s*/, '') : '';
+  return { opener: opener?.[0] ?? '', fragment: opener ? body.slice(opener[0].length).trim().replace(/^[,:;-]\s*/, '') : '' };
+}
+
+/**
+ * The question a new fragment continues: the previous question, except that
+ * a fragment after a fragment replaces it ("…return something?", "what about
+ * damaged items?", "what about opened ones?" asks about opened ones, not both).
+ */
+function continuedQuestion(history: readonly HistoryTurn[], depth: number, rank: (h: readonly HistoryTurn[]) => Topic[]): string | undefined {
+  const at = history.findLastIndex((t) => decide(t.user, true).action !== 'reply');
+  const last = history[at];
+  if (last && at > 0 && depth < MAX_DEPTH && decide(last.user, true).reason === 'ellipsis') {
+    const { fragment } = fragmentOf(strip(last.user));
+    if (fragment && !(OWN_QUESTION.test(fragment) && fragment.split(/\s+/).length >= 3)) return continuedQuestion(history.slice(0, at), depth + 1, rank);
+  }
+  return resolvedQuestion(history, depth, rank);
+}
+
+function spliceEllipsis(question: string, history: readonly HistoryTurn[], top: Topic | undefined, depth: number, rank: (h: readonly HistoryTurn[]) => Topic[]): Condensation {
+  const body = strip(question);
+  const { opener, fragment } = fragmentOf(body);
+  const previous = fragment ? continuedQuestion(history, depth, rank) : resolvedQuestion(history, depth, rank);
   if (!previous) return top ? appendTopics(question, [top]) : { question, reason: 'no earlier question; kept as typed' };
   if (fragment && OWN_QUESTION.test(fragment) && fragment.split(/\s+/).length >= 3) {
-    return top ? appendTopics(fragment, [top]) : { question: fragment, reason: `a question of its own after “${opener?.[0] ?? ''}”` };
+    return top ? appendTopics(fragment, [top]) : { question: fragment, reason: `a question of its own after “${opener}”` };
   }
   const base = lastQuestionClause(previous);
   if (!fragment) return { question: `${body}? (${base})`, reason: `attached the previous question “${base}”` };
