@@ -76,17 +76,21 @@ function fragmentOf(body: string): { opener: string; fragment: string } {
   return { opener: opener?.[0] ?? '', fragment: opener ? body.slice(opener[0].length).trim().replace(/^[,:;-]\s*/, '') : '' };
 }
 
+/** "what about X?", "how about X?": X as an alternative to what was asked, not an addition to it ("and X?"). */
+const ALTERNATIVE = /(?:what|how) about$/i;
+
 /**
  * The question a new fragment continues: the previous question, except that
- * a fragment after a fragment replaces it ("…return something?", "what about
- * damaged items?", "what about opened ones?" asks about opened ones, not both).
+ * an alternative after an alternative replaces it ("…return something?",
+ * "what about damaged items?", "what about opened ones?" asks about opened
+ * ones, not both; "and to Canada?" still adds to the one before).
  */
 function continuedQuestion(history: readonly HistoryTurn[], depth: number, rank: (h: readonly HistoryTurn[]) => Topic[]): string | undefined {
   const at = history.findLastIndex((t) => decide(t.user, true).action !== 'reply');
   const last = history[at];
   if (last && at > 0 && depth < MAX_DEPTH && decide(last.user, true).reason === 'ellipsis') {
-    const { fragment } = fragmentOf(strip(last.user));
-    if (fragment && !(OWN_QUESTION.test(fragment) && fragment.split(/\s+/).length >= 3)) return continuedQuestion(history.slice(0, at), depth + 1, rank);
+    const { opener, fragment } = fragmentOf(strip(last.user));
+    if (fragment && ALTERNATIVE.test(opener) && !(OWN_QUESTION.test(fragment) && fragment.split(/\s+/).length >= 3)) return continuedQuestion(history.slice(0, at), depth + 1, rank);
   }
   return resolvedQuestion(history, depth, rank);
 }
@@ -94,7 +98,7 @@ function continuedQuestion(history: readonly HistoryTurn[], depth: number, rank:
 function spliceEllipsis(question: string, history: readonly HistoryTurn[], top: Topic | undefined, depth: number, rank: (h: readonly HistoryTurn[]) => Topic[]): Condensation {
   const body = strip(question);
   const { opener, fragment } = fragmentOf(body);
-  const previous = fragment ? continuedQuestion(history, depth, rank) : resolvedQuestion(history, depth, rank);
+  const previous = fragment && ALTERNATIVE.test(opener) ? continuedQuestion(history, depth, rank) : resolvedQuestion(history, depth, rank);
   if (!previous) return top ? appendTopics(question, [top]) : { question, reason: 'no earlier question; kept as typed' };
   if (fragment && OWN_QUESTION.test(fragment) && fragment.split(/\s+/).length >= 3) {
     return top ? appendTopics(fragment, [top]) : { question: fragment, reason: `a question of its own after “${opener}”` };
