@@ -12,7 +12,7 @@ import type { Specificity } from '../../src/chat/specificity';
 import type { Llm } from '../../src/llm/llm';
 import type { SearchMode } from '../../src/retrieval/memory-index';
 import type { Conversation, Passage, TurnKind } from './parse';
-import { average, scoreRanking, type KindMetrics } from './metrics';
+import { average, closureInterval, scoreRanking, type KindMetrics } from './metrics';
 import { ALL_STRATEGIES, LLM_STRATEGIES, contexts, strategyQuery, type Strategy, type StrategyQuery, type TurnContext } from './strategies';
 import { termCounts, termScore, type TermScore } from './terms';
 import { pickSnippet } from '../../src/chat/snippet';
@@ -37,6 +37,8 @@ export interface StrategyReport {
   /** Ranking metrics per turn kind; absent for a set without a corpus. */
   kinds?: Record<KindKey, KindMetrics>;
   gapClosure: number | null;
+  /** 95% bootstrap interval of gapClosure over follow-up turns (metrics.ts closureInterval). */
+  gapClosureCI?: [number, number] | null;
   regression: number;
   /** Term resolution of the resolved question against the human rewrite, non-first turns. */
   terms: TermScore;
@@ -153,6 +155,7 @@ export async function runEval(set: { passages: readonly Passage[] | null; conver
     entry.snippet = snippetScore(turns, qs, rankings, new Map(passages.map((p) => [p.id, p.text])));
   }
   gapAndRegression(report, strategies);
+  closureIntervals(report, strategies, turns, ranks);
 
   const rulesGate = queries.get('rules');
   const expand = queries.get('expand');
@@ -195,6 +198,20 @@ function snippetScore(turns: TurnContext[], qs: readonly StrategyQuery[], rankin
     if (c.turn.gold.includes(top[0] ?? '')) first++;
   });
   return n ? { fromGold: fromGold / n, firstPassageGold: first / n, none: none / n } : undefined;
+}
+
+/** Each strategy's closure interval, from the follow-ups' reciprocal ranks (raw, strategy, oracle on the same turns). */
+function closureIntervals(report: EvalReport['strategies'], strategies: readonly Strategy[], turns: readonly TurnContext[], ranks: ReadonlyMap<Strategy, number[]>): void {
+  const followups = turns.map((c, i) => [c, i] as const).filter(([c]) => c.turn.kind === 'followup').map(([, i]) => i);
+  const rr = (s: Strategy) => { const r = ranks.get(s); return r ? followups.map((i) => ((r[i] ?? 0) > 0 ? 1 / (r[i] as number) : 0)) : null; };
+  const raw = rr('raw');
+  const oracle = rr('oracle');
+  if (!raw || !oracle) return;
+  for (const s of strategies) {
+    const own = rr(s);
+    const entry = report[s];
+    if (own && entry?.gapClosure !== null && entry?.gapClosure !== undefined) entry.gapClosureCI = closureInterval(raw, own, oracle);
+  }
 }
 
 function gapAndRegression(report: EvalReport['strategies'], strategies: readonly Strategy[]): void {

@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { evaluate, type EvalReport } from '../../scripts/eval/evaluate';
 import { svgChart, table } from '../../scripts/eval/report';
+import { closureInterval } from '../../scripts/eval/metrics';
 import { contexts, strategyQuery } from '../../scripts/eval/strategies';
 import { FakeLlm } from '../fakes/fake-llm';
 
@@ -30,6 +31,12 @@ describe.skipIf(!present)('npm run eval on cast2021 (determinism and sanity only
     expect(a.turns.every((t) => t.rank.oracle !== undefined)).toBe(true);
     expect(a.strategies.raw!.gapClosure).toBe(0);
     expect(a.strategies.oracle!.gapClosure).toBe(1);
+    // The bootstrap interval brackets the figure (a ratio of resampled means), and the oracle's is exactly 1.
+    const ci = a.strategies.expand!.gapClosureCI as [number, number];
+    expect(ci[0]).toBeLessThan(a.strategies.expand!.gapClosure as number);
+    expect(ci[1]).toBeGreaterThan(a.strategies.expand!.gapClosure as number);
+    expect(a.strategies.oracle!.gapClosureCI).toEqual([1, 1]);
+    expect(table(a)).toMatch(/gap closure, 95% interval .*expand -?\d/);
     expect(table(a)).toContain('followup MRR');
     expect(svgChart(a)).toMatch(/^<svg[\s\S]*<\/svg>$/);
   });
@@ -39,6 +46,24 @@ describe.skipIf(!present)('npm run eval on cast2021 (determinism and sanity only
     expect(r.skipped).toEqual(['llm', 'llm-expand']);
     expect(Object.keys(r.strategies)).toEqual(['raw', 'oracle']);
     expect(r).toMatchObject({ retrieval: 'lexical', k: 20, depth: 20 });
+  });
+});
+
+describe('closure interval (bootstrap over follow-up turns)', () => {
+  it('is a point where every turn moves alike, widens with per-turn noise, is reproducible, and is null without a gap', () => {
+    const n = 50;
+    const raw = Array.from({ length: n }, () => 0.2);
+    const oracle = Array.from({ length: n }, () => 0.6);
+    const point = closureInterval(raw, Array.from({ length: n }, () => 0.4), oracle) as [number, number];
+    expect(point[0]).toBeCloseTo(0.5, 9);
+    expect(point[1]).toBeCloseTo(0.5, 9);
+    const noisy = Array.from({ length: n }, (_, i) => (i % 2 ? 0.2 : 0.6));
+    const ci = closureInterval(raw, noisy, oracle) as [number, number];
+    expect(ci[0]).toBeLessThan(0.5);
+    expect(ci[1]).toBeGreaterThan(0.5);
+    expect(closureInterval(raw, noisy, oracle)).toEqual(ci);
+    expect(closureInterval(raw, noisy, raw)).toBeNull();
+    expect(closureInterval([], [], [])).toBeNull();
   });
 });
 
