@@ -81,7 +81,17 @@ export function gateBySpecificity(text: string, hasHistory: boolean, specificity
   if (decision.reason === 'fragment' && PREPOSITIONAL.test(ask.trim())) return decision;
   const named = namedTopics(text, specificity);
   if (named.length > 0) return { action: 'keep', reason: 'self-contained', evidence: named };
+  // "Tell me about the privacy issues in social networks": four or more topic words describe a subject of their own,
+  // everyday as each may be (a follow-up that leans on the conversation rarely spells that much out).
+  if (decision.reason !== 'fragment' && topicWordCount(ask) >= DESCRIBED_TOPIC_WORDS) return { action: 'keep', reason: 'self-contained', evidence: candidatePhrases(ask) };
   return { action: 'condense', reason: decision.reason === 'fragment' ? 'fragment' : 'implicit-topic', evidence: contentWords(text) };
+}
+
+/** A question whose noun phrases hold this many words describes its own subject (3 and 5 measured in the README). */
+const DESCRIBED_TOPIC_WORDS = 4;
+
+function topicWordCount(text: string): number {
+  return candidatePhrases(text).reduce((n, phrase) => n + phrase.split(/\s+/).length, 0);
 }
 
 /** Decisions whose reference a statement just before the question can satisfy (a pronoun may still point further back). */

@@ -48,6 +48,9 @@ describe('resolve, then expand', () => {
 
   it('keeps a turn that names something specific in this corpus; condenses one that does not', () => {
     expect(gateBySpecificity('How could smart openers be hacked?', true, s).action).toBe('keep');
+    // Four or more topic words describe a subject of their own, everyday as each may be.
+    expect(gateBySpecificity('Tell me about the privacy issues in social networks.', true, s)).toMatchObject({ action: 'keep', reason: 'self-contained' });
+    expect(gateBySpecificity('What are the privacy issues?', true, s)).toMatchObject({ action: 'condense', reason: 'implicit-topic' });
     expect(gateBySpecificity('What are the pros and cons?', true, s)).toMatchObject({ action: 'condense', reason: 'implicit-topic' });
     expect(gateBySpecificity('What are the pros and cons?', false, s)).toMatchObject({ action: 'keep', reason: 'first-turn' });
     expect(gateBySpecificity('and in the EU?', true, s).action).toBe('condense'); // a fragment needs the history whatever it names
