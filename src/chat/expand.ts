@@ -302,7 +302,7 @@ function resolveTurn(text: string, history: readonly HistoryTurn[], resolvedHist
     const question = preamble ? `${preamble} ${ask}` : ask;
     const antecedents = definite?.antecedents ?? [];
     const terms = specificWords(text, specificity).length <= 1 ? expansionTerms(question, history, specificity, options) : [];
-    return { decision, question, query: { text: question, terms }, reason: `read ${decision.evidence.map((e, i) => `“${e}” as “the ${antecedents[i] ?? ''}”`).join(', ')}`, antecedents };
+    return { decision, question, query: { text: question, terms }, reason: readDefinites({ antecedents, evidence: decision.evidence }), antecedents };
   }
   // A topic the question already names is no antecedent ("tiger sharks (sharks)").
   const own = new Set(lexicalTerms(ask));
@@ -320,11 +320,17 @@ function resolveTurn(text: string, history: readonly HistoryTurn[], resolvedHist
   // Only where the user named what they ask about in their own words ("that refund", or a full question
   // with no specific word); a topic appended to a fragment or a comparison is what it asks about.
   const context = decision.reason === 'implicit-topic' || decision.reason === 'demonstrative' || decision.reason === 'missing-argument' ? /\s*\(([^()]*)\)(?=[?.!\s]*$)/.exec(resolved.question) : null;
-  const antecedents = resolved.antecedents ?? [];
-  if (!context) return { decision, question, query: { text: question, terms }, reason: `${resolved.reason}${added}`, antecedents };
+  // A definite description read on the way ("the College" → "the US Electoral College") is an antecedent too, and said so.
+  const antecedents = [...(definite?.antecedents ?? []), ...(resolved.antecedents ?? [])];
+  const read = definite?.antecedents.length ? `${readDefinites(definite)}; ` : '';
+  if (!context) return { decision, question, query: { text: question, terms }, reason: `${read}${resolved.reason}${added}`, antecedents };
   const searched = resolved.question.slice(0, context.index) + resolved.question.slice(context.index + context[0].length);
   const typed = new Set(contentWords(searched));
   const topic = [...new Set(contentWords(context[1] ?? ''))].filter((w) => !typed.has(w)).map((term) => ({ term, weight: turnWeight(term, history, options) }));
   const merged = [...topic, ...terms.filter((t) => !topic.some((x) => x.term === t.term))];
-  return { decision, question, query: { text: preamble ? `${preamble} ${searched}` : searched, terms: merged }, reason: `${resolved.reason} (as context)${added}`, antecedents };
+  return { decision, question, query: { text: preamble ? `${preamble} ${searched}` : searched, terms: merged }, reason: `${read}${resolved.reason} (as context)${added}`, antecedents };
+}
+
+function readDefinites(definite: { antecedents: string[]; evidence: string[] }): string {
+  return `read ${definite.evidence.map((e, i) => `“${e}” as “the ${definite.antecedents[i] ?? ''}”`).join(', ')}`;
 }

@@ -123,6 +123,11 @@ describe('resolve, then expand', () => {
     const history = [{ user: 'What is the Electoral College?', assistant: 'The Electoral College elects the president.' }, { user: 'Why do people want to change it?', assistant: '' }];
     const out = resolveAndExpand('How would the College be abolished?', history, sp);
     expect(out).toMatchObject({ question: 'How would the Electoral College be abolished?', decision: { action: 'condense', reason: 'definite-description', evidence: ['the College'.toLowerCase()] }, antecedents: ['Electoral College'] });
+    // With a pronoun left to resolve, the definite reading is listed and said as well.
+    const both = resolveAndExpand('How did the College change it?', [{ user: 'What is the Electoral College?', assistant: '' }, { user: 'Tell me about the Stanford experiment.', assistant: '' }], sp);
+    expect(both.question).toMatch(/^How did the Electoral College change /);
+    expect(both.antecedents[0]).toBe('Electoral College');
+    expect(both.reason).toMatch(/^read “the college” as “the Electoral College”; /);
     // Already modified ("the Stanford experiment"), or followed by "of" or another noun: not a bare reference.
     const lab = [{ user: 'Tell me about the Stanford experiment.', assistant: '' }];
     expect(resolveAndExpand('Who ran the Stanford experiment?', lab, sp).question).toBe('Who ran the Stanford experiment?');
