@@ -18,6 +18,7 @@ export function fetchAhead(url: string): void {
   const bytes = download(url, undefined, false);
   bytes.catch(() => undefined); // reported by the load() that takes it
   ahead.set(url, { bytes, expires: Date.now() + AHEAD_MS });
+  // The timer frees the bytes; `expires` is what load() checks, since a background tab's timers may run late.
   setTimeout(() => { if (ahead.get(url)?.bytes === bytes) ahead.delete(url); }, AHEAD_MS);
 }
 
