@@ -15,8 +15,26 @@ import { buildSegments } from '../retrieval/lexical-segment';
 import { throwIfAborted } from '../errors';
 import type { ProgressListener } from '../progress';
 
-/** Chunks embedded and committed together. */
+/**
+ * Chunks embedded and committed together: the first group of an add() holds
+ * about GROUP_CHUNKS; later groups are sized from how fast the earlier ones
+ * went, to take about GROUP_TARGET_MS each (never fewer than GROUP_CHUNKS,
+ * never more than MAX_GROUP_CHUNKS). A fast embedder (the offline model embeds
+ * 80,000 chunks a second) then commits a few large groups instead of many
+ * small ones: each group is a shard that compaction must merge again, which
+ * had cost more than embedding them. A slow one keeps groups of GROUP_CHUNKS,
+ * so progress and abort stay as frequent as before.
+ */
 export const GROUP_CHUNKS = 256;
+export const GROUP_TARGET_MS = 250;
+export const MAX_GROUP_CHUNKS = 8192;
+
+/** The next group's size in chunks, given how long the last group of `chunks` took. */
+export function nextGroupSize(chunks: number, ms: number): number {
+  if (chunks <= 0) return GROUP_CHUNKS;
+  const fitting = ms > 0 ? Math.floor((GROUP_TARGET_MS * chunks) / ms) : MAX_GROUP_CHUNKS;
+  return Math.min(MAX_GROUP_CHUNKS, Math.max(GROUP_CHUNKS, fitting));
+}
 
 
 /**
@@ -44,14 +62,20 @@ export async function planAdd(
   return { prepared, result, embedder };
 }
 
-/** Groups whole documents into batches of about GROUP_CHUNKS chunks. */
-export function* batches<T extends { chunks: unknown[] }>(items: readonly T[]): Generator<T[]> {
+/** Groups whole documents into batches of about `size()` chunks (asked again for each batch). */
+export function* batches<T extends { chunks: unknown[] }>(items: readonly T[], size: () => number = () => GROUP_CHUNKS): Generator<T[]> {
   let group: T[] = [];
-  let size = 0;
+  let chunks = 0;
+  let limit = size();
   for (const item of items) {
     group.push(item);
-    size += item.chunks.length;
-    if (size >= GROUP_CHUNKS) { yield group; group = []; size = 0; }
+    chunks += item.chunks.length;
+    if (chunks >= limit) {
+      yield group;
+      group = [];
+      chunks = 0;
+      limit = size();
+    }
   }
   if (group.length) yield group;
 }
@@ -67,7 +91,7 @@ export function withVectors(group: readonly PreparedDoc[], vectors: Float32Array
 }
 
 /**
- * Embeds and commits `prepared` group by group (whole documents per group),
+ * Embeds and commits `prepared` group by group (whole documents per group, sized by nextGroupSize),
  * reporting each step (`embedded`, `committed`) and an `ingest` progress
  * event after each commit; stops between steps when the signal fires.
  * Groups already committed stay committed.
@@ -78,14 +102,17 @@ export async function embedAndCommit(
 ): Promise<void> {
   const progress = { docsDone: 0, docsTotal: prepared.length, chunksDone: 0, chunksTotal: prepared.reduce((n, p) => n + p.chunks.length, 0) };
   const started = performance.now();
-  for (const group of batches(prepared)) {
+  let groupSize = GROUP_CHUNKS;
+  for (const group of batches(prepared, () => groupSize)) {
     throwIfAborted(options.signal);
+    const groupStarted = performance.now();
     const texts = group.flatMap((p) => p.chunks.map((c) => c.context));
     const vectors = await embedder.embed(texts, options.signal ? { signal: options.signal } : {});
     steps.embedded(texts.length);
     throwIfAborted(options.signal);
     await steps.commit(withVectors(group, vectors, embedder.dims));
     steps.committed(group.length, texts.length);
+    groupSize = nextGroupSize(texts.length, performance.now() - groupStarted);
     progress.docsDone += group.length;
     progress.chunksDone += texts.length;
     const seconds = (performance.now() - started) / 1000;
