@@ -31,7 +31,7 @@ describe('ingest groups sized by speed', () => {
         dims: 2,
         embed: async (texts: string[]) => { if (msPerChunk) await new Promise((r) => setTimeout(r, msPerChunk * texts.length)); return new Float32Array(texts.length * 2); },
       };
-      await embedAndCommit(docs.slice(0, count), embedder, {}, { commit: async (pending) => { commits.push(pending.length); }, embedded: () => {}, committed: () => {} });
+      await embedAndCommit(docs.slice(0, count), embedder, {}, { commit: (pending) => { commits.push(pending.length); return Promise.resolve(); }, embedded: () => {}, committed: () => {} });
       return commits;
     };
     const fast = await run(0, 5000);
