@@ -2,8 +2,10 @@
  * npx tsx bench/ingest.ts [DOCS] [RUNS]
  * Only the ingest row of `npm run bench`: add() of DOCS one-sentence
  * documents against the bare embedder on the same chunks, RUNS times in one
- * page (default 2,000 and 3), a line of JSON per run. For A/B work on the
- * write path, where the whole bench takes too long to repeat.
+ * page (default 2,000 and 3), a line of JSON per run, with the floor (the bare
+ * embedder plus one transaction storing its output) and the time to replace
+ * one of those documents afterwards. For A/B work on the write path, where the
+ * whole bench takes too long to repeat.
  */
 import { benchPage } from './bench-page';
 
@@ -15,7 +17,7 @@ try {
   await page.evaluate(() => window.bench.ingestVsBare(200)); // warm-up, not reported
   for (let i = 0; i < runs; i++) {
     const r = await page.evaluate((n) => window.bench.ingestVsBare(n), docs);
-    console.log(JSON.stringify({ chunks: r.chunks, ms: Math.round(r.ms), bareMs: Math.round(r.bareMs * 10) / 10, chunksPerS: Math.round(r.chunksPerS), bareChunksPerS: Math.round(r.bareChunksPerS), overhead: `+${Math.round(r.overhead * 100)}%` }));
+    console.log(JSON.stringify({ chunks: r.chunks, ms: Math.round(r.ms), bareMs: Math.round(r.bareMs * 10) / 10, chunksPerS: Math.round(r.chunksPerS), bareChunksPerS: Math.round(r.bareChunksPerS), overhead: `+${Math.round(r.overhead * 100)}%`, floorMs: Math.round(r.floorMs * 10) / 10, floorOverhead: `+${Math.round(r.floorOverhead * 100)}%`, replaceOneMs: Math.round(r.replaceOneMs * 10) / 10 }));
   }
 } finally {
   await close();

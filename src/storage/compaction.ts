@@ -5,10 +5,10 @@
  * The merged shards' BM25 postings come from the caller's `merge` (the
  * retrieval side's mergeSegments): storage moves records, it does not index.
  *
- * No document record is rewritten: each merged shard is mapped to its new one
+ * No document page is rewritten: each merged shard is mapped to its new one
  * in the manifest (`shardAlias`), which is how a document's chunkShards are
  * read from then on (until the aliases pass MAX_ALIASES, see below).
- * Documents are read only to tell live slots from dead ones in a shard that
+ * Documents (their pages) are read only to tell live slots from dead ones in a shard that
  * has dead slots, or for the texts of postings that must be built again
  * (stored before segments existed, or by other tokenizer rules).
  */
@@ -16,6 +16,7 @@ import type { LexicalSegment, SegmentPart } from '../index-data';
 import { resolveShard } from './manifest';
 import { SHARD_MIN_BYTES, shardRows, type DocRecord, type Manifest, type ShardRecord } from './schema';
 import type { WriteTx } from './write-tx';
+import { docsNamingShards, rewritePages } from './doc-pages';
 
 /**
  * The retrieval side's postings, for compaction: `merge` merges the kept slots
@@ -104,9 +105,8 @@ export async function compactShards(tx: WriteTx, lexical: MergeLexical, maxAlias
 /** Writes each aliased shard's current shard into the documents that name it, and forgets the aliases. */
 async function settleAliases(tx: WriteTx, manifest: Manifest): Promise<void> {
   const aliases = manifest.shardAlias ?? {};
-  const byShard = tx.objectStore('docs').index('byShard');
-  const docs = new Map((await Promise.all(Object.keys(aliases).map((id) => byShard.getAll(Number(id))))).flat().map((d) => [d.id, d]));
-  for (const doc of docs.values()) void tx.objectStore('docs').put({ ...doc, chunkShards: doc.chunkShards.map((id) => resolveShard(manifest, id)) });
+  const { pages } = await docsNamingShards(tx, Object.keys(aliases).map(Number));
+  rewritePages(tx, pages.values(), (doc) => (doc.chunkShards.some((id) => aliases[id] !== undefined) ? { ...doc, chunkShards: doc.chunkShards.map((id) => resolveShard(manifest, id)) } : doc));
   manifest.shardAlias = {};
 }
 
@@ -120,11 +120,10 @@ async function keptSlots(tx: WriteTx, manifest: Manifest, shard: ShardRecord, ne
   const allLive = manifest.shardLive[shard.id] === shard.keys.length && manifest.shardSlots[shard.id] === shard.keys.length;
   if (allLive && !needTexts) return { shard, slots: Array.from(shard.keys, (_, slot) => slot), texts: [] };
   const names = [shard.id, ...Object.entries(manifest.shardAlias ?? {}).filter(([, to]) => to === shard.id).map(([from]) => Number(from))];
-  const byShard = tx.objectStore('docs').index('byShard');
-  const docs = new Map((await Promise.all(names.map((name) => byShard.getAll(name)))).flat().map((d) => [d.id, d]));
+  const { docs } = await docsNamingShards(tx, names);
   // A slot is live while a document lists its key in this shard.
   const owners = new Map<number, { doc: DocRecord; index: number }>();
-  for (const doc of docs.values()) {
+  for (const doc of docs) {
     doc.chunkKeys.forEach((key, index) => { if (resolveShard(manifest, doc.chunkShards[index] as number) === shard.id) owners.set(key, { doc, index }); });
   }
   const slots: number[] = [];

@@ -14,6 +14,7 @@ import { compactShards, type MergeLexical } from './compaction';
 import { checkIdentity, emptyManifest, type ModelIdentity } from './manifest';
 import { repairRecords } from './repair';
 import type { WriteTx } from './write-tx';
+import { readDocs } from './doc-pages';
 import { deleteDocs, putDocs } from './write-docs';
 import { MIGRATIONS, SCHEMA_VERSION, STORES, databaseName, type ChunkRecord, type DocRecord, type Manifest, type ShardRecord, type StoredChunk, type ThreadlineDB } from './schema';
 
@@ -143,9 +144,8 @@ export class IndexStore {
 
   async docHashes(ids: readonly string[]): Promise<Map<string, string>> {
     return this.run(async () => {
-      const tx = (await this.connection()).transaction('docs', 'readonly');
-      const records = await Promise.all(ids.map((id) => tx.store.get(id)));
-      return new Map(records.flatMap((r) => (r ? [[r.id, r.hash] as const] : [])));
+      const tx = (await this.connection()).transaction(['pages'], 'readonly');
+      return new Map((await readDocs(tx, ids)).map((d) => [d.id, d.hash] as const));
     }, 'Could not read documents');
   }
 
@@ -153,10 +153,10 @@ export class IndexStore {
   async load(): Promise<StoredIndex> {
     return this.run(async () => {
       const tx = (await this.connection()).transaction([...STORES], 'readonly');
-      const [rawManifest, rawDocs, rawShards] = await Promise.all([
-        tx.objectStore('meta').get('manifest'), tx.objectStore('docs').getAll(), tx.objectStore('shards').getAll(),
+      const [rawManifest, rawPages, rawShards] = await Promise.all([
+        tx.objectStore('meta').get('manifest'), tx.objectStore('pages').getAll(), tx.objectStore('shards').getAll(),
       ]);
-      const { manifest, docs, chunks, shards, damaged, problems } = checkRecords(rawManifest, rawDocs, rawShards);
+      const { manifest, docs, chunks, shards, damaged, problems } = checkRecords(rawManifest, rawPages, rawShards);
       const dims = manifest?.dims ?? 0;
       // Chunks come in shard and slot order, so runs are long; no copy is made here.
       const vectors: VectorRun[] = [];
@@ -190,7 +190,7 @@ export class IndexStore {
   async replaceAll(pending: readonly PendingDoc[], lexical: readonly LexicalSegment[], identity: ModelIdentity, sourceHash: string): Promise<CommitResult> {
     return this.write('Could not store the prebuilt index', async (tx) => {
       const old = await tx.objectStore('meta').get('manifest');
-      await Promise.all([tx.objectStore('docs').clear(), tx.objectStore('shards').clear()]);
+      await Promise.all([tx.objectStore('pages').clear(), tx.objectStore('shards').clear()]);
       // Counters carry on past the old index: a key or shard id is never reused, even across replacements.
       const manifest = { ...emptyManifest(identity), nextChunkKey: old?.nextChunkKey ?? 1, nextShardId: old?.nextShardId ?? 1, generation: old?.generation ?? 0, sourceHash };
       const result = await putDocs(tx, manifest, pending, identity, lexical);
@@ -242,7 +242,7 @@ export class IndexStore {
   async clear(): Promise<void> {
     await this.write('Could not clear the index', async (tx) => {
       const old = await tx.objectStore('meta').get('manifest');
-      await Promise.all([tx.objectStore('docs').clear(), tx.objectStore('shards').clear()]);
+      await Promise.all([tx.objectStore('pages').clear(), tx.objectStore('shards').clear()]);
       // Keep the generation and the counters moving forward: other tabs notice the clear, and no key is reused.
       const next = { ...emptyManifest({ modelId: '', dims: 0 }), nextChunkKey: old?.nextChunkKey ?? 1, nextShardId: old?.nextShardId ?? 1, generation: (old?.generation ?? 0) + 1 };
       await tx.objectStore('meta').put(next, 'manifest');

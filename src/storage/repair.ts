@@ -1,26 +1,21 @@
 /**
  * Repair of damaged stored records (found by stored-index-check.ts): deletes
- * the damaged documents (their chunks with them), sweeps unreadable records,
+ * the damaged documents (their chunks with them; their pages rewritten), sweeps unreadable records,
  * and writes a manifest whose counts match what is left, keeping its counters
  * so no key is ever reused. A manifest that lost its model id takes
  * `modelId`, the configured model's. Runs inside the caller's write transaction.
  */
 import { emptyManifest } from './manifest';
-import type { Manifest } from './schema';
+import { pageOf, type Manifest, type PageRecord } from './schema';
 import { checkRecords } from './stored-index-check';
 import type { WriteTx } from './write-tx';
 
 export async function repairRecords(tx: WriteTx, damaged: readonly string[], modelId: string): Promise<void> {
   const raw = await tx.objectStore('meta').get('manifest');
-  const [docs, shards] = await Promise.all([tx.objectStore('docs').getAll(), tx.objectStore('shards').getAll()]);
-  const checked = checkRecords(raw, docs, shards);
+  const [pages, pageKeys, shards] = await Promise.all([tx.objectStore('pages').getAll(), tx.objectStore('pages').getAllKeys(), tx.objectStore('shards').getAll()]);
+  const checked = checkRecords(raw, pages, shards);
   const goodDocs = new Set(checked.docs.map((d) => d.id));
   for (const id of [...damaged, ...checked.damaged]) goodDocs.delete(id);
-  // Every document record not kept goes, the unreadable ones included (by their key).
-  for (const d of docs as unknown[]) {
-    const id = (d as { id?: unknown } | null)?.id;
-    if (typeof id === 'string' && !goodDocs.has(id)) void tx.objectStore('docs').delete(id);
-  }
   // An unreadable shard holds nothing usable; left in place it would be reported (and repaired) on every open.
   for (const s of shards as unknown[]) {
     const id = (s as { id?: unknown } | null)?.id;
@@ -29,13 +24,23 @@ export async function repairRecords(tx: WriteTx, damaged: readonly string[], mod
   const base = checked.manifest ?? emptyManifest({ modelId, dims: 0 });
   const live = checked.chunks.filter((c) => goodDocs.has(c.docId));
   // Every kept document names the shard that holds each of its vectors now, so the repaired manifest needs no aliases
-  // (a manifest rebuilt from the records has lost them).
+  // (a manifest rebuilt from the records has lost them). Each page keeps only its good documents, rewritten
+  // where that changes anything; an unreadable page, or one left empty, goes (by its key).
   const placed = new Map(live.map((c) => [c.key, c.shard]));
-  for (const doc of checked.docs) {
-    if (!goodDocs.has(doc.id)) continue;
+  const kept = new Map(checked.docs.filter((d) => goodDocs.has(d.id)).map((doc) => {
     const chunkShards = doc.chunkKeys.map((key, i) => placed.get(key) ?? (doc.chunkShards[i] as number));
-    if (chunkShards.some((shard, i) => shard !== doc.chunkShards[i])) void tx.objectStore('docs').put({ ...doc, chunkShards });
-  }
+    return [doc.id, chunkShards.some((shard, i) => shard !== doc.chunkShards[i]) ? { ...doc, chunkShards } : doc];
+  }));
+  pages.forEach((page: unknown, i) => {
+    const key = pageKeys[i] as number;
+    const own = Array.isArray((page as { docs?: unknown } | null)?.docs) ? (page as { docs: unknown[] }).docs : [];
+    const next = own.flatMap((d) => { const doc = kept.get((d as { id?: unknown } | null)?.id as string); return doc ? [doc] : []; });
+    // Unchanged only when every record is kept as it was and the page's index fields are what they should be.
+    const same = next.length === own.length && next.every((d, j) => d === own[j]) && sameFields(page as PageRecord, pageOf(next, key));
+    if (same) return;
+    if (next.length === 0) void tx.objectStore('pages').delete(key);
+    else void tx.objectStore('pages').put(pageOf(next, key));
+  });
   const shardLive: Record<number, number> = {};
   for (const c of live) shardLive[c.shard] = (shardLive[c.shard] ?? 0) + 1;
   const manifest: Manifest = {
@@ -46,4 +51,9 @@ export async function repairRecords(tx: WriteTx, damaged: readonly string[], mod
   };
   if (manifest.chunkCount === 0) Object.assign(manifest, { modelId: '', dims: 0 });
   await tx.objectStore('meta').put(manifest, 'manifest');
+}
+
+function sameFields(page: PageRecord, expected: PageRecord): boolean {
+  const same = (a: unknown, b: readonly unknown[]) => Array.isArray(a) && a.length === b.length && a.every((x, i) => x === b[i]);
+  return same(page.docIds, expected.docIds) && same(page.shards, expected.shards);
 }

@@ -8,7 +8,7 @@
  * engine can delete them and the user can add them again. A missing or unreadable manifest is rebuilt from the
  * records, so chunk keys and shard ids are never reused.
  */
-import type { ChunkRecord, DocRecord, Manifest, ShardRecord, StoredChunk } from './schema';
+import type { ChunkRecord, DocRecord, Manifest, PageRecord, ShardRecord, StoredChunk } from './schema';
 import { SCHEMA_VERSION } from './schema';
 import { resolveShard } from './manifest';
 
@@ -58,8 +58,38 @@ function isShard(value: unknown): value is ShardRecord {
     && s.vectors instanceof Float32Array && s.keys instanceof Float64Array && s.vectors.length === s.keys.length * s.dims;
 }
 
-export function checkRecords(rawManifest: unknown, rawDocs: unknown[], rawShards: unknown[]): CheckedRecords {
+/**
+ * The documents of the stored pages, as stored (each still to be checked),
+ * and the ids of those whose page is unusable: not a page, or its index
+ * (docIds) not what its documents are (a lookup through byDoc would miss
+ * them), or a document stored twice. Those are quarantined whole.
+ */
+export function pageDocs(rawPages: unknown[]): { docs: unknown[]; damaged: Set<string>; problems: string[] } {
+  const docs: unknown[] = [];
+  const damaged = new Set<string>();
   const problems: string[] = [];
+  const seen = new Set<string>();
+  for (const raw of rawPages) {
+    const page = raw as Partial<PageRecord> | null;
+    const own = typeof page === 'object' && page !== null && Array.isArray(page.docs) ? page.docs as unknown[] : null;
+    if (!own) { problems.push('a document page is unreadable'); continue; }
+    const ids = own.map((d) => (d as { id?: unknown } | null)?.id);
+    const indexed = Array.isArray(page?.docIds) && page.docIds.length === ids.length && page.docIds.every((id, i) => id === ids[i]);
+    if (!indexed) problems.push('a document page does not list its documents');
+    for (const [i, d] of own.entries()) {
+      docs.push(d);
+      const id = ids[i];
+      if (typeof id !== 'string') continue;
+      if (seen.has(id)) problems.push(`document "${id}" is stored twice`);
+      if (!indexed || seen.has(id)) damaged.add(id);
+      seen.add(id);
+    }
+  }
+  return { docs, damaged, problems };
+}
+
+export function checkRecords(rawManifest: unknown, rawPages: unknown[], rawShards: unknown[]): CheckedRecords {
+  const { docs: rawDocs, damaged, problems } = pageDocs(rawPages);
   const shards = new Map<number, ShardRecord>();
   for (const s of rawShards) {
     if (isShard(s)) shards.set(s.id, s);
@@ -70,7 +100,6 @@ export function checkRecords(rawManifest: unknown, rawDocs: unknown[], rawShards
   // Where each key's vector is (the first slot that holds it).
   const place = new Map<number, { shard: ShardRecord; slot: number }>();
   for (const shard of shards.values()) shard.keys.forEach((key, slot) => { if (!place.has(key)) place.set(key, { shard, slot }); });
-  const damaged = new Set<string>();
   const docs: DocRecord[] = [];
   const live = new Map<number, ChunkRecord>();
   // Where a document's chunkShards say its vectors are: through the manifest's aliases for merged shards.
@@ -80,6 +109,7 @@ export function checkRecords(rawManifest: unknown, rawDocs: unknown[], rawShards
   for (const d of rawDocs) {
     if (!isDoc(d)) { problems.push('a document record is unreadable'); continue; }
     docs.push(d);
+    if (damaged.has(d.id)) continue;
     const own = docChunks(d, place, dims, live, shardOf);
     if (typeof own === 'string') { damaged.add(d.id); problems.push(own); continue; }
     for (const c of own) live.set(c.key, c);

@@ -1,19 +1,21 @@
 /**
  * The two halves of a document write, inside the caller's transaction:
- * deleting documents (their chunks with them), and putting documents and new
- * shards (the manifest last). Storage computes nothing here: the
+ * deleting documents (their chunks with them; their pages rewritten), and
+ * putting documents (in new pages) and new shards (the manifest last). Storage computes nothing here: the
  * caller brings the vectors and the BM25 segments, one per shard to write.
  */
 import { ThreadlineError } from '../errors';
 import type { LexicalSegment } from '../index-data';
 import { resolveShard, type ModelIdentity } from './manifest';
-import type { ChunkRecord, Manifest } from './schema';
+import type { ChunkRecord, DocRecord, Manifest } from './schema';
+import { pagesHolding, putNewDocs, rewritePages } from './doc-pages';
 import type { CommitResult, PendingDoc, StoredSegments, VectorRun } from './index-store';
 import type { WriteTx } from './write-tx';
 
 /**
- * Writes one record per document (its chunks inside), one shard per segment,
- * and the manifest last: never a record per chunk.
+ * Writes the documents in pages (their chunks inside), one shard per segment,
+ * and the manifest last: never a record per chunk or per document. None of
+ * the documents may be stored any more (deleteDocs first).
  */
 export async function putDocs(tx: WriteTx, manifest: Manifest, pending: readonly PendingDoc[], identity: ModelIdentity, lexical: readonly LexicalSegment[]): Promise<Omit<CommitResult, 'removedKeys'>> {
   const total = pending.reduce((n, d) => n + d.chunks.length, 0);
@@ -30,9 +32,10 @@ export async function putDocs(tx: WriteTx, manifest: Manifest, pending: readonly
   const slotOf = new Uint32Array(total);
   for (let s = 0, r = 0; s < rows.length; s++) for (let slot = 0; slot < (rows[s] as number); slot++, r++) { shardOf[r] = manifest.nextShardId + s; slotOf[r] = slot; }
   let row = 0;
+  const records: DocRecord[] = [];
   for (const doc of pending) {
     const first = row;
-    const records: ChunkRecord[] = doc.chunks.map((c) => {
+    const placed: ChunkRecord[] = doc.chunks.map((c) => {
       const key = manifest.nextChunkKey++;
       keys[row] = key;
       const record = { ...c, key, shard: shardOf[row] as number, slot: slotOf[row] as number };
@@ -40,12 +43,13 @@ export async function putDocs(tx: WriteTx, manifest: Manifest, pending: readonly
       return record;
     });
     packed.set(doc.vectors, first * identity.dims);
-    void tx.objectStore('docs').put({ ...doc.record, chunkKeys: records.map((r) => r.key), chunks: doc.chunks, chunkShards: records.map((r) => r.shard) });
-    vectors.push({ from: chunks.length, count: records.length, rows: doc.vectors });
-    chunks.push(...records);
+    records.push({ ...doc.record, chunkKeys: placed.map((r) => r.key), chunks: doc.chunks, chunkShards: placed.map((r) => r.shard) });
+    vectors.push({ from: chunks.length, count: placed.length, rows: doc.vectors });
+    chunks.push(...placed);
     manifest.docCount++;
-    manifest.chunkCount += records.length;
+    manifest.chunkCount += placed.length;
   }
+  putNewDocs(tx, records);
   for (let s = 0, from = 0; s < lexical.length; s++) {
     const to = from + (rows[s] as number);
     const id = manifest.nextShardId++;
@@ -68,7 +72,9 @@ export async function putDocs(tx: WriteTx, manifest: Manifest, pending: readonly
  * the manifest's live counts decide without reading any shard.
  */
 export async function deleteDocs(tx: WriteTx, ids: readonly string[], manifest: Manifest): Promise<number[]> {
-  const docs = (await Promise.all([...new Set(ids)].map((id) => tx.objectStore('docs').get(id)))).filter((d) => d !== undefined);
+  const wanted = new Set(ids);
+  const pages = await pagesHolding(tx, ids);
+  const docs = [...pages.values()].flatMap((p) => p.docs.filter((d) => wanted.has(d.id)));
   for (const doc of docs) {
     for (const written of doc.chunkShards) {
       const shard = resolveShard(manifest, written);
@@ -76,8 +82,8 @@ export async function deleteDocs(tx: WriteTx, ids: readonly string[], manifest: 
       const live = manifest.shardLive[shard];
       if (live !== undefined) manifest.shardLive[shard] = Math.max(0, live - 1);
     }
-    void tx.objectStore('docs').delete(doc.id);
   }
+  rewritePages(tx, pages.values(), (doc) => (wanted.has(doc.id) ? null : doc));
   const keys = docs.flatMap((d) => d.chunkKeys);
   manifest.docCount = Math.max(0, manifest.docCount - docs.length);
   manifest.chunkCount = Math.max(0, manifest.chunkCount - keys.length);

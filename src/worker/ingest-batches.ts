@@ -20,13 +20,15 @@ import type { ProgressListener } from '../progress';
  * about GROUP_CHUNKS; later groups are sized from how fast the earlier ones
  * went, to take about GROUP_TARGET_MS each (never fewer than GROUP_CHUNKS,
  * never more than MAX_GROUP_CHUNKS). A fast embedder (the offline model embeds
- * 80,000 chunks a second) then commits a few large groups instead of many
+ * 80,000 chunks a second) then commits a few larger groups instead of many
  * small ones: each group is a shard that compaction must merge again, which
- * had cost more than embedding them. A slow one keeps groups of GROUP_CHUNKS,
- * so progress and abort stay as frequent as before.
+ * had cost more than embedding them. A slow one keeps groups of GROUP_CHUNKS.
+ * The target is short because a group is one stretch of the worker's time:
+ * a search, or an abort sent from the page, waits until it ends (at 250 ms an
+ * add() of a few thousand chunks could no longer be aborted midway).
  */
 export const GROUP_CHUNKS = 256;
-export const GROUP_TARGET_MS = 250;
+export const GROUP_TARGET_MS = 50;
 export const MAX_GROUP_CHUNKS = 8192;
 
 /** The next group's size in chunks, given how long the last group of `chunks` took. */

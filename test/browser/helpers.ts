@@ -1,7 +1,7 @@
 /** Shared helpers for the browser tests: fresh names, a capturable worker, and a store audit. */
 import * as Comlink from 'comlink';
 import { openDB } from 'idb';
-import type { DocRecord, ShardRecord, StoredChunk } from '../../src/storage/schema';
+import type { DocRecord, PageRecord, ShardRecord, StoredChunk } from '../../src/storage/schema';
 import type { RetrievalPort } from '../../src/worker/protocol';
 import { SAMPLE_KB } from '../../demo/sample-kb';
 
@@ -50,7 +50,7 @@ export async function auditStore(name: string): Promise<StoreAudit> {
     return { docs: [], chunks: [], partialDocs: [], duplicateChunks: 0, danglingVectors: 0 };
   }
   const db = await openDB(`threadline:${name}`);
-  const docs = (await db.getAll('docs')) as DocRecord[];
+  const docs = ((await db.getAll('pages')) as PageRecord[]).flatMap((p) => p.docs);
   const shards = new Map(((await db.getAll('shards')) as ShardRecord[]).map((s) => [s.id, s]));
   // A document names the shard its chunk was written to; compaction maps merged shards to their new one.
   const alias = ((await db.get('meta', 'manifest')) as { shardAlias?: Record<number, number> } | undefined)?.shardAlias ?? {};

@@ -42,12 +42,14 @@ describe('retrieval in Chromium (real worker, real IndexedDB, real offline model
     const workers = capturingWorkers();
     const tl = await createThreadline({ name, worker: workers.factory, chunking: { maxTokens: 32, overlapTokens: 0 } });
     const controller = new AbortController();
-    const run = tl.add(bulkDocs(120), { signal: controller.signal, onProgress: (p) => { if (p.phase === 'ingest') controller.abort(); } });
+    // About 10,000 chunks: more than the first group and the largest second one (ingest-batches.ts) hold, so the
+    // abort, which reaches the worker while the second group is stored, always finds work left to stop.
+    const run = tl.add(bulkDocs(360), { signal: controller.signal, onProgress: (p) => { if (p.phase === 'ingest') controller.abort(); } });
     await expect(run).rejects.toMatchObject({ code: 'ABORTED' });
     const audit = await auditStore(name);
     expect(audit).toMatchObject({ partialDocs: [], duplicateChunks: 0, danglingVectors: 0 });
     expect(audit.docs.length).toBeGreaterThan(0);
-    expect(audit.docs.length).toBeLessThan(120);
+    expect(audit.docs.length).toBeLessThan(360);
     expect(await workers.memoryKeys()).toEqual(audit.chunks.map((c) => c.key).sort((a, b) => a - b));
     await tl.dispose();
   });

@@ -7,6 +7,7 @@ import { decodePrebuilt, encodePrebuilt, type PrebuiltChunk, type PrebuiltDoc } 
 import { deleteIndex } from '../../src/storage/delete-index';
 import { RetrievalEngine } from '../../src/worker/retrieval-engine';
 import { MODEL_ID, SAMPLE_DOCS, samplePrebuilt } from '../fixtures/engine';
+import { putStoredDoc, storedDoc, storedDocs } from '../fixtures/stored-docs';
 
 const docs = SAMPLE_DOCS;
 let embedder: Embedder;
@@ -196,7 +197,7 @@ describe('damaged storage never bricks the name', () => {
     expect((await repaired.stats()).docs).toBe(docs.length + 8);
     repaired.close();
     const db = await openDB(`threadline:${name}`);
-    const [stored, shards] = [await db.getAll('docs') as { chunkKeys: number[]; chunkShards: number[] }[], await db.getAll('shards') as { id: number; keys: Float64Array }[]];
+    const [stored, shards] = [await storedDocs(db), await db.getAll('shards') as { id: number; keys: Float64Array }[]];
     const manifest = await db.get('meta', 'manifest') as { shardAlias?: Record<number, number> };
     db.close();
     expect(manifest.shardAlias ?? {}).toEqual({});
@@ -225,27 +226,26 @@ describe('damaged storage never bricks the name', () => {
 
   it.each([
     ['a chunk text that is not text', async (db: Awaited<ReturnType<typeof openDB>>) => {
-      const [doc] = await db.getAll('docs') as { chunks: { text: unknown }[] }[];
+      const [doc] = await storedDocs(db);
       if (!doc?.chunks[0]) throw new Error('no chunks');
-      doc.chunks[0].text = { not: 'text' };
-      await db.put('docs', doc);
+      (doc.chunks[0] as { text: unknown }).text = { not: 'text' };
+      await putStoredDoc(db, doc);
     }],
     ['a document that lost a chunk', async (db: Awaited<ReturnType<typeof openDB>>) => {
-      const doc = await db.get('docs', docs[1]?.id as string) as { chunks: unknown[] };
+      const doc = await storedDoc(db, docs[1]?.id as string);
       doc.chunks.pop();
-      await db.put('docs', doc);
+      await putStoredDoc(db, doc);
     }],
     ['a document that names the wrong shard', async (db: Awaited<ReturnType<typeof openDB>>) => {
-      const doc = await db.get('docs', docs[2]?.id as string) as { chunkShards: number[] };
+      const doc = await storedDoc(db, docs[2]?.id as string);
       doc.chunkShards[0] = (doc.chunkShards[0] as number) + 1000;
-      await db.put('docs', doc);
+      await putStoredDoc(db, doc);
     }],
     ['two documents that list the same chunk', async (db: Awaited<ReturnType<typeof openDB>>) => {
-      const [a, b] = await Promise.all([db.get('docs', docs[0]?.id as string), db.get('docs', docs[3]?.id as string)]) as { chunkKeys: number[]; chunkShards: number[] }[];
-      if (!a || !b) throw new Error('no docs');
+      const [a, b] = [await storedDoc(db, docs[0]?.id as string), await storedDoc(db, docs[3]?.id as string)];
       b.chunkKeys[0] = a.chunkKeys[0] as number;
       b.chunkShards[0] = a.chunkShards[0] as number;
-      await db.put('docs', b);
+      await putStoredDoc(db, b);
     }],
   ])('%s: that document is reported and removed, the others answer', async (_label, change) => {
     const { name, engine } = await seeded();
@@ -265,13 +265,47 @@ describe('damaged storage never bricks the name', () => {
     again.close();
   });
 
+  it.each([
+    ['a page whose index does not list its documents', async (db: Awaited<ReturnType<typeof openDB>>, first: { id: number; docIds: string[] }) => {
+      await db.put('pages', { ...first, docIds: first.docIds.slice(1) });
+    }],
+    ['a document copied into a second page (under an index entry that hides it)', async (db: Awaited<ReturnType<typeof openDB>>, first: { id: number; docIds: string[]; docs: { id: string }[] }) => {
+      await db.put('pages', { docIds: ['decoy'], docs: [first.docs[0]], shards: [] });
+    }],
+  ])('%s: its documents are reported and removed, the others answer, and adding them again works', async (_label, change) => {
+    const name = `faults-${unique++}`;
+    const engine = await open(name);
+    await engine.add(docs.slice(0, 3));
+    await engine.add(docs.slice(3));
+    engine.close();
+    await tamper(name, async (db) => {
+      const pages = await db.getAll('pages') as { id: number; docIds: string[]; docs: { id: string }[] }[];
+      expect(pages).toHaveLength(2);
+      await change(db, pages.find((p) => p.docIds.includes(docs[0]?.id as string)) as (typeof pages)[number]);
+    });
+    const repaired = await open(name);
+    const stats = await repaired.stats();
+    expect(stats.repairedDocs?.length).toBeGreaterThan(0);
+    expect(stats.repairedDocs?.every((id) => docs.slice(0, 3).some((d) => d.id === id))).toBe(true);
+    expect(stats.docs).toBe(docs.length - (stats.repairedDocs?.length ?? 0));
+    const kept = docs[5];
+    expect((await repaired.search(kept?.text.slice(0, 80) ?? '', { k: 1 }))[0]?.docId).toBe(kept?.id);
+    expect(await repaired.add(docs)).toMatchObject({ added: stats.repairedDocs?.length });
+    repaired.close();
+    const again = await open(name);
+    expect((await again.stats()).repairedDocs ?? []).toEqual([]);
+    expect((await again.stats()).docs).toBe(docs.length);
+    again.close();
+  });
+
   it('garbage in every store still opens, as an empty index, and works', async () => {
     const { name, engine } = await seeded();
     engine.close();
     await tamper(name, async (db) => {
       await db.put('meta', 'nonsense', 'manifest');
-      for (const doc of await db.getAll('docs') as object[]) await db.put('docs', { ...doc, chunks: 5 });
-      await db.put('docs', { id: 'x' });
+      for (const page of await db.getAll('pages') as { docs: object[] }[]) await db.put('pages', { ...page, docs: page.docs.map((d) => ({ ...d, chunks: 5 })) });
+      await db.put('pages', { docIds: ['x'], docs: 'x', shards: [] });
+      await db.put('pages', { docIds: 'nonsense' });
       await db.put('shards', { id: 999, keys: 'no' });
     });
     const opened = await open(name);
