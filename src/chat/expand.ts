@@ -213,17 +213,24 @@ function turnWeight(word: string, history: readonly HistoryTurn[], options: Expa
  * backward-looking center persists), and only resolved turns show it.
  */
 export function resolveHistory(history: readonly HistoryTurn[], specificity: Specificity, options: ExpandOptions = {}): HistoryTurn[] {
+  return readHistory(history, specificity, options).turns;
+}
+
+/** resolveHistory, with what each turn's references were read as (user-named antecedents only). */
+function readHistory(history: readonly HistoryTurn[], specificity: Specificity, options: ExpandOptions): { turns: HistoryTurn[]; antecedents: string[][] } {
   const resolved: HistoryTurn[] = [];
+  const antecedents: string[][] = [];
   const userStems = new Set<string>();
   history.forEach((turn, i) => {
     // Only antecedents the user named: a phrase taken from an answer is a guess, and guesses must not reinforce themselves.
-    const used = (i === 0 || i < history.length - RESOLVED_TURNS ? [] : resolveTurn(turn.user, history.slice(0, i), resolved.slice(), specificity, options).antecedents)
+    const used = (i === 0 || i < history.length - RESOLVED_TURNS ? [] : resolveTurn(turn.user, history.slice(0, i), resolved.slice(), specificity, options, antecedents.at(-1) ?? []).antecedents)
       .filter((phrase) => stemsOf(phrase).every((st) => userStems.has(st)));
     for (const st of lexicalTerms(turn.user)) userStems.add(st);
     // The antecedent is a mention of its own, kept apart (in parentheses) so it never fuses with the turn's words.
     resolved.push({ user: used.length ? `${turn.user} (${used.join(') (')})` : turn.user, assistant: turn.assistant });
+    antecedents.push(used);
   });
-  return resolved;
+  return { turns: resolved, antecedents };
 }
 
 /** Turns resolved again for the topic ranking; older ones count as typed (their weight is ≤ 0.7¹⁰ anyway). */
@@ -232,7 +239,8 @@ const RESOLVED_TURNS = 10;
 /** Gate, resolve, expand: one turn's query. */
 export function resolveAndExpand(text: string, history: readonly HistoryTurn[], corpusSpecificity: Specificity, options: ExpandOptions = {}): ResolvedQuery {
   const specificity = withNames(corpusSpecificity, [text, ...history.map((h) => h.user)]);
-  return resolveTurn(text, history, resolveHistory(history, specificity, options), specificity, options);
+  const read = readHistory(history, specificity, options);
+  return resolveTurn(text, history, read.turns, specificity, options, read.antecedents.at(-1) ?? []);
 }
 
 /**
@@ -288,7 +296,15 @@ function fullerPhrase(head: string, history: readonly HistoryTurn[], specificity
   return fuller(history.at(-1)?.assistant ?? '', true);
 }
 
-function resolveTurn(text: string, history: readonly HistoryTurn[], resolvedHistory: readonly HistoryTurn[], specificity: Specificity, options: ExpandOptions): ResolvedQuery {
+/**
+ * `center`: what the previous user turn's references were read as. A pronoun
+ * that turn used keeps meaning the same thing in this one (centering: the
+ * entity a speaker refers to by a pronoun is the one the conversation is
+ * about, and a further pronoun continues it), even where that turn also named
+ * something newer ("How does it compare to Amazon Prime Video?" then "What is
+ * its subscriber growth?": still Netflix).
+ */
+function resolveTurn(text: string, history: readonly HistoryTurn[], resolvedHistory: readonly HistoryTurn[], specificity: Specificity, options: ExpandOptions, center: readonly string[] = []): ResolvedQuery {
   const { preamble, ask: typedAsk } = splitPreamble(text);
   const first = gateBySpecificity(text, history.length > 0, specificity, typedAsk);
   // "the College" → "the Electoral College", before anything else reads the question.
@@ -306,7 +322,16 @@ function resolveTurn(text: string, history: readonly HistoryTurn[], resolvedHist
   }
   // A topic the question already names is no antecedent ("tiger sharks (sharks)").
   const own = new Set(lexicalTerms(ask));
-  const rank = (h: readonly HistoryTurn[]) => (h === history ? rankTopics(resolvedHistory, specificity, options, preamble).filter((t) => !t.stems.every((st) => own.has(st))) : rankTopics(h, specificity, options));
+  // Only a personal pronoun ("it", "they"), not a demonstrative ("that", which points at what was just
+  // mentioned rather than at what the conversation is about), and only when nothing came in between: a
+  // statement before the question ("You also mentioned rain gardens. How do they compare?") is the newer utterance.
+  const personal = PERSONAL_PRONOUNS.has((decision.evidence[0] ?? '').toLowerCase().replace(/['’]s$/, ''));
+  const continues = decision.reason === 'dangling-pronoun' && personal && !preamble ? center.map((phrase) => stemsOf(phrase).join(' ')) : [];
+  const centered = (topics: Topic[]) => {
+    const at = topics.findIndex((t) => continues.includes(t.stems.join(' ')));
+    return at > 0 ? [topics[at] as Topic, ...topics.slice(0, at), ...topics.slice(at + 1)] : topics;
+  };
+  const rank = (h: readonly HistoryTurn[]) => (h === history ? centered(rankTopics(resolvedHistory, specificity, options, preamble).filter((t) => !t.stems.every((st) => own.has(st)))) : rankTopics(h, specificity, options));
   const resolved = condenseWithRules(ask, history, decision, 0, rank);
   const question = preamble ? `${preamble} ${resolved.question}` : resolved.question;
   // A resolved reference with two or more specific words of its own needs no more help.
@@ -330,6 +355,9 @@ function resolveTurn(text: string, history: readonly HistoryTurn[], resolvedHist
   const merged = [...topic, ...terms.filter((t) => !topic.some((x) => x.term === t.term))];
   return { decision, question, query: { text: preamble ? `${preamble} ${searched}` : searched, terms: merged }, reason: `${read}${resolved.reason} (as context)${added}`, antecedents };
 }
+
+/** Pronouns that continue the previous turn's center (demonstratives do not). */
+const PERSONAL_PRONOUNS: ReadonlySet<string> = new Set(['it', 'its', 'itself', 'they', 'them', 'their', 'theirs', 'themselves', 'he', 'him', 'his', 'himself', 'she', 'her', 'hers', 'herself']);
 
 function readDefinites(definite: { antecedents: string[]; evidence: string[] }): string {
   return `read ${definite.evidence.map((e, i) => `“${e}” as “the ${definite.antecedents[i] ?? ''}”`).join(', ')}`;

@@ -161,6 +161,20 @@ describe('resolve, then expand', () => {
     const plural = [{ user: 'I want garage openers', assistant: '' }, { user: 'what about the campaign?', assistant: '' }];
     expect(resolveAndExpand('How could they be hacked?', plural, sp).question).toMatch(/garage openers/);
   });
+
+  it('a pronoun continues what the previous turn’s pronoun meant, though that turn named something newer; a demonstrative, or a statement in between, does not', () => {
+    const sp = specific({ netflix: 0.9, amazon: 0.9, prime: 0.6, video: 0.4, subscriber: 0.5, growth: 0.3 });
+    const history = [{ user: 'Tell me about Netflix.', assistant: '' }, { user: 'How does it compare to Amazon Prime Video?', assistant: '' }];
+    expect(resolveHistory(history, sp).at(-1)?.user).toBe('How does it compare to Amazon Prime Video? (Netflix)');
+    expect(resolveAndExpand('Describe its subscriber growth.', history, sp).question).toBe("Describe Netflix's subscriber growth.");
+    expect(resolveAndExpand('Describe it’s subscriber growth.', history, sp).question).toMatch(/^Describe Netflix/);
+    // "that" points at what was just mentioned; a statement first is the newer utterance.
+    expect(resolveAndExpand('How much does that cost?', history, sp).question).toMatch(/Amazon Prime Video/);
+    expect(resolveAndExpand('I use Amazon Prime Video daily. Is it cheaper?', history, sp).question).toMatch(/Is Amazon Prime Video cheaper/);
+    // Without a pronoun in the previous turn, recency decides as before.
+    const named = [{ user: 'Tell me about Netflix.', assistant: '' }, { user: 'What about Amazon Prime Video?', assistant: '' }];
+    expect(resolveAndExpand('Describe its subscriber growth.', named, sp).question).not.toMatch(/Netflix/);
+  });
 });
 
 describe('npm run eval on a set without a corpus', () => {
