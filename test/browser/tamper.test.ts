@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { createThreadline, deleteIndex, type Progress } from '../../src/index';
 import { decodePrebuilt, encodePrebuilt } from '../../src/prebuilt/format';
 import { buildPrebuiltIndex } from '../../src/prebuilt/build';
-import { readAll, writeVersion1 } from '../fixtures/schema-v1';
+import { readAll, writeVersion1, writeVersion3 } from '../fixtures/schema-v1';
 import { auditStore, freshName, sampleDocs } from './helpers';
 
 async function ask(chat: { ask(q: string): AsyncIterable<{ type: string }> }, q: string): Promise<string[]> {
@@ -85,21 +85,29 @@ describe('tampered storage and files in Chromium (real worker, real IndexedDB)',
     await reopened.dispose();
   });
 
-  it('an index stored by schema version 1 migrates on open (inside the real upgrade transaction): same answers, nothing re-embedded', async () => {
-    const source = freshName('v2');
+  it.each([
+    ['1 (a record per chunk)', writeVersion1],
+    ['3 (a record per document)', writeVersion3],
+  ])('an index stored by schema version %s migrates on open (inside the real upgrade transaction): same answers, nothing re-embedded', async (_label, write) => {
+    const source = freshName('current');
     const tl = await createThreadline({ name: source });
     await tl.add(sampleDocs);
     await tl.remove(['refunds']);
     const expected = await tl.search('how do I track my order?', { k: 3 });
     await tl.dispose();
-    const name = freshName('v1');
-    await writeVersion1(name, await readAll(source));
+    const name = freshName('old');
+    await write(name, await readAll(source));
     const events: Progress[] = [];
     const migrated = await createThreadline({ name, onProgress: (p) => events.push(p) });
     expect(await migrated.search('how do I track my order?', { k: 3 })).toEqual(expected);
     const stats = await migrated.stats();
     expect(stats).toMatchObject({ docs: sampleDocs.length - 1, embeddedChunks: 0 });
     expect(events.some((e) => e.phase === 'repair')).toBe(false);
+    expect(await auditStore(name)).toMatchObject({ partialDocs: [], duplicateChunks: 0, danglingVectors: 0 });
+    // The migrated pages take changes: a removal, and the removed document added again.
+    await migrated.remove([sampleDocs.find((d) => d.id !== 'refunds')?.id as string]);
+    expect(await migrated.add(sampleDocs)).toMatchObject({ added: 2 });
+    expect((await migrated.stats()).docs).toBe(sampleDocs.length);
     expect(await auditStore(name)).toMatchObject({ partialDocs: [], duplicateChunks: 0, danglingVectors: 0 });
     await migrated.dispose();
   });
