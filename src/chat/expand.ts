@@ -252,26 +252,30 @@ export function resolveAndExpand(text: string, history: readonly HistoryTurn[], 
  * to. The most recent such turn wins; only where the user's turns have none
  * is the last answer read, for a name ("the Coast" → "the Amalfi Coast").
  */
-export function resolveDefinites(ask: string, history: readonly HistoryTurn[], specificity: Specificity): { question: string; antecedents: string[]; evidence: string[] } {
+export function resolveDefinites(ask: string, history: readonly HistoryTurn[], specificity: Specificity, demonstrative?: string): { question: string; antecedents: string[]; evidence: string[] } {
   const tokens = tokenize(ask);
   let question = ask;
   let shift = 0;
   const antecedents: string[] = [];
   const evidence: string[] = [];
   for (let i = 0; i + 1 < tokens.length; i++) {
+    const determiner = tokens[i] as { word: string; index: number };
     const noun = tokens[i + 1] as { word: string; index: number };
     const after = tokens[i + 2]?.word;
-    if ((tokens[i] as { word: string }).word !== 'the' || !isNoun(noun.word) || (after !== undefined && (isNoun(after) || after === 'of'))) continue;
-    // Only "the" and the noun, adjacent: "the Stanford experiment" already says which.
-    if (ask.slice((tokens[i] as { index: number }).index + 3, noun.index).trim() !== '') continue;
+    if ((determiner.word !== 'the' && determiner.word !== demonstrative) || !isNoun(noun.word) || (after !== undefined && (isNoun(after) || after === 'of'))) continue;
+    // Only the determiner and the noun, adjacent: "the Stanford experiment" already says which.
+    if (ask.slice(determiner.index + determiner.word.length, noun.index).trim() !== '') continue;
     const head = stemsOf(noun.word)[0] ?? noun.word;
     const fuller = fullerPhrase(head, history, specificity);
     if (!fuller) continue;
-    const from = noun.index + shift;
-    question = question.slice(0, from) + fuller + question.slice(from + noun.word.length);
-    shift += fuller.length - noun.word.length;
+    // "this theory" → "the Catecholamine Theory": once named, the phrase takes the definite article.
+    const from = (determiner.word === 'the' ? noun.index : determiner.index) + shift;
+    const to = noun.index + noun.word.length + shift;
+    const replacement = determiner.word === 'the' ? fuller : `the ${fuller}`;
+    question = question.slice(0, from) + replacement + question.slice(to);
+    shift += replacement.length - (to - from);
     antecedents.push(fuller);
-    evidence.push(`the ${noun.word}`);
+    evidence.push(`${determiner.word} ${noun.word}`);
   }
   return { question, antecedents, evidence };
 }
@@ -308,7 +312,9 @@ function resolveTurn(text: string, history: readonly HistoryTurn[], resolvedHist
   const { preamble, ask: typedAsk } = splitPreamble(text);
   const first = gateBySpecificity(text, history.length > 0, specificity, typedAsk);
   // "the College" → "the Electoral College", before anything else reads the question.
-  const definite = first.action === 'reply' || history.length === 0 ? null : resolveDefinites(typedAsk, history, specificity);
+  // A demonstrative before a noun ("this theory") is read like "the theory" (demonstratives the gate flagged only).
+  const demonstrative = first.reason === 'demonstrative' ? first.evidence[0]?.toLowerCase() : undefined;
+  const definite = first.action === 'reply' || history.length === 0 ? null : resolveDefinites(typedAsk, history, specificity, demonstrative);
   const ask = definite?.antecedents.length ? definite.question : typedAsk;
   // Read again with the fuller names: "What was the impact of the Lewis and Clark expedition?" now names its topic.
   const again = definite?.antecedents.length ? gateBySpecificity(preamble ? `${preamble} ${ask}` : ask, true, specificity, ask) : first;

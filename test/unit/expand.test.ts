@@ -139,6 +139,17 @@ describe('resolve, then expand', () => {
     expect(resolveAndExpand('What should I not miss on the Coast?', [{ user: 'Where should I go in Italy?', assistant: 'Details, Amalfi Coast: it was late morning by the time we arrived.' }], sp).question).toBe('What should I not miss on the Amalfi Coast?');
   });
 
+  it('a demonstrative before a noun is read like a definite one: “this theory” after an answer naming the Catecholamine Theory', () => {
+    const sp = specific({ depression: 0.9, theory: 0.4, cause: 0.2, phenylalanine: 0.9 });
+    const history = [{ user: 'How does phenylalanine affect mood?', assistant: 'One explanation is the Catecholamine Theory, which links low norepinephrine to low mood.' }];
+    const out = resolveAndExpand('Does this theory explain the cause of depression?', history, sp);
+    expect(out.question).toBe('Does the Catecholamine Theory explain the cause of depression?');
+    expect(out.antecedents).toEqual(['Catecholamine Theory']);
+    expect(out.reason).toMatch(/^read “this theory” as “the Catecholamine Theory”/);
+    // No fuller name for the noun anywhere: the demonstrative is read as before (the topic as context).
+    expect(resolveAndExpand('Does this drug help?', history, sp).question).not.toMatch(/Catecholamine/);
+  });
+
   it('a relation with one side unnamed takes the conversation’s topic as context, below the typed words', () => {
     const sp = specific({ serotonin: 0.9, depression: 0.8 });
     const out = resolveAndExpand('What is the role of serotonin?', [{ user: 'What causes depression?', assistant: '' }], sp);
