@@ -16,7 +16,7 @@
 import type { WeightedTerm } from '../retriever';
 import { contentWords, lexicalTerms } from '../text/tokens';
 import { decide, isNoun, tokenize, type GateDecision, type GateReason } from './rules/gate';
-import { condenseWithRules } from './rules/rules-condenser';
+import { alternativeOf, condenseWithRules } from './rules/rules-condenser';
 import { SPECIFIC, type Specificity } from './specificity';
 import { candidatePhrases, isAspect, stemsOf, type HistoryTurn, type Topic } from './rules/topics';
 
@@ -228,7 +228,10 @@ function readHistory(history: readonly HistoryTurn[], specificity: Specificity, 
     for (const st of lexicalTerms(turn.user)) userStems.add(st);
     // The antecedent is a mention of its own, kept apart (in parentheses) so it never fuses with the turn's words.
     resolved.push({ user: used.length ? `${turn.user} (${used.join(') (')})` : turn.user, assistant: turn.assistant });
-    antecedents.push(used);
+    // "How about high cholesterol?" puts its alternative in place of what was asked about: the next "it" means it.
+    const alternative = i > 0 ? alternativeOf(turn.user) : undefined;
+    const instead = alternative ? candidatePhrases(alternative).filter((p) => !isAspect(p)).slice(0, 1) : [];
+    antecedents.push(instead.length ? instead : used);
   });
   return { turns: resolved, antecedents };
 }

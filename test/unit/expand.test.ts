@@ -186,6 +186,15 @@ describe('resolve, then expand', () => {
     const named = [{ user: 'Tell me about Netflix.', assistant: '' }, { user: 'What about Amazon Prime Video?', assistant: '' }];
     expect(resolveAndExpand('Describe its subscriber growth.', named, sp).question).not.toMatch(/Netflix/);
   });
+
+  it('“How about X?” puts X in place of what was asked about: the next “it” means X, however salient the first topic', () => {
+    const sp = specific({ blood: 0.6, carbon: 0.7, dioxide: 0.8, cholesterol: 0.7, treat: 0.2, eat: 0.2, improve: 0.2 });
+    const history = [{ user: 'What is high blood carbon dioxide?', assistant: '' }, { user: 'What should you do to treat it?', assistant: '' }, { user: 'How about high cholesterol?', assistant: '' }];
+    expect(resolveAndExpand('What should I eat to improve it?', history, sp).question).toBe('What should I eat to improve high cholesterol?');
+    // An addition ("and X?") is no alternative: the topic stays.
+    const added = [...history.slice(0, 2), { user: 'And with medication?', assistant: '' }];
+    expect(resolveAndExpand('What should I eat to improve it?', added, sp).question).toMatch(/carbon dioxide/);
+  });
 });
 
 describe('npm run eval on a set without a corpus', () => {

@@ -79,6 +79,13 @@ function fragmentOf(body: string): { opener: string; fragment: string } {
 /** "what about X?", "how about X?": X as an alternative to what was asked, not an addition to it ("and X?"). */
 const ALTERNATIVE = /(?:what|how) about$/i;
 
+/** The X of "what about X?" / "how about X?" (an alternative to what was asked), or undefined. */
+export function alternativeOf(question: string): string | undefined {
+  const { opener, fragment } = fragmentOf(strip(question));
+  if (!fragment || !ALTERNATIVE.test(opener) || (OWN_QUESTION.test(fragment) && fragment.split(/\s+/).length >= 3)) return undefined;
+  return fragment;
+}
+
 /**
  * The question a new fragment continues: the previous question, except that
  * an alternative after an alternative replaces it ("…return something?",
