@@ -81,11 +81,21 @@ export function gateBySpecificity(text: string, hasHistory: boolean, specificity
   if (decision.reason === 'fragment' && PREPOSITIONAL.test(ask.trim())) return decision;
   const named = namedTopics(text, specificity);
   if (named.length > 0) return { action: 'keep', reason: 'self-contained', evidence: named };
+  // "How are anxiety and depression related?", "the relationship between inflation and unemployment": a relation
+  // that names both its sides describes its subject, when the two together are as specific as a named phrase.
+  const sides = BOTH_SIDES.exec(ask);
+  if (sides && RELATION_WORDS.test(ask) && [sides[1], sides[2]].reduce((sum, w) => sum + specificity((w ?? '').toLowerCase()), 0) >= PHRASE_SPECIFIC) {
+    return { action: 'keep', reason: 'self-contained', evidence: [`${sides[1]} and ${sides[2]}`] };
+  }
   // "Tell me about the privacy issues in social networks": four or more topic words describe a subject of their own,
   // everyday as each may be (a follow-up that leans on the conversation rarely spells that much out).
   if (decision.reason !== 'fragment' && topicWordCount(ask) >= DESCRIBED_TOPIC_WORDS) return { action: 'keep', reason: 'self-contained', evidence: candidatePhrases(ask) };
   return { action: 'condense', reason: decision.reason === 'fragment' ? 'fragment' : 'implicit-topic', evidence: contentWords(text) };
 }
+
+/** Two single words joined by "and" ("anxiety and depression"), and words that relate them. */
+const BOTH_SIDES = /\b([\p{L}-]{3,}) and ([\p{L}-]{3,})\b/u;
+const RELATION_WORDS = /\b(?:relat(?:ed|e|ionship|ion)|differen(?:ce|ces|t)|compare[ds]?|comparison|link(?:ed)?|connect(?:ed|ion))\b/i;
 
 /** A question whose noun phrases hold this many words describes its own subject (3 and 5 measured in the README). */
 const DESCRIBED_TOPIC_WORDS = 4;

@@ -56,6 +56,15 @@ describe('resolve, then expand', () => {
     expect(gateBySpecificity('and in the EU?', true, s).action).toBe('condense'); // a fragment needs the history whatever it names
   });
 
+  it('a relation that names both its sides, specific enough together, is kept; everyday sides still need the conversation', () => {
+    const sp = specific({ anxiety: 0.48, depression: 0.44, book: 0.29, movies: 0.33 });
+    expect(gateBySpecificity('How are anxiety and depression related?', true, sp)).toMatchObject({ action: 'keep', reason: 'self-contained', evidence: ['anxiety and depression'] });
+    expect(gateBySpecificity('What is the difference between anxiety and depression?', true, sp).action).toBe('keep');
+    expect(gateBySpecificity('What are the differences between the book and movies?', true, sp)).toMatchObject({ action: 'condense', reason: 'implicit-topic' });
+    // No relation asked: the two words alone are no subject.
+    expect(gateBySpecificity('Are anxiety and depression common?', true, sp).action).toBe('condense');
+  });
+
   it('ranks the user’s specific phrases over recent everyday ones; the first turn keeps a floor', () => {
     const history = [{ user: 'My garage door opener stopped working.', assistant: '' }, { user: 'What does a smart one do?', assistant: '' }];
     expect(rankTopics(history, s)[0]?.phrase).toBe('garage door opener');
