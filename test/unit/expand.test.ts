@@ -180,6 +180,11 @@ describe('resolve, then expand', () => {
     expect(resolveAndExpand('How did he regain confidence?', history, sp).question).toMatch(/Bernie Sanders/);
     const plural = [{ user: 'I want garage openers', assistant: '' }, { user: 'what about the campaign?', assistant: '' }];
     expect(resolveAndExpand('How could they be hacked?', plural, sp).question).toMatch(/garage openers/);
+    // Plurals without an -s, and collective nouns, which English calls "they" as readily as "it".
+    const people = specific({ spanish: 0.7, christmas: 0.8, people: 0.2, dinner: 0.2 });
+    expect(resolveAndExpand('What do they eat for dinner?', [{ user: 'What is Christmas like for the Spanish people?', assistant: '' }], people).question).toBe('What do Spanish people eat for dinner?');
+    const band = specific({ band: 0.9, recordings: 0.5 });
+    expect(resolveAndExpand('Did they have a hit?', [{ user: 'Did the band sell recordings?', assistant: '' }], band).question).toBe('Did band have a hit?');
   });
 
   it('a pronoun continues what the previous turn’s pronoun meant, though that turn named something newer; a demonstrative, or a statement in between, does not', () => {

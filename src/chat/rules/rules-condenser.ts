@@ -142,6 +142,10 @@ function replaceReference(question: string, word: string, topics: Topic[]): Cond
 
 const PERSONAL = new Set(['he', 'him', 'his', 'himself', 'she', 'her', 'hers', 'herself']);
 const PLURAL = new Set(['they', 'them', 'their', 'theirs', 'themselves', 'these', 'those']);
+/** Plurals without an -s. */
+const IRREGULAR_PLURALS = new Set(['people', 'children', 'men', 'women', 'police', 'mice', 'teeth', 'feet', 'geese', 'cattle', 'data', 'media', 'criteria', 'bacteria', 'fungi', 'phenomena']);
+/** Singular nouns for groups, which English refers to as "they" as readily as "it". */
+const COLLECTIVE_NOUNS = new Set(['government', 'team', 'company', 'band', 'group', 'family', 'staff', 'public', 'crew', 'committee', 'army', 'club', 'party', 'board', 'council', 'administration', 'audience', 'community', 'organization', 'organisation', 'firm', 'congress', 'parliament', 'court', 'union', 'church', 'navy', 'industry', 'population', 'tribe', 'squad', 'agency', 'department', 'ministry']);
 
 /**
  * The antecedent a pronoun agrees with, among the topics close to the best:
@@ -151,9 +155,11 @@ const PLURAL = new Set(['they', 'them', 'their', 'theirs', 'themselves', 'these'
 function agreeing(word: string, topics: Topic[]): Topic {
   const top = topics[0] as Topic;
   const close = topics.slice(0, 4).filter((t) => t.score >= top.score * 0.4);
-  const plural = (t: Topic) => /[^s]s$/i.test(t.phrase);
+  const head = (t: Topic) => t.phrase.split(/\s+/).at(-1)?.toLowerCase() ?? '';
+  const plural = (t: Topic) => /[^s]s$/i.test(t.phrase) || IRREGULAR_PLURALS.has(head(t));
+  // A collective noun takes either: "the US government … what did they do?", "the team … is it any good?".
   const test = PERSONAL.has(word) ? (t: Topic) => /^\p{Lu}/u.test(t.phrase)
-    : PLURAL.has(word) ? plural
+    : PLURAL.has(word) ? (t: Topic) => plural(t) || COLLECTIVE_NOUNS.has(head(t))
       : (t: Topic) => !plural(t);
   return close.find(test) ?? top;
 }
