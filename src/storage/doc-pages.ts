@@ -5,12 +5,27 @@
  * caller's transaction.
  */
 import type { IDBPObjectStore, StoreNames } from 'idb';
+import { ThreadlineError } from '../errors';
 import { pageOf, paginate, type DocRecord, type PageRecord, type ThreadlineDB } from './schema';
 import type { WriteTx } from './write-tx';
 
 /** The pages store, in a read or a write transaction. */
 type Pages = IDBPObjectStore<ThreadlineDB, ArrayLike<StoreNames<ThreadlineDB>>, 'pages', IDBTransactionMode>;
 type ReadTx = { objectStore(name: 'pages'): Pages };
+
+/**
+ * A page's documents. Records can be changed under a running instance (by
+ * anyone who can run script on the origin): a page whose documents cannot all
+ * be named fails the write with a typed error, before anything is written,
+ * and the check on the next open (stored-index-check.ts) reports and repairs it.
+ */
+function docsOf(page: PageRecord): DocRecord[] {
+  const docs: unknown = page.docs;
+  if (!Array.isArray(docs) || !docs.every((d) => typeof (d as { id?: unknown } | null)?.id === 'string')) {
+    throw new ThreadlineError('STORAGE_FAILED', 'A stored page of documents is damaged (changed outside threadline); nothing was written. Open the index again: it is checked and repaired on open.', { details: { reason: 'damaged-page' } });
+  }
+  return docs as DocRecord[];
+}
 
 /** The pages holding any of `ids`, by page id, each read once. */
 export async function pagesHolding(tx: ReadTx | WriteTx, ids: readonly string[]): Promise<Map<number, PageRecord>> {
@@ -21,10 +36,10 @@ export async function pagesHolding(tx: ReadTx | WriteTx, ids: readonly string[])
   return new Map(pages.filter((p): p is PageRecord => p !== undefined).map((p) => [p.id as number, p]));
 }
 
-/** The stored documents among `ids` (absent ones left out). */
-export async function readDocs(tx: ReadTx | WriteTx, ids: readonly string[]): Promise<DocRecord[]> {
+/** The stored documents among `ids` (absent ones left out), from `holding` when the pages were read already. */
+export async function readDocs(tx: ReadTx | WriteTx, ids: readonly string[], holding?: Map<number, PageRecord>): Promise<DocRecord[]> {
   const wanted = new Set(ids);
-  return [...(await pagesHolding(tx, ids)).values()].flatMap((p) => p.docs.filter((d) => wanted.has(d.id)));
+  return [...(holding ?? await pagesHolding(tx, ids)).values()].flatMap((p) => docsOf(p).filter((d) => wanted.has(d.id)));
 }
 
 /** The documents of the pages that name any of `shards` in their chunkShards. */
@@ -32,7 +47,7 @@ export async function docsNamingShards(tx: WriteTx, shards: readonly number[]): 
   const byShard = tx.objectStore('pages').index('byShard');
   const pages = new Map((await Promise.all(shards.map((id) => byShard.getAll(id)))).flat().map((p) => [p.id as number, p]));
   const named = new Set(shards);
-  return { pages, docs: [...pages.values()].flatMap((p) => p.docs.filter((d) => d.chunkShards.some((s) => named.has(s)))) };
+  return { pages, docs: [...pages.values()].flatMap((p) => docsOf(p).filter((d) => Array.isArray(d.chunkShards) && d.chunkShards.some((s) => named.has(s)))) };
 }
 
 /**
@@ -42,8 +57,9 @@ export async function docsNamingShards(tx: WriteTx, shards: readonly number[]): 
  */
 export function rewritePages(tx: WriteTx, pages: Iterable<PageRecord>, change: (doc: DocRecord) => DocRecord | null): void {
   for (const page of pages) {
-    const next = page.docs.map(change);
-    if (next.every((d, i) => d === page.docs[i])) continue;
+    const own = docsOf(page);
+    const next = own.map(change);
+    if (next.every((d, i) => d === own[i])) continue;
     const kept = next.filter((d): d is DocRecord => d !== null);
     if (kept.length === 0) void tx.objectStore('pages').delete(page.id as number);
     else void tx.objectStore('pages').put(pageOf(kept, page.id));

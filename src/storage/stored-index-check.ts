@@ -75,7 +75,11 @@ export function pageDocs(rawPages: unknown[]): { docs: unknown[]; damaged: Set<s
     if (!own) { problems.push('a document page is unreadable'); continue; }
     const ids = own.map((d) => (d as { id?: unknown } | null)?.id);
     const indexed = Array.isArray(page?.docIds) && page.docIds.length === ids.length && page.docIds.every((id, i) => id === ids[i]);
-    if (!indexed) problems.push('a document page does not list its documents');
+    if (!indexed) {
+      problems.push('a document page does not list its documents');
+      // Where a record of it is past naming, the ids the page lists name it (reported, so it can be added again).
+      if (ids.some((id) => typeof id !== 'string') && Array.isArray(page?.docIds)) for (const id of page.docIds) if (typeof id === 'string') damaged.add(id);
+    }
     for (const [i, d] of own.entries()) {
       docs.push(d);
       const id = ids[i];
@@ -107,7 +111,13 @@ export function checkRecords(rawManifest: unknown, rawPages: unknown[], rawShard
   // (repair then writes every document's places out in full).
   const shardOf = manifest ? (written: number) => resolveShard(manifest, written) : null;
   for (const d of rawDocs) {
-    if (!isDoc(d)) { problems.push('a document record is unreadable'); continue; }
+    if (!isDoc(d)) {
+      // Reported by its id where that much is readable, so the caller knows what to add again.
+      const id = (d as { id?: unknown } | null)?.id;
+      problems.push(typeof id === 'string' ? `document "${id}" is unreadable` : 'a document record is unreadable');
+      if (typeof id === 'string') damaged.add(id);
+      continue;
+    }
     docs.push(d);
     if (damaged.has(d.id)) continue;
     const own = docChunks(d, place, dims, live, shardOf);

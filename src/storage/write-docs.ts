@@ -8,7 +8,7 @@ import { ThreadlineError } from '../errors';
 import type { LexicalSegment } from '../index-data';
 import { resolveShard, type ModelIdentity } from './manifest';
 import type { ChunkRecord, DocRecord, Manifest } from './schema';
-import { pagesHolding, putNewDocs, rewritePages } from './doc-pages';
+import { pagesHolding, putNewDocs, readDocs, rewritePages } from './doc-pages';
 import type { CommitResult, PendingDoc, StoredSegments, VectorRun } from './index-store';
 import type { WriteTx } from './write-tx';
 
@@ -74,9 +74,9 @@ export async function putDocs(tx: WriteTx, manifest: Manifest, pending: readonly
 export async function deleteDocs(tx: WriteTx, ids: readonly string[], manifest: Manifest): Promise<number[]> {
   const wanted = new Set(ids);
   const pages = await pagesHolding(tx, ids);
-  const docs = [...pages.values()].flatMap((p) => p.docs.filter((d) => wanted.has(d.id)));
+  const docs = await readDocs(tx, ids, pages);
   for (const doc of docs) {
-    for (const written of doc.chunkShards) {
+    for (const written of Array.isArray(doc.chunkShards) ? doc.chunkShards : []) {
       const shard = resolveShard(manifest, written);
       // A shard the manifest does not list gets no entry: a phantom count would be compacted forever.
       const live = manifest.shardLive[shard];
@@ -84,7 +84,7 @@ export async function deleteDocs(tx: WriteTx, ids: readonly string[], manifest: 
     }
   }
   rewritePages(tx, pages.values(), (doc) => (wanted.has(doc.id) ? null : doc));
-  const keys = docs.flatMap((d) => d.chunkKeys);
+  const keys = docs.flatMap((d) => (Array.isArray(d.chunkKeys) ? d.chunkKeys : []));
   manifest.docCount = Math.max(0, manifest.docCount - docs.length);
   manifest.chunkCount = Math.max(0, manifest.chunkCount - keys.length);
   return keys;

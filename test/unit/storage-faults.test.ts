@@ -298,6 +298,35 @@ describe('damaged storage never bricks the name', () => {
     again.close();
   });
 
+  it.each([
+    ['a document turned to garbage', (page: { docs: unknown[] }) => { page.docs[1] = { id: docs[1]?.id, chunks: 'garbage', chunkShards: 7, chunkKeys: null }; }, 'works'],
+    ['a document turned to null', (page: { docs: unknown[] }) => { page.docs[1] = null; }, 'fails'],
+  ])('a page changed under a running instance (%s): writes to it go on or fail typed with nothing written, and the next open reports and repairs', async (_label, change, writes) => {
+    const { name, engine } = await seeded();
+    await tamper(name, async (db) => {
+      const [page] = await db.getAll('pages') as { docs: unknown[] }[];
+      if (!page) throw new Error('no page');
+      change(page);
+      await db.put('pages', page);
+    });
+    const edited = [{ ...docs[2], text: `${docs[2]?.text ?? ''} Edited.` } as (typeof docs)[number]];
+    if (writes === 'works') {
+      await engine.remove([docs[0]?.id as string]);
+      expect(await engine.add(edited)).toMatchObject({ added: 1 });
+    } else {
+      await expect(engine.remove([docs[0]?.id as string])).rejects.toMatchObject({ code: 'STORAGE_FAILED', details: { reason: 'damaged-page' } });
+      await expect(engine.add(edited)).rejects.toMatchObject({ code: 'STORAGE_FAILED' });
+      expect((await engine.stats()).docs).toBe(docs.length); // memory kept what storage kept
+    }
+    engine.close();
+    const repaired = await open(name);
+    const lost = (await repaired.stats()).repairedDocs ?? [];
+    expect(lost).toContain(docs[1]?.id);
+    expect(await repaired.add(docs)).toMatchObject({ added: lost.length + (writes === 'works' ? 2 : 0) });
+    expect((await repaired.stats()).docs).toBe(docs.length);
+    repaired.close();
+  });
+
   it('garbage in every store still opens, as an empty index, and works', async () => {
     const { name, engine } = await seeded();
     engine.close();
