@@ -241,7 +241,9 @@ function readHistory(history: readonly HistoryTurn[], specificity: Specificity, 
     // "How about high cholesterol?" puts its alternative in place of what was asked about: the next "it" means it.
     const alternative = i > 0 ? alternativeOf(turn.user) : undefined;
     const instead = alternative ? candidatePhrases(alternative).filter((p) => !isAspect(p)).slice(0, 1) : [];
-    antecedents.push(instead.length ? instead : used);
+    // Small talk ("thanks!") is about nothing: the center before it carries over it.
+    const smalltalk = decide(turn.user, i > 0).action === 'reply';
+    antecedents.push(smalltalk ? antecedents.at(-1) ?? [] : instead.length ? instead : used);
   });
   return { turns: resolved, antecedents };
 }

@@ -193,6 +193,8 @@ describe('resolve, then expand', () => {
     expect(resolveHistory(history, sp).at(-1)?.user).toBe('How does it compare to Amazon Prime Video? (Netflix)');
     expect(resolveAndExpand('Describe its subscriber growth.', history, sp).question).toBe("Describe Netflix's subscriber growth.");
     expect(resolveAndExpand('Describe it’s subscriber growth.', history, sp).question).toMatch(/^Describe Netflix/);
+    // Small talk in between is about nothing: the center carries over it.
+    expect(resolveAndExpand('Describe its subscriber growth.', [...history, { user: 'Thanks!', assistant: 'You are welcome.' }], sp).question).toBe("Describe Netflix's subscriber growth.");
     // "that" points at what was just mentioned; a statement first is the newer utterance.
     expect(resolveAndExpand('How much does that cost?', history, sp).question).toMatch(/Amazon Prime Video/);
     expect(resolveAndExpand('I use Amazon Prime Video daily. Is it cheaper?', history, sp).question).toMatch(/Is Amazon Prime Video cheaper/);
