@@ -15,7 +15,7 @@
 import type { LexicalSegment, SegmentPart } from '../index-data';
 import { resolveShard } from './manifest';
 import { SHARD_MIN_BYTES, shardRows, type DocRecord, type Manifest, type ShardRecord } from './schema';
-import type { WriteTx } from './write-tx';
+import { issue, type WriteTx } from './write-tx';
 import { docsNamingShards, rewritePages } from './doc-pages';
 
 /**
@@ -63,7 +63,7 @@ export async function compactShards(tx: WriteTx, lexical: MergeLexical, maxAlias
   const texts = !victims.every((shard) => lexical.usable(shard.lexical, shard.keys.length));
   const kept = await Promise.all(victims.map((shard) => keptSlots(tx, manifest, shard, texts)));
   for (const shard of victims) {
-    void tx.objectStore('shards').delete(shard.id);
+    issue(tx.objectStore('shards').delete(shard.id));
     delete manifest.shardLive[shard.id];
     delete manifest.shardSlots[shard.id];
   }
@@ -93,7 +93,7 @@ export async function compactShards(tx: WriteTx, lexical: MergeLexical, maxAlias
       retire(manifest, shard.id, id);
     }
     const postings = lexical.merge(parts.map((p) => ({ segment: p.shard.lexical, slots: p.slots, texts: p.texts })), parts.map((p) => p.shard.keys.length));
-    void tx.objectStore('shards').put({ id, dims: manifest.dims, vectors, keys, lexical: postings });
+    issue(tx.objectStore('shards').put({ id, dims: manifest.dims, vectors, keys, lexical: postings }));
     manifest.shardLive[id] = count;
     manifest.shardSlots[id] = count;
   }

@@ -7,7 +7,7 @@
 import type { IDBPObjectStore, StoreNames } from 'idb';
 import { ThreadlineError } from '../errors';
 import { pageOf, paginate, type DocRecord, type PageRecord, type ThreadlineDB } from './schema';
-import type { WriteTx } from './write-tx';
+import { issue, type WriteTx } from './write-tx';
 
 /** The pages store, in a read or a write transaction. */
 type Pages = IDBPObjectStore<ThreadlineDB, ArrayLike<StoreNames<ThreadlineDB>>, 'pages', IDBTransactionMode>;
@@ -61,12 +61,12 @@ export function rewritePages(tx: WriteTx, pages: Iterable<PageRecord>, change: (
     const next = own.map(change);
     if (next.every((d, i) => d === own[i])) continue;
     const kept = next.filter((d): d is DocRecord => d !== null);
-    if (kept.length === 0) void tx.objectStore('pages').delete(page.id as number);
-    else void tx.objectStore('pages').put(pageOf(kept, page.id));
+    if (kept.length === 0) issue(tx.objectStore('pages').delete(page.id as number));
+    else issue(tx.objectStore('pages').put(pageOf(kept, page.id)));
   }
 }
 
 /** Writes new documents, in pages of about PAGE_CHUNKS chunks. None may be stored already (byDoc is unique). */
 export function putNewDocs(tx: WriteTx, docs: readonly DocRecord[]): void {
-  for (const page of paginate(docs)) void tx.objectStore('pages').put(page);
+  for (const page of paginate(docs)) issue(tx.objectStore('pages').put(page));
 }

@@ -6,7 +6,7 @@
  * transaction (which IndexedDB would auto-commit early).
  */
 import { openDB, type IDBPDatabase } from 'idb';
-import { ThreadlineError } from '../errors';
+import { ThreadlineError, isThreadlineError } from '../errors';
 import type { LexicalSegment } from '../index-data';
 import { abandon, storageError } from './storage-errors';
 import { checkRecords } from './stored-index-check';
@@ -209,6 +209,18 @@ export class IndexStore {
    * says are absent are not read (a new document costs no read).
    */
   async commit(pending: readonly PendingDoc[], lexical: readonly LexicalSegment[], identity: ModelIdentity, options: { replaceIdentity?: boolean; known?: KnownDocs } = {}): Promise<CommitResult> {
+    try {
+      return await this.commitOnce(pending, lexical, identity, options);
+    } catch (error) {
+      // A document stored behind the manifest's back (written outside threadline, without a new generation) is
+      // one `known` says is absent: its id collides in the unique byDoc index and nothing was written. Once
+      // more, reading every id, which finds and replaces it.
+      if (!options.known || !isThreadlineError(error, 'STORAGE_FAILED') || error.details?.name !== 'ConstraintError') throw error;
+      return this.commitOnce(pending, lexical, identity, { ...options, known: undefined });
+    }
+  }
+
+  private async commitOnce(pending: readonly PendingDoc[], lexical: readonly LexicalSegment[], identity: ModelIdentity, options: { replaceIdentity?: boolean | undefined; known?: KnownDocs | undefined }): Promise<CommitResult> {
     return this.write('Could not store documents', async (tx) => {
       const meta = tx.objectStore('meta');
       const stored = await meta.get('manifest');
@@ -274,13 +286,18 @@ export class IndexStore {
   private async write<T>(message: string, work: (tx: WriteTx) => Promise<T>): Promise<T> {
     return this.run(async () => {
       const tx = (await this.connection()).transaction([...STORES], 'readwrite', TX);
+      // `done` rejects as soon as a request fails, before the work's own await sees it: handled here, awaited below.
+      tx.done.catch(() => undefined);
       try {
         const result = await work(tx);
         await tx.done;
         return result;
       } catch (error) {
+        // A failed request aborts the transaction, and the requests after it reject with a bare AbortError:
+        // the transaction's own error says what failed (a ConstraintError, a QuotaExceededError).
+        const cause = error instanceof ThreadlineError ? error : tx.error ?? error;
         abandon(tx);
-        throw error;
+        throw cause;
       }
     }, message);
   }

@@ -8,7 +8,7 @@
 import { emptyManifest } from './manifest';
 import { pageOf, type Manifest, type PageRecord } from './schema';
 import { checkRecords } from './stored-index-check';
-import type { WriteTx } from './write-tx';
+import { issue, type WriteTx } from './write-tx';
 
 export async function repairRecords(tx: WriteTx, damaged: readonly string[], modelId: string): Promise<void> {
   const raw = await tx.objectStore('meta').get('manifest');
@@ -19,7 +19,7 @@ export async function repairRecords(tx: WriteTx, damaged: readonly string[], mod
   // An unreadable shard holds nothing usable; left in place it would be reported (and repaired) on every open.
   for (const s of shards as unknown[]) {
     const id = (s as { id?: unknown } | null)?.id;
-    if (typeof id === 'number' && !checked.shards.has(id)) void tx.objectStore('shards').delete(id);
+    if (typeof id === 'number' && !checked.shards.has(id)) issue(tx.objectStore('shards').delete(id));
   }
   const base = checked.manifest ?? emptyManifest({ modelId, dims: 0 });
   const live = checked.chunks.filter((c) => goodDocs.has(c.docId));
@@ -38,8 +38,8 @@ export async function repairRecords(tx: WriteTx, damaged: readonly string[], mod
     // Unchanged only when every record is kept as it was and the page's index fields are what they should be.
     const same = next.length === own.length && next.every((d, j) => d === own[j]) && sameFields(page as PageRecord, pageOf(next, key));
     if (same) return;
-    if (next.length === 0) void tx.objectStore('pages').delete(key);
-    else void tx.objectStore('pages').put(pageOf(next, key));
+    if (next.length === 0) issue(tx.objectStore('pages').delete(key));
+    else issue(tx.objectStore('pages').put(pageOf(next, key)));
   });
   const shardLive: Record<number, number> = {};
   for (const c of live) shardLive[c.shard] = (shardLive[c.shard] ?? 0) + 1;

@@ -5,6 +5,7 @@
  * chunks (their vectors as a Float32Array and their BM25 postings, 1–16 MB
  * once compacted): never a record per chunk, nor one per document.
  */
+import { issue } from './write-tx';
 import type { DBSchema, IDBPDatabase, IDBPTransaction } from 'idb';
 import type { IndexedChunk, LexicalSegment, MetadataValue } from '../index-data';
 
@@ -147,8 +148,8 @@ async function migrateToPages(db: IDBPDatabase<unknown>, tx: UpgradeTx): Promise
   pages.createIndex('byShard', 'shards', { multiEntry: true });
   const [docs, manifest] = await Promise.all([tx.objectStore('docs').getAll(), tx.objectStore('meta').get('manifest')]) as [unknown[], unknown];
   const named = docs.filter((d): d is DocRecord => typeof (d as { id?: unknown } | null)?.id === 'string');
-  for (const page of paginate(named)) void tx.objectStore('pages').put(page);
-  if (typeof manifest === 'object' && manifest !== null) void tx.objectStore('meta').put({ ...manifest, schemaVersion: 4 }, 'manifest');
+  for (const page of paginate(named)) issue(tx.objectStore('pages').put(page));
+  if (typeof manifest === 'object' && manifest !== null) issue(tx.objectStore('meta').put({ ...manifest, schemaVersion: 4 }, 'manifest'));
   db.deleteObjectStore('docs');
 }
 
@@ -203,9 +204,9 @@ async function migrateToDocChunks(db: IDBPDatabase<unknown>, tx: UpgradeTx): Pro
     const d = doc as { id?: unknown; chunkKeys?: unknown } | null;
     if (typeof d !== 'object' || d === null || typeof d.id !== 'string' || !Array.isArray(d.chunkKeys)) continue;
     const own = d.chunkKeys.map((key) => { const c = byKey.get(key); return c && c.docId === d.id ? c : undefined; });
-    void tx.objectStore('docs').put({ ...d, chunks: own.map((c) => (c ? withoutPlace(c) : null)), chunkShards: own.map((c) => (typeof c?.shard === 'number' ? c.shard : 0)) });
+    issue(tx.objectStore('docs').put({ ...d, chunks: own.map((c) => (c ? withoutPlace(c) : null)), chunkShards: own.map((c) => (typeof c?.shard === 'number' ? c.shard : 0)) }));
   }
-  if (typeof manifest === 'object' && manifest !== null) void tx.objectStore('meta').put({ ...manifest, schemaVersion: 2 }, 'manifest');
+  if (typeof manifest === 'object' && manifest !== null) issue(tx.objectStore('meta').put({ ...manifest, schemaVersion: 2 }, 'manifest'));
   db.deleteObjectStore('chunks');
 }
 

@@ -10,7 +10,7 @@ import { resolveShard, type ModelIdentity } from './manifest';
 import type { ChunkRecord, DocRecord, Manifest } from './schema';
 import { pagesHolding, putNewDocs, readDocs, rewritePages } from './doc-pages';
 import type { CommitResult, PendingDoc, StoredSegments, VectorRun } from './index-store';
-import type { WriteTx } from './write-tx';
+import { issue, type WriteTx } from './write-tx';
 
 /**
  * Writes the documents in pages (their chunks inside), one shard per segment,
@@ -54,7 +54,7 @@ export async function putDocs(tx: WriteTx, manifest: Manifest, pending: readonly
     const to = from + (rows[s] as number);
     const id = manifest.nextShardId++;
     const shard = { keys: keys.slice(from, to), lexical: lexical[s] as LexicalSegment };
-    void tx.objectStore('shards').put({ id, dims: identity.dims, vectors: packed.slice(from * identity.dims, to * identity.dims), ...shard });
+    issue(tx.objectStore('shards').put({ id, dims: identity.dims, vectors: packed.slice(from * identity.dims, to * identity.dims), ...shard }));
     segments.set(id, shard);
     manifest.shardLive[id] = to - from;
     manifest.shardSlots[id] = to - from;

@@ -68,6 +68,21 @@ describe('tampered storage and files in Chromium (real worker, real IndexedDB)',
     await repaired.dispose();
   });
 
+  it('a document written into the store behind the manifest’s back, while an instance is open: adding that id replaces it (the unique index catches it)', async () => {
+    const name = freshName('ghost');
+    const tl = await createThreadline({ name });
+    await tl.add(sampleDocs);
+    const db = await openDB(`threadline:${name}`);
+    const [page] = await db.getAll('pages') as { docs: { id: string }[] }[];
+    await db.put('pages', { docIds: ['ghost'], docs: [{ ...structuredClone(page?.docs[0]), id: 'ghost' }], shards: [] });
+    db.close();
+    expect(await tl.add([{ id: 'ghost', text: 'A note about customs forms for parcels sent abroad.' }])).toMatchObject({ added: 1 });
+    const audit = await auditStore(name);
+    expect(audit.docs.filter((d) => d.id === 'ghost')).toHaveLength(1);
+    expect(audit).toMatchObject({ partialDocs: [], duplicateChunks: 0, danglingVectors: 0 });
+    await tl.dispose();
+  });
+
   it('a deleted manifest: keys are not reused, and remove() deletes only its own chunks', async () => {
     const name = freshName('manifest');
     const tl = await createThreadline({ name });

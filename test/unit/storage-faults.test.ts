@@ -327,6 +327,22 @@ describe('damaged storage never bricks the name', () => {
     repaired.close();
   });
 
+  it('a document written into the store behind the manifest’s back (no new generation): adding that id replaces it instead of failing', async () => {
+    const { name, engine } = await seeded();
+    await tamper(name, async (db) => {
+      const [page] = await db.getAll('pages') as { docs: { id: string }[]; id: number }[];
+      const copy = { ...structuredClone(page?.docs[0]), id: 'ghost' };
+      await db.put('pages', { docIds: ['ghost'], docs: [copy], shards: [] });
+    });
+    // This instance's memory, current by the manifest's generation, says "ghost" does not exist.
+    expect(await engine.add([{ id: 'ghost', text: 'A note about customs forms for parcels sent abroad.' }])).toMatchObject({ added: 1 });
+    engine.close();
+    const db = await openDB(`threadline:${name}`);
+    const ids = (await db.getAll('pages') as { docIds: string[] }[]).flatMap((p) => p.docIds);
+    db.close();
+    expect(ids.filter((id) => id === 'ghost')).toHaveLength(1);
+  });
+
   it('garbage in every store still opens, as an empty index, and works', async () => {
     const { name, engine } = await seeded();
     engine.close();
