@@ -153,16 +153,17 @@ async function migrateToPages(db: IDBPDatabase<unknown>, tx: UpgradeTx): Promise
   db.deleteObjectStore('docs');
 }
 
-/** Documents cut into pages of about PAGE_CHUNKS chunks, whole documents each, in order. */
+/** Documents cut into pages of about PAGE_CHUNKS chunks (an empty document counts as one), whole documents each, in order. */
 export function paginate(docs: readonly DocRecord[]): Omit<PageRecord, 'id'>[] {
   const out: Omit<PageRecord, 'id'>[] = [];
   let group: DocRecord[] = [];
   let chunks = 0;
   for (const doc of docs) {
     const size = Array.isArray(doc.chunkKeys) ? doc.chunkKeys.length : 0;
-    if (group.length && chunks + size > PAGE_CHUNKS) { out.push(pageOf(group)); group = []; chunks = 0; }
+    // Documents without chunks (empty ones) count as one each, so no page grows past PAGE_CHUNKS documents either.
+    if (group.length && (chunks + Math.max(1, size) > PAGE_CHUNKS)) { out.push(pageOf(group)); group = []; chunks = 0; }
     group.push(doc);
-    chunks += size;
+    chunks += Math.max(1, size);
   }
   if (group.length) out.push(pageOf(group));
   return out;

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { GROUP_CHUNKS, GROUP_TARGET_MS, MAX_GROUP_CHUNKS, batches, embedAndCommit, nextGroupSize } from '../../src/worker/ingest-batches';
 import type { PreparedDoc } from '../../src/ingest/changed-documents';
+import { PAGE_CHUNKS, paginate } from '../../src/storage/schema';
 
 const doc = (id: string, chunks: number): PreparedDoc => ({
   record: { id, hash: id, chars: chunks, addedAt: 0 },
@@ -42,5 +43,18 @@ describe('ingest groups sized by speed', () => {
     // 256 ms a group, over the 50 ms target: the size stays at its floor.
     const slow = await run(1, 1024);
     expect(slow).toEqual([256, 256, 256, 256]);
+  });
+});
+
+describe('pages of stored documents', () => {
+  it('hold whole documents, about PAGE_CHUNKS chunks each; a larger document is a page of its own; empty documents count as one', () => {
+    const stored = (id: string, chunks: number) => ({ id, hash: id, chunkKeys: Array.from({ length: chunks }, (_, i) => i), chunks: [], chunkShards: Array.from({ length: chunks }, () => 1), chars: 0, addedAt: 0 });
+    const pages = paginate([stored('a', 200), stored('b', 100), stored('c', 600), stored('d', 10)]);
+    expect(pages.map((p) => p.docIds)).toEqual([['a'], ['b'], ['c'], ['d']]);
+    const small = paginate(Array.from({ length: 600 }, (_, i) => stored(`s${i}`, 1)));
+    expect(small.map((p) => p.docIds.length)).toEqual([PAGE_CHUNKS, PAGE_CHUNKS, 600 - 2 * PAGE_CHUNKS]);
+    const empty = paginate(Array.from({ length: 600 }, (_, i) => stored(`e${i}`, 0)));
+    expect(Math.max(...empty.map((p) => p.docIds.length))).toBe(PAGE_CHUNKS);
+    expect(pages[0]).toMatchObject({ shards: [1] });
   });
 });
