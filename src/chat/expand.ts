@@ -348,7 +348,13 @@ function resolveTurn(text: string, history: readonly HistoryTurn[], resolvedHist
   // statement before the question ("You also mentioned rain gardens. How do they compare?") is the newer utterance.
   const personal = PERSONAL_PRONOUNS.has((decision.evidence[0] ?? '').toLowerCase().replace(/['’]s$/, ''));
   const continues = decision.reason === 'dangling-pronoun' && personal && !preamble ? center.map((phrase) => stemsOf(phrase).join(' ')) : [];
+  // Locative "there" means a place: a phrase the user put after "in", "at", "near", … ("the best Yakiniku
+  // restaurants in Tokyo" → Tokyo), ahead of more salient phrases that are no place.
+  const place = decision.evidence[0] === 'there' ? history.map((h) => h.user) : [];
+  const isPlace = (t: Topic) => place.some((u) => new RegExp(`\\b(?:in|at|near|around|from|visit|visiting)\\s+(?:the\\s+)?${escapeRegExp(t.phrase)}\\b`, 'i').test(u));
   const centered = (topics: Topic[]) => {
+    const places = place.length ? topics.filter(isPlace) : [];
+    if (places.length) topics = [...places, ...topics.filter((t) => !places.includes(t))];
     const at = topics.findIndex((t) => continues.includes(t.stems.join(' ')));
     return at > 0 ? [topics[at] as Topic, ...topics.slice(0, at), ...topics.slice(at + 1)] : topics;
   };
@@ -375,6 +381,10 @@ function resolveTurn(text: string, history: readonly HistoryTurn[], resolvedHist
   const topic = [...new Set(contentWords(context[1] ?? ''))].filter((w) => !typed.has(w)).map((term) => ({ term, weight: turnWeight(term, history, options) }));
   const merged = [...topic, ...terms.filter((t) => !topic.some((x) => x.term === t.term))];
   return { decision, question, query: { text: preamble ? `${preamble} ${searched}` : searched, terms: merged }, reason: `${read}${resolved.reason} (as context)${added}`, antecedents };
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
 /** Pronouns that continue the previous turn's center (demonstratives do not). */

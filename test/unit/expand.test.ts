@@ -203,6 +203,17 @@ describe('resolve, then expand', () => {
     expect(resolveAndExpand('Describe its subscriber growth.', named, sp).question).not.toMatch(/Netflix/);
   });
 
+  it('a locative “there” points back at a place the user named after “in”, “at”, “near”; an existential “there” points at nothing', () => {
+    const sp = specific({ yakiniku: 0.9, tokyo: 0.8, sushi: 0.8, michelin: 0.9, nyc: 0.9, living: 0.2 });
+    const history = [{ user: 'What are the best Yakiniku restaurants in Tokyo?', assistant: '' }];
+    expect(resolveAndExpand('Tell me other fun things to do there.', history, sp)).toMatchObject({ question: 'Tell me other fun things to do in Tokyo.', decision: { reason: 'dangling-pronoun' } });
+    // "compared to NYC" names a place too, but "to" is no locative: Tokyo still.
+    expect(resolveAndExpand('What is the cost of living there compared to NYC?', history, sp).question).toBe('What is the cost of living in Tokyo compared to NYC?');
+    expect(gateBySpecificity('Is there a sushi bar with a Michelin star?', true, sp)).toMatchObject({ action: 'keep' });
+    expect(gateBySpecificity('Are there any cheap ones?', true, sp).reason).not.toBe('dangling-pronoun');
+    expect(gateBySpecificity('There are many, which is best?', true, sp).reason).not.toBe('dangling-pronoun');
+  });
+
   it('“How about X?” puts X in place of what was asked about: the next “it” means X, however salient the first topic', () => {
     const sp = specific({ blood: 0.6, carbon: 0.7, dioxide: 0.8, cholesterol: 0.7, treat: 0.2, eat: 0.2, improve: 0.2 });
     const history = [{ user: 'What is high blood carbon dioxide?', assistant: '' }, { user: 'What should you do to treat it?', assistant: '' }, { user: 'How about high cholesterol?', assistant: '' }];

@@ -168,6 +168,18 @@ function isRelativeThat(tokens: Token[], i: number): boolean {
   return isContentWord(prev) && !FUNCTION_WORDS.has(prev) && !AUXILIARIES.has(next);
 }
 
+const EXISTENTIAL_AFTER = new Set(['is', 'are', 'was', 'were', 'be', 'been', 'being', "there's", 'will', 'would', 'should', 'could', 'can', 'may', 'might', 'must', 'seem', 'seems', 'seemed', 'appear', 'appears', 'exist', 'exists', 'used', 'has', 'have', 'had', 'any', 'some', 'a', 'an', 'no']);
+const EXISTENTIAL_BEFORE = new Set(['is', 'are', 'was', 'were', 'be', 'been', 'will', 'would', 'can', 'could', 'should', 'might', 'may', 'over', 'here', 'out', 'in', 'from', 'up', 'down']);
+
+/** "there" as a place ("to do there", "held there"), not "is there …", "there are …", "out there". */
+function isLocativeThere(tokens: Token[], i: number): boolean {
+  const prev = tokens[i - 1]?.word;
+  const next = tokens[i + 1]?.word;
+  if (next !== undefined && EXISTENTIAL_AFTER.has(next)) return false;
+  if (prev !== undefined && EXISTENTIAL_BEFORE.has(prev)) return false;
+  return prev !== undefined;
+}
+
 function danglingReference(text: string, tokens: Token[]): { reason: GateReason; word: string } | null {
   for (let i = 0; i < tokens.length; i++) {
     const { word } = tokens[i] as Token;
@@ -176,6 +188,9 @@ function danglingReference(text: string, tokens: Token[]): { reason: GateReason;
     if (pronoun && !(word.startsWith('it') && isExpletiveIt(tokens, i)) && !hasInternalAntecedent(text, tokens, i)) {
       return { reason: 'dangling-pronoun', word };
     }
+    // Locative "there" ("fun things to do there", "is it expensive to live there?") points at a place named before;
+    // existential "there" ("is there", "there are") does not.
+    if (word === 'there' && isLocativeThere(tokens, i)) return { reason: 'dangling-pronoun', word };
     if (DEMONSTRATIVES.has(word)) {
       const next = tokens[i + 1]?.word;
       if (next && TIME_NOUNS.has(next)) continue;

@@ -136,6 +136,7 @@ function replaceReference(question: string, word: string, topics: Topic[]): Cond
     return nounTopic ? { question: rewritten, reason: `“${word} ${next.word}” names its topic; determiner made definite` }
       : { question: `${strip(rewritten)} (${top.phrase})?`, reason: `“${word} ${next.word}” read in the context of “${top.phrase}”`, antecedents: [top.phrase] };
   }
+  if (word === 'there') return { question: splice(question, token.index, token.index + word.length, `in ${top.phrase}`), reason: `read “there” as “in ${top.phrase}”`, antecedents: [top.phrase] };
   const replacement = POSSESSIVES.has(word) ? `${top.phrase}'s` : top.phrase;
   return { question: splice(question, token.index, token.index + word.length, replacement), reason: `replaced “${word}” with “${top.phrase}”`, antecedents: [top.phrase] };
 }
@@ -158,7 +159,7 @@ function agreeing(word: string, topics: Topic[]): Topic {
   const head = (t: Topic) => t.phrase.split(/\s+/).at(-1)?.toLowerCase() ?? '';
   const plural = (t: Topic) => /[^s]s$/i.test(t.phrase) || IRREGULAR_PLURALS.has(head(t));
   // A collective noun takes either: "the US government … what did they do?", "the team … is it any good?".
-  const test = PERSONAL.has(word) ? (t: Topic) => /^\p{Lu}/u.test(t.phrase)
+  const test = PERSONAL.has(word) || word === 'there' ? (t: Topic) => /^\p{Lu}/u.test(t.phrase)
     : PLURAL.has(word) ? (t: Topic) => plural(t) || COLLECTIVE_NOUNS.has(head(t))
       : (t: Topic) => !plural(t);
   return close.find(test) ?? top;
