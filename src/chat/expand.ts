@@ -19,6 +19,7 @@ import { decide, isNoun, tokenize, type GateDecision, type GateReason } from './
 import { alternativeOf, condenseWithRules } from './rules/rules-condenser';
 import { SPECIFIC, type Specificity } from './specificity';
 import { candidatePhrases, isAspect, stemsOf, type HistoryTurn, type Topic } from './rules/topics';
+import { ANAPHORIC_PRONOUNS } from './rules/word-lists';
 
 export interface ExpandOptions {
   /** Weight of the previous user turn's specific words. @default 0.3 */
@@ -346,7 +347,7 @@ function resolveTurn(text: string, history: readonly HistoryTurn[], resolvedHist
   // Only a personal pronoun ("it", "they"), not a demonstrative ("that", which points at what was just
   // mentioned rather than at what the conversation is about), and only when nothing came in between: a
   // statement before the question ("You also mentioned rain gardens. How do they compare?") is the newer utterance.
-  const personal = PERSONAL_PRONOUNS.has((decision.evidence[0] ?? '').toLowerCase().replace(/['’]s$/, ''));
+  const personal = ANAPHORIC_PRONOUNS.has((decision.evidence[0] ?? '').toLowerCase().replace(/['’]s$/, ''));
   const continues = decision.reason === 'dangling-pronoun' && personal && !preamble ? center.map((phrase) => stemsOf(phrase).join(' ')) : [];
   // Locative "there" means a place: a phrase the user put after "in", "at", "near", … ("the best Yakiniku
   // restaurants in Tokyo" → Tokyo), ahead of more salient phrases that are no place.
@@ -387,8 +388,6 @@ function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
-/** Pronouns that continue the previous turn's center (demonstratives do not). */
-const PERSONAL_PRONOUNS: ReadonlySet<string> = new Set(['it', 'its', 'itself', 'they', 'them', 'their', 'theirs', 'themselves', 'he', 'him', 'his', 'himself', 'she', 'her', 'hers', 'herself']);
 
 function readDefinites(definite: { antecedents: string[]; evidence: string[] }): string {
   return `read ${definite.evidence.map((e, i) => `“${e}” as “the ${definite.antecedents[i] ?? ''}”`).join(', ')}`;

@@ -10,7 +10,7 @@
 import { STOPWORDS } from '../../text/stopwords';
 import { COMMON_WORDS } from './common-words';
 import {
-  ANAPHORIC_PRONOUNS, AUXILIARIES, BARE_FOLLOWUPS, COMMON_VERBS, COMPARATIVES, DEMONSTRATIVES, ELLIPSIS_OPENERS, EXPLETIVE_IT_COMPLEMENTS, FUNCTION_WORDS,
+  ANAPHORIC_PRONOUNS, AUXILIARIES, BARE_FOLLOWUPS, COMMON_VERBS, COMPARATIVES, DEMONSTRATIVES, ELLIPSIS_OPENERS, EXPLETIVE_IT_COMPLEMENTS, FUNCTION_WORDS, PLURAL_PRONOUNS,
   SMALLTALK, TIME_NOUNS, TOPIC_SWITCH, WH_WORDS,
 } from './word-lists';
 
@@ -144,7 +144,6 @@ function hasInternalAntecedent(text: string, tokens: Token[], i: number): boolea
 /** Content words that are never nouns ("What else should I consider when …"). */
 const NOT_NOUNS = new Set(['else', 'besides', 'instead', 'otherwise', 'anyway', 'together', 'ever']);
 const SINGULAR_PRONOUNS = new Set(['it', 'its', "it's", 'itself', 'this', 'that']);
-const PLURAL_PRONOUNS = new Set(['they', 'them', 'their', 'theirs', 'themselves', 'these', 'those']);
 
 /** A regular English plural: "flavors", "policies"; not "glass", "virus", "analysis", "physics". */
 function looksPlural(word: string): boolean {

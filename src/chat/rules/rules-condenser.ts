@@ -7,7 +7,7 @@
  */
 import { decide, isContentWord, tokenize, type GateDecision } from './gate';
 import { stemsOf, trackTopics, type HistoryTurn, type Topic } from './topics';
-import { COMMON_VERBS, ELLIPSIS_OPENERS } from './word-lists';
+import { COMMON_VERBS, ELLIPSIS_OPENERS, PLURAL_PRONOUNS } from './word-lists';
 
 export interface Condensation {
   question: string;
@@ -142,7 +142,6 @@ function replaceReference(question: string, word: string, topics: Topic[]): Cond
 }
 
 const PERSONAL = new Set(['he', 'him', 'his', 'himself', 'she', 'her', 'hers', 'herself']);
-const PLURAL = new Set(['they', 'them', 'their', 'theirs', 'themselves', 'these', 'those']);
 /** Plurals without an -s. */
 const IRREGULAR_PLURALS = new Set(['people', 'children', 'men', 'women', 'police', 'mice', 'teeth', 'feet', 'geese', 'cattle', 'data', 'media', 'criteria', 'bacteria', 'fungi', 'phenomena']);
 /** Singular nouns for groups, which English refers to as "they" as readily as "it". */
@@ -160,7 +159,7 @@ function agreeing(word: string, topics: Topic[]): Topic {
   const plural = (t: Topic) => /[^s]s$/i.test(t.phrase) || IRREGULAR_PLURALS.has(head(t));
   // A collective noun takes either: "the US government … what did they do?", "the team … is it any good?".
   const test = PERSONAL.has(word) || word === 'there' ? (t: Topic) => /^\p{Lu}/u.test(t.phrase)
-    : PLURAL.has(word) ? (t: Topic) => plural(t) || COLLECTIVE_NOUNS.has(head(t))
+    : PLURAL_PRONOUNS.has(word) ? (t: Topic) => plural(t) || COLLECTIVE_NOUNS.has(head(t))
       : (t: Topic) => !plural(t);
   return close.find(test) ?? top;
 }
