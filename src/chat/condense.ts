@@ -11,6 +11,7 @@ import { expansionTerms, resolveAndExpand, type ExpandOptions } from './expand';
 import { decide } from './rules/gate';
 import { condenseWithLlm } from './llm-condenser';
 import { specificityFrom, wordsToScore, type Specificity } from './specificity';
+import { readableHistory } from './rules/read-bounds';
 import type { HistoryTurn } from './rules/topics';
 import type { CondenseMode, TurnEvent } from './types';
 
@@ -30,7 +31,7 @@ export interface CondenseContext {
 export async function condenseTurn(text: string, history: readonly HistoryTurn[], window: readonly HistoryTurn[], ctx: CondenseContext): Promise<CondensedEvent> {
   if (ctx.mode === 'off') return { ...keptAsTyped(text), method: 'kept', gate: decide(text, history.length > 0).reason, reason: 'condensation is off' };
   // One round trip: how specific the turn's and the history's words are in the user's own index.
-  const specificity = history.length ? specificityFrom(await raced(ctx.retriever.termStats(wordsToScore(text, history), ctx.signal ? { signal: ctx.signal } : {}), ctx.signal)) : () => 0;
+  const specificity = history.length ? specificityFrom(await raced(ctx.retriever.termStats(wordsToScore(text, readableHistory(history)), ctx.signal ? { signal: ctx.signal } : {}), ctx.signal)) : () => 0;
   return condenseWithSpecificity(text, history, window, specificity, ctx);
 }
 

@@ -19,6 +19,7 @@ import { decide, isNoun, tokenize, type GateDecision, type GateReason } from './
 import { alternativeOf, condenseWithRules } from './rules/rules-condenser';
 import { SPECIFIC, type Specificity } from './specificity';
 import { candidatePhrases, isAspect, stemsOf, type HistoryTurn, type Topic } from './rules/topics';
+import { compactSpace, MAX_READ_QUESTION, readableHistory } from './rules/read-bounds';
 import { ANAPHORIC_PRONOUNS } from './rules/word-lists';
 
 export interface ExpandOptions {
@@ -90,7 +91,7 @@ export function gateBySpecificity(text: string, hasHistory: boolean, specificity
   }
   // "Tell me about the privacy issues in social networks": four or more topic words describe a subject of their own,
   // everyday as each may be (a follow-up that leans on the conversation rarely spells that much out).
-  if (decision.reason !== 'fragment' && topicWordCount(ask) >= DESCRIBED_TOPIC_WORDS) return { action: 'keep', reason: 'self-contained', evidence: candidatePhrases(ask) };
+  if (decision.reason !== 'fragment' && topicWordCount(ask) >= DESCRIBED_TOPIC_WORDS) return { action: 'keep', reason: 'self-contained', evidence: [...candidatePhrases(ask)] };
   return { action: 'condense', reason: decision.reason === 'fragment' ? 'fragment' : 'implicit-topic', evidence: contentWords(text) };
 }
 
@@ -157,8 +158,9 @@ export function rankTopics(history: readonly HistoryTurn[], specificity: Specifi
 }
 
 /** HQE's weighted history words: specific words of earlier user turns not already in the question. */
-export function expansionTerms(question: string, history: readonly HistoryTurn[], specificity: Specificity, options: ExpandOptions = {}): WeightedTerm[] {
+export function expansionTerms(question: string, fullHistory: readonly HistoryTurn[], specificity: Specificity, options: ExpandOptions = {}): WeightedTerm[] {
   const { maxTerms } = { ...EXPAND_DEFAULTS, ...options };
+  const history = readableHistory(fullHistory);
   const own = new Set(lexicalTerms(question));
   const weights = new Map<string, number>();
   history.forEach((turn, i) => {
@@ -199,7 +201,8 @@ export function splitPreamble(text: string): { preamble: string; ask: string } {
 export function withNames(specificity: Specificity, texts: readonly string[]): Specificity {
   const names = new Set<string>();
   for (const text of texts) {
-    for (const m of text.matchAll(/(?<=[\p{L}\p{N},;:'"’)]\s+)(\p{Lu}[\p{L}\p{N}-]*)/gu)) if (m[1] && m[1] !== 'I') names.add(m[1].toLowerCase());
+    // One space between words, so the look-behind reads one character, not every space of a long run before each word.
+    for (const m of text.replace(/\s+/g, ' ').matchAll(/(?<=[\p{L}\p{N},;:'"’)] )(\p{Lu}[\p{L}\p{N}-]*)/gu)) if (m[1] && m[1] !== 'I') names.add(m[1].toLowerCase());
   }
   return (word) => {
     const s = specificity(word);
@@ -253,7 +256,14 @@ function readHistory(history: readonly HistoryTurn[], specificity: Specificity, 
 const RESOLVED_TURNS = 10;
 
 /** Gate, resolve, expand: one turn's query. */
-export function resolveAndExpand(text: string, history: readonly HistoryTurn[], corpusSpecificity: Specificity, options: ExpandOptions = {}): ResolvedQuery {
+export function resolveAndExpand(typed: string, fullHistory: readonly HistoryTurn[], corpusSpecificity: Specificity, options: ExpandOptions = {}): ResolvedQuery {
+  // Read within bounds (read-bounds.ts): these rules run on the page's main thread, and no input may stall it.
+  if (typed.trim().length > MAX_READ_QUESTION) {
+    const reason = fullHistory.length > 0 ? 'long-message' : 'first-turn';
+    return { decision: { action: 'keep', reason, evidence: [] }, question: typed, query: { text: typed, terms: [] }, reason: `kept as typed (${reason})`, antecedents: [] };
+  }
+  const text = compactSpace(typed);
+  const history = readableHistory(fullHistory);
   const specificity = withNames(corpusSpecificity, [text, ...history.map((h) => h.user)]);
   const read = readHistory(history, specificity, options);
   return resolveTurn(text, history, read.turns, specificity, options, read.antecedents.at(-1) ?? []);
@@ -303,10 +313,8 @@ export function resolveDefinites(ask: string, history: readonly HistoryTurn[], s
  */
 function fullerPhrase(head: string, history: readonly HistoryTurn[], specificity: Specificity): string | undefined {
   // An answer's words are not scored (only the user's are looked up in the index): there, a name ("Amalfi") is what is specific.
-  const fuller = (text: string, named: boolean) => candidatePhrases(text).find((phrase) => {
-    const words = phrase.split(/\s+/);
-    if (words.length < 2 || stemsOf(words.at(-1) ?? '')[0] !== head) return false;
-    const modifiers = words.slice(0, -1);
+  const fuller = (text: string, named: boolean) => phrasesByHead(text).get(head)?.find((phrase) => {
+    const modifiers = phrase.split(/\s+/).slice(0, -1);
     return named ? modifiers.every((w) => /^\p{Lu}\p{Ll}/u.test(w)) : modifiers.reduce((sum, w) => sum + specificity(w.toLowerCase()), 0) >= SPECIFIC;
   });
   for (let t = history.length - 1; t >= 0; t--) {
@@ -314,6 +322,24 @@ function fullerPhrase(head: string, history: readonly HistoryTurn[], specificity
     if (found) return found;
   }
   return fuller(history.at(-1)?.assistant ?? '', true);
+}
+
+/** The phrases of more than one word of a text, by the stem of their last word (each text indexed once: a question may hold many definite nouns). */
+const byHead = new WeakMap<readonly string[], Map<string, string[]>>();
+function phrasesByHead(text: string): Map<string, string[]> {
+  const phrases = candidatePhrases(text);
+  let index = byHead.get(phrases);
+  if (!index) {
+    index = new Map();
+    for (const phrase of phrases) {
+      const words = phrase.split(/\s+/);
+      const head = words.length >= 2 ? stemsOf(words.at(-1) ?? '')[0] : undefined;
+      if (head !== undefined) index.set(head, [...(index.get(head) ?? []), phrase]);
+    }
+    // Keyed by the remembered phrase list, so it lives as long as topics.ts remembers that text.
+    byHead.set(phrases, index);
+  }
+  return index;
 }
 
 /**

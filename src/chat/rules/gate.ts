@@ -9,6 +9,7 @@
  */
 import { STOPWORDS } from '../../text/stopwords';
 import { COMMON_WORDS } from './common-words';
+import { MAX_READ_QUESTION } from './read-bounds';
 import {
   ANAPHORIC_PRONOUNS, AUXILIARIES, BARE_FOLLOWUPS, COMMON_VERBS, COMPARATIVES, DEMONSTRATIVES, ELLIPSIS_OPENERS, EXPLETIVE_IT_COMPLEMENTS, FUNCTION_WORDS, PLURAL_PRONOUNS,
   SMALLTALK, TIME_NOUNS, TOPIC_SWITCH, WH_WORDS,
@@ -23,6 +24,8 @@ export type GateReason =
   | 'topic-switch'
   /** Kept: mostly non-Latin script; these English rules cannot judge it. */
   | 'other-script'
+  /** Kept: longer than the condenser reads (MAX_READ_QUESTION, 2,000 characters); a message that long states its own subject. */
+  | 'long-message'
   /** Reply without retrieval: greeting, thanks or acknowledgement. */
   | 'smalltalk'
   /** Condense: a pronoun with no antecedent in the question (it, they, her…). */
@@ -201,11 +204,27 @@ function danglingReference(text: string, tokens: Token[]): { reason: GateReason;
   return null;
 }
 
+/** Decisions remembered by text: one condensation asks about each earlier turn several times (smalltalk, splices, centering). */
+const REMEMBERED_DECISIONS = 512;
+const decided = new Map<string, GateDecision>();
+
 /** Decides one turn. `hasHistory` is false for the first turn of a session. */
 export function decide(question: string, hasHistory: boolean): GateDecision {
+  const key = `${hasHistory ? 'h' : 'f'}${question}`;
+  let decision = decided.get(key);
+  if (!decision) {
+    decision = decideOnce(question, hasHistory);
+    if (decided.size >= REMEMBERED_DECISIONS) decided.delete(decided.keys().next().value as string);
+    decided.set(key, decision);
+  }
+  return { ...decision, evidence: [...decision.evidence] };
+}
+
+function decideOnce(question: string, hasHistory: boolean): GateDecision {
   const text = question.trim();
   if (isSmalltalk(text)) return { action: 'reply', reason: 'smalltalk', evidence: tokenize(text).map((t) => t.word) };
   if (!hasHistory) return { action: 'keep', reason: 'first-turn', evidence: [] };
+  if (text.length > MAX_READ_QUESTION) return { action: 'keep', reason: 'long-message', evidence: [] };
   if (mostlyNonLatin(text)) return { action: 'keep', reason: 'other-script', evidence: [] };
 
   let rest = text.replace(LEADING_ACK, '');

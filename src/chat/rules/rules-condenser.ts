@@ -6,6 +6,7 @@
  * context. Deterministic, and it always says what it did.
  */
 import { decide, isContentWord, tokenize, type GateDecision } from './gate';
+import { readableHistory } from './read-bounds';
 import { stemsOf, trackTopics, type HistoryTurn, type Topic } from './topics';
 import { COMMON_VERBS, ELLIPSIS_OPENERS, PLURAL_PRONOUNS } from './word-lists';
 
@@ -20,7 +21,12 @@ export interface Condensation {
 const POSSESSIVES = new Set(['its', 'their', 'theirs', 'his', 'her', 'hers']);
 const MAX_DEPTH = 4;
 
-const strip = (q: string) => q.trim().replace(/[\s?.!]+$/, '');
+/** The question without its closing punctuation; a loop, not /[\s?.!]+$/, which costs a long run's length at each of its positions. */
+function strip(q: string): string {
+  let end = q.length;
+  while (end > 0 && /[\s?.!]/.test(q.charAt(end - 1))) end--;
+  return q.slice(0, end).trim();
+}
 
 /** The previous user question (small talk skipped), itself resolved to a standalone form. */
 export function resolvedQuestion(history: readonly HistoryTurn[], depth = 0, rank: (h: readonly HistoryTurn[]) => Topic[] = trackTopics): string | undefined {
@@ -38,7 +44,8 @@ export function resolvedQuestion(history: readonly HistoryTurn[], depth = 0, ran
  * ranks by specificity in the user's index); the same ranking resolves the
  * previous questions an ellipsis is spliced into.
  */
-export function condenseWithRules(question: string, history: readonly HistoryTurn[], decision: GateDecision, depth = 0, rank: (h: readonly HistoryTurn[]) => Topic[] = trackTopics): Condensation {
+export function condenseWithRules(question: string, fullHistory: readonly HistoryTurn[], decision: GateDecision, depth = 0, rank: (h: readonly HistoryTurn[]) => Topic[] = trackTopics): Condensation {
+  const history = readableHistory(fullHistory);
   const topics = rank(history);
   const top = topics[0];
   // An ellipsis continues the previous question, topic or not.

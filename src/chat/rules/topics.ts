@@ -33,8 +33,26 @@ export interface TopicOptions {
 
 const MAX_PHRASE_WORDS = 4;
 
-/** Noun-phrase candidates of a text, in order. */
-export function candidatePhrases(text: string): string[] {
+/** Texts whose phrases are remembered: every turn of the history the condenser reads (read-bounds.ts), several times over. */
+const REMEMBERED_TEXTS = 256;
+const remembered = new Map<string, readonly string[]>();
+
+/**
+ * Noun-phrase candidates of a text, in order. One turn's condensation reads
+ * each earlier turn's phrases many times (once per topic ranking, per
+ * definite noun, per earlier turn it resolves again): they are computed once
+ * per text, or a long conversation costs its length squared.
+ */
+export function candidatePhrases(text: string): readonly string[] {
+  const known = remembered.get(text);
+  if (known) return known;
+  const phrases = Object.freeze(readPhrases(text));
+  if (remembered.size >= REMEMBERED_TEXTS) remembered.delete(remembered.keys().next().value as string);
+  remembered.set(text, phrases);
+  return phrases;
+}
+
+function readPhrases(text: string): string[] {
   const phrases: string[] = [];
   for (const clause of text.split(/[.,;:!?()[\]"“”\n]+|\s[-–—]\s/)) {
     let run: string[] = [];
