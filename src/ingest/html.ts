@@ -29,12 +29,37 @@ export function decodeEntities(text: string): string {
   });
 }
 
-/** Removes tags and comments from a fragment (used for inline HTML in Markdown). */
+/**
+ * Removes tags and comments from a fragment (used for inline HTML in Markdown).
+ * A tag ends at the next "<" as well as at ">": a scan never runs past the
+ * start of the next candidate, so the cost stays linear; an unclosed comment
+ * is left as text (Markdown is read a line at a time).
+ */
 export function stripTags(text: string): string {
-  return text.indexOf('<') < 0 ? text : text.replace(/<!--[\s\S]*?-->|<\/?[a-z][^>]*>/gi, '');
+  if (text.indexOf('<') < 0) return text;
+  return withoutComments(text).replace(/<\/?[a-z][^<>]*>/gi, '');
 }
 
-const TAG = /<!--[\s\S]*?(?:-->|$)|<!\[CDATA\[[\s\S]*?(?:\]\]>|$)|<![^>]*>|<\?[^>]*>|<(\/?)([a-zA-Z][a-zA-Z0-9-]*)((?:[^>"']|"[^"]*"|'[^']*'){0,4000})>/g;
+/** `text` without its closed comments; from an opening with no "-->" after it on, nothing is a comment (and nothing is searched again). */
+function withoutComments(text: string): string {
+  let out = '';
+  let from = 0;
+  for (let open = text.indexOf('<!--'); open >= 0; open = text.indexOf('<!--', from)) {
+    const close = text.indexOf('-->', open + 4);
+    if (close < 0) break;
+    out += text.slice(from, open);
+    from = close + 3;
+  }
+  return out + text.slice(from);
+}
+
+/**
+ * One tag, comment, CDATA section, declaration or processing instruction. An
+ * attribute's quoted value may hold ">" but not "<": every scan stops at the
+ * next "<", where the next match would start, so "<a <a <a …" (or an unclosed
+ * quote) costs linear time, not the rest of the document from each "<".
+ */
+const TAG = /<!--[\s\S]*?(?:-->|$)|<!\[CDATA\[[\s\S]*?(?:\]\]>|$)|<![^<>]*>|<\?[^<>]*>|<(\/?)([a-zA-Z][a-zA-Z0-9-]*)((?:[^<>"']|"[^<"]*"|'[^<']*')*)>/g;
 
 function isHidden(attrs: string): boolean {
   return /(?:^|\s)hidden(?:\s|=|$)/i.test(attrs) || /aria-hidden\s*=\s*["']?true/i.test(attrs)

@@ -2,14 +2,21 @@
  * Markdown to visible text: ATX and setext headings become the heading path,
  * inline syntax is dropped (links keep their text, images their alt text),
  * code blocks keep their content, front matter and link definitions go.
- * Line-based and linear; no HTML is ever produced or rendered.
+ * Line-based, and linear in the length of a line: every pattern below either
+ * is anchored or stops scanning at the next character that could start
+ * another match, so a line of 10⁶ brackets, stars or spaces costs what a
+ * line of letters does (a pattern that scans to the line's end from every
+ * opening character once took 15 minutes for a 1 MB line of spaces, in the
+ * retrieval worker, where every search waits behind it). No HTML is ever
+ * produced or rendered.
  */
 import type { ParsedDocument } from '../document';
 import { stripTags } from './html';
 import { TextBuilder, sanitizeText } from './text-builder';
 
 const FENCE = /^\s{0,3}(`{3,}|~{3,})/;
-const ATX = /^\s{0,3}(#{1,6})(?:\s+(.*?))?\s*#*\s*$/;
+/** An ATX heading's opening; its text is the rest of the line less a closing run of #s (atxText). */
+const ATX = /^[ \t]{0,3}(#{1,6})(?=\s|$)/;
 const SETEXT = /^\s{0,3}(=+|-+)\s*$/;
 const LINK_DEF = /^\s{0,3}\[[^\]]+\]:\s*\S+/;
 const TABLE_RULE = /^\s*\|?\s*:?-{2,}:?\s*(\|\s*:?-{2,}:?\s*)*\|?\s*$/;
@@ -17,24 +24,105 @@ const TABLE_RULE = /^\s*\|?\s*:?-{2,}:?\s*(\|\s*:?-{2,}:?\s*)*\|?\s*$/;
 const isTableRule = (line: string) => line.includes('|') && TABLE_RULE.test(line);
 const HR = /^\s{0,3}([-*_])(\s*\1){2,}\s*$/;
 
+/** A link's or image's target (with any title): at most one level of parentheses inside ("…/Foo_(bar)"), so a scan ends at the next unmatched one. */
+const TARGET = String.raw`\((?:[^()]|\([^()]*\))*\)`;
+/** Link text: no brackets inside, so a scan ends at the next one. */
+const LABEL = String.raw`\[([^\][]*)\]`;
+const IMAGE_OR_LINK = new RegExp(String.raw`!?${LABEL}(?:${TARGET}|\[[^\][]*\])`, 'g');
+/**
+ * Strong and strike-through spans ("**a**", "__a__", "~~a~~") lose their
+ * markers: an opening marker followed by a non-space pairs with the next
+ * same marker preceded by one. Found with indexOf, each marker kind's search
+ * only moving forward: an opening with no closing after it means none of the
+ * later ones has one either (a regex's lazy ".+?" searched the rest of the
+ * line again from every opening).
+ */
+function stripStrong(line: string): string {
+  if (!/\*\*|__|~~/.test(line)) return line;
+  const drop = new Set<number>();
+  const exhausted = new Set<string>();
+  for (let i = 0; i < line.length - 1;) {
+    const mark = line.slice(i, i + 2);
+    const isMark = mark === '**' || mark === '__' || mark === '~~';
+    if (!isMark || escaped(line, i) || exhausted.has(mark) || !/\S/.test(line.charAt(i + 2))) { i += isMark ? 2 : 1; continue; }
+    let close = line.indexOf(mark, i + 3);
+    while (close >= 0 && (/\s/.test(line.charAt(close - 1)) || escaped(line, close))) close = line.indexOf(mark, close + 1);
+    if (close < 0) { exhausted.add(mark); i += 2; continue; }
+    drop.add(i); drop.add(i + 1); drop.add(close); drop.add(close + 1);
+    i = close + 2;
+  }
+  return without(line, drop);
+}
+
+/**
+ * Emphasis ("*a*", "_a_"): an opening * or _ after a non-word character (or
+ * the line's start) and before a non-space pairs with the nearest closing one
+ * after a non-space and before a non-word character; markers inside words
+ * ("snake_case", "2*3") and unpaired ones stay. One pass over the closing
+ * candidates, as in stripStrong.
+ */
+function stripEmphasis(line: string): string {
+  if (!/[*_]/.test(line)) return line;
+  const isMark = (at: number) => (line[at] === '*' || line[at] === '_') && !escaped(line, at);
+  const closings: number[] = [];
+  for (let j = 1; j < line.length; j++) if (isMark(j) && /\S/.test(line.charAt(j - 1)) && !/[\w*]/.test(line.charAt(j + 1))) closings.push(j);
+  const drop = new Set<number>();
+  let next = 0;
+  for (let i = 0; i < line.length && next < closings.length; i++) {
+    if (!isMark(i) || (i > 0 && /[\w*]/.test(line.charAt(i - 1))) || !/\S/.test(line.charAt(i + 1))) continue;
+    while (next < closings.length && (closings[next] as number) < i + 2) next++;
+    const close = closings[next];
+    if (close === undefined) break;
+    drop.add(i); drop.add(close);
+    i = close;
+    next++;
+  }
+  return without(line, drop);
+}
+
+/** Whether the character at `at` is escaped ("\\*": a literal star, which the escape step then unescapes). */
+function escaped(text: string, at: number): boolean {
+  let slashes = 0;
+  while (at - slashes - 1 >= 0 && text[at - slashes - 1] === '\\') slashes++;
+  return slashes % 2 === 1;
+}
+
+/** `text` without the characters at `drop`. */
+function without(text: string, drop: ReadonlySet<number>): string {
+  if (drop.size === 0) return text;
+  let out = '';
+  let from = 0;
+  for (const at of [...drop].sort((a, b) => a - b)) { out += text.slice(from, at); from = at + 1; }
+  return out + text.slice(from);
+}
+
 /** Inline Markdown to plain text. */
 export function stripInline(line: string): string {
-  return stripTags(line)
-    .replace(/!\[([^\]]*)\]\([^)]*\)/g, '$1')
-    .replace(/\[([^\]]*)\]\([^)]*\)/g, '$1')
-    .replace(/\[([^\]]*)\]\[[^\]]*\]/g, '$1')
-    .replace(/<((?:https?|mailto):[^>\s]+)>/g, '$1')
-    .replace(/`+([^`]*)`+/g, '$1')
-    .replace(/(\*\*|__|~~)(?=\S)(.+?)(?<=\S)\1/g, '$2')
-    .replace(/(^|[^\w*])[*_](?=\S)(.+?)(?<=\S)[*_](?![\w*])/g, '$1$2')
-    .replace(/\\([\\`*_{}[\]()#+\-.!|>~])/g, '$1');
+  // Twice: a badge is an image inside a link ("[![build](badge.svg)](ci)"), and a label holds no brackets.
+  // Autolinks before tags: "<https://x.test>" would read as a tag.
+  const linked = stripTags(line.replace(/<((?:https?|mailto):[^<>\s]+)>/g, '$1'))
+    .replace(IMAGE_OR_LINK, '$1').replace(IMAGE_OR_LINK, '$1')
+    .replace(/`+([^`]*)`+/g, '$1');
+  return stripEmphasis(stripStrong(linked)).replace(/\\([\\`*_{}[\]()#+\-.!|>~])/g, '$1');
 }
 
 function stripBlockMarkers(line: string): string {
-  return line
+  const unmarked = line
     .replace(/^\s{0,3}(?:>\s?)+/, '')
-    .replace(/^\s*(?:[-*+]|\d{1,9}[.)])\s+(?:\[[ xX]\]\s+)?/, '')
-    .replace(/^\s*\|/, '').replace(/\|\s*$/, '').replace(/\s*\|\s*/g, ' · ');
+    .replace(/^\s*(?:[-*+]|\d{1,9}[.)])\s+(?:\[[ xX]\]\s+)?/, '');
+  if (!unmarked.includes('|')) return unmarked;
+  // A table row: cells joined by " · ", without the outer pipes (split, not /\s*\|\s*/g, which rescans a run of spaces from each of its positions).
+  const cells = unmarked.trim().split('|').map((cell) => cell.trim());
+  if (cells[0] === '') cells.shift();
+  if (cells.length > 0 && cells.at(-1) === '') cells.pop();
+  return cells.join(' · ');
+}
+
+/** An ATX heading's text: the line after its #s, without a closing run of #s (one after a space: "C#" keeps its #). */
+function atxText(rest: string): string {
+  const text = rest.trim();
+  const closing = /(?:^|[ \t])#+$/.exec(text);
+  return closing ? text.slice(0, closing.index).trim() : text;
 }
 
 export function parseMarkdown(raw: string): ParsedDocument {
@@ -55,7 +143,7 @@ export function parseMarkdown(raw: string): ParsedDocument {
     }
     if (fenceMatch) { fence = fenceMatch[1] ?? '```'; out.block(); continue; }
     const atx = ATX.exec(line);
-    if (atx) { out.heading(atx[1]?.length ?? 1, stripInline(atx[2] ?? '')); continue; }
+    if (atx) { out.heading(atx[1]?.length ?? 1, stripInline(atxText(line.slice(atx[0].length)))); continue; }
     const next = lines[i + 1] ?? '';
     if (line.trim() && SETEXT.test(next) && !HR.test(line) && !isTableRule(next) && !/^\s*[-*+]\s/.test(line)) {
       out.heading(next.trim().startsWith('=') ? 1 : 2, stripInline(line));

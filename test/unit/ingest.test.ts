@@ -28,6 +28,59 @@ describe('Markdown', () => {
   });
 });
 
+describe('Markdown inline syntax, as READMEs write it', () => {
+  const text = (markdown: string) => parseMarkdown(markdown).text;
+
+  it('links, images and badges keep their text; targets with parentheses, spaces or titles go whole', () => {
+    expect(text('[![Build Status](https://ci.test/badge.svg)](https://ci.test) ![npm][npm-url] [docs][1]')).toBe('Build Status npm docs');
+    expect(text('see [Foo](https://en.wikipedia.org/wiki/Foo_(bar)) and [home](https://x.test "Updated list (JSON)") or [me](https://x.test/Roy Riojas).')).toBe('see Foo and home or me.');
+    expect(text('mail <mailto:a@b.test> or <https://x.test/a>')).toBe('mail mailto:a@b.test or https://x.test/a');
+  });
+
+  it('strong, strike-through and emphasis lose paired markers only', () => {
+    expect(text('**bold**, __init__.py, ~~gone~~, *em*, _em_ and ***both***')).toBe('bold, init.py, gone, em, em and both');
+    expect(text('snake_case_name, 2*3*4, a * b, (* and ?), globstars (**), names that start with _.')).toBe('snake_case_name, 2*3*4, a * b, (* and ?), globstars (**), names that start with _.');
+    expect(text('**THE SOFTWARE IS PROVIDED ' + 'AS IS, '.repeat(100) + 'WITHOUT WARRANTY**')).not.toContain('**');
+    expect(text('\\*not emphasis\\*')).toBe('*not emphasis*');
+  });
+
+  it('headings keep a # that belongs to their text; tables read as cells; comments go only when closed', () => {
+    expect(parseMarkdown('# C#\nbody').sections[0]?.headingPath).toEqual(['C#']);
+    expect(parseMarkdown('## Setup ##\nbody').sections[0]?.headingPath).toEqual(['Setup']);
+    expect(text('| a | b |\n|---|---|\n| 1 |  2 |')).toBe('a · b\n1 · 2');
+    expect(text('a <!-- hidden --> b <span>c</span>')).toBe('a b c');
+    expect(text('Escape <!-- and <script in output')).toBe('Escape <!-- and <script in output');
+  });
+});
+
+// A hang guard, not a speed goal: each case takes tens of milliseconds; before, a pattern rescanned the rest of
+// the line from each opening character: 11–40 s or more per case at these sizes (a 1 MB line of spaces about
+// 15 minutes), in the retrieval worker, where every search waits behind the parse. 5 s separates the two by far.
+describe('hostile lines parse in linear time', { timeout: 5_000 }, () => {
+  const n = 200_000;
+  const lines: Record<string, string> = {
+    'a run of spaces in a table row': `a${' '.repeat(n)}b | c`,
+    'a run of spaces after a heading': `# a${' '.repeat(n)}b`,
+    'unclosed brackets and link targets': '['.repeat(n / 2) + ']('.repeat(n / 4),
+    'unclosed images': '!['.repeat(n / 2),
+    'unpaired emphasis': '*a '.repeat(n / 3),
+    'unpaired strong and strike-through': '**a __b ~~c '.repeat(n / 12),
+    'unclosed tags': '<a '.repeat(n / 3),
+    'unclosed quoted attributes': '<a title="'.repeat(n / 5),
+    'unclosed comments': '<!--'.repeat(n / 2),
+    'unclosed autolinks': '<http:'.repeat(n / 6),
+  };
+  for (const [name, line] of Object.entries(lines)) {
+    it(name, () => {
+      for (const parse of [parseMarkdown, parseHtml, parsePlainText]) {
+        const doc = parse(line);
+        expect(doc.text.length).toBeLessThanOrEqual(line.length);
+        expect(chunkDocument(doc, undefined, words).length).toBeGreaterThanOrEqual(0);
+      }
+    });
+  }
+});
+
 describe('HTML', () => {
   it('keeps visible text only, with headings as the path', () => {
     const doc = parseHtml(`<!doctype html><html><head><title>Help &amp; FAQ</title><style>p{}</style><script>alert(1)</script></head>
