@@ -11,11 +11,12 @@
  * produced or rendered.
  */
 import type { ParsedDocument } from '../document';
+import { headingText } from '../text/heading-text';
 import { stripTags } from './html';
 import { TextBuilder, sanitizeText } from './text-builder';
 
 const FENCE = /^\s{0,3}(`{3,}|~{3,})/;
-/** An ATX heading's opening; its text is the rest of the line less a closing run of #s (atxText). */
+/** An ATX heading's opening; its text is the rest of the line less a closing run of #s (headingText). */
 const ATX = /^[ \t]{0,3}(#{1,6})(?=\s|$)/;
 const SETEXT = /^\s{0,3}(=+|-+)\s*$/;
 const LINK_DEF = /^\s{0,3}\[[^\]]+\]:\s*\S+/;
@@ -118,13 +119,6 @@ function stripBlockMarkers(line: string): string {
   return cells.join(' · ');
 }
 
-/** An ATX heading's text: the line after its #s, without a closing run of #s (one after a space: "C#" keeps its #). */
-function atxText(rest: string): string {
-  const text = rest.trim();
-  const closing = /(?:^|[ \t])#+$/.exec(text);
-  return closing ? text.slice(0, closing.index).trim() : text;
-}
-
 export function parseMarkdown(raw: string): ParsedDocument {
   const lines = sanitizeText(raw).split('\n');
   const out = new TextBuilder();
@@ -143,7 +137,7 @@ export function parseMarkdown(raw: string): ParsedDocument {
     }
     if (fenceMatch) { fence = fenceMatch[1] ?? '```'; out.block(); continue; }
     const atx = ATX.exec(line);
-    if (atx) { out.heading(atx[1]?.length ?? 1, stripInline(atxText(line.slice(atx[0].length)))); continue; }
+    if (atx) { out.heading(atx[1]?.length ?? 1, stripInline(headingText(line.slice(atx[0].length)))); continue; }
     const next = lines[i + 1] ?? '';
     if (line.trim() && SETEXT.test(next) && !HR.test(line) && !isTableRule(next) && !/^\s*[-*+]\s/.test(line)) {
       out.heading(next.trim().startsWith('=') ? 1 : 2, stripInline(line));

@@ -14,6 +14,7 @@
  * so a mistake in this renderer would still not reach the page as live markup.
  */
 import createPurifier, { type Config, type DOMPurify } from 'dompurify';
+import { headingText } from '../text/heading-text';
 
 export interface RenderOptions {
   /** Citation numbers that may become buttons; others stay text. @default all */
@@ -43,17 +44,24 @@ export function safeHref(raw: string, options: RenderOptions = {}): string | nul
 
 type Inline = (parent: Node, text: string) => void;
 
+/** Longest emphasis rendered as such ("*…*"): an opening star with no closing one costs at most this many steps. */
+const EMPHASIS_SPAN = 500;
+
 function inlineRenderer(doc: Document, options: RenderOptions): Inline {
-  const TOKEN = /(`+)([\s\S]*?)\1|!\[([^\]]*)\]\(([^)\s]*)[^)]*\)|\[([^\]]+)\]\(([^)\s]*)[^)]*\)|\*\*([\s\S]+?)\*\*|__([\s\S]+?)__|(?<![\w*])\*(?!\s)([\s\S]+?)(?<!\s)\*(?![\w*])|(?<!\w)_(?!\s)([\s\S]+?)(?<!\s)_(?!\w)|\[(\d{1,4})\]|(https?:\/\/[^\s<>"')\]]+)/g;
+  // Every scan stops where the next candidate could start (a code span opens only at the start of a run of
+  // backticks, and one between single backticks holds none; labels hold no brackets, targets one level of parentheses at most) or
+  // after EMPHASIS_SPAN characters: the model's text and quoted passages are untrusted, this runs on the page's
+  // main thread once per streamed token, and "[[[[…" or "*a *a *a …" once cost the rest of the answer at each mark.
+  const TOKEN = new RegExp(String.raw`(?<!\`)(\`\`+)([\s\S]{1,${EMPHASIS_SPAN}}?)(?<!\`)\1(?!\`)|(?<!\`)(\`)([^\`]+)\3|!\[([^\][]*)\]\(((?:[^()\s]|\([^()\s]*\))*)(?:\s[^()]*)?\)|\[([^\][]+)\]\(((?:[^()\s]|\([^()\s]*\))*)(?:\s[^()]*)?\)|\*\*([\s\S]+?)\*\*|__([\s\S]+?)__|(?<![\w*])\*(?!\s)([\s\S]{1,${EMPHASIS_SPAN}}?)(?<!\s)\*(?![\w*])|(?<!\w)_(?!\s)([\s\S]{1,${EMPHASIS_SPAN}}?)(?<!\s)_(?!\w)|\[(\d{1,4})\]|(https?:\/\/[^\s<>"')\]]+)`, 'g');
   const render: Inline = (parent, text) => {
     let last = 0;
     for (const m of text.matchAll(TOKEN)) {
       if (m.index > last) parent.appendChild(doc.createTextNode(text.slice(last, m.index)));
       last = m.index + m[0].length;
-      const [whole, ticks, code, alt, , label, href, strong1, strong2, em1, em2, cite, bare] = m;
-      if (ticks) {
+      const [whole, ticks, code, tick, shortCode, alt, , label, href, strong1, strong2, em1, em2, cite, bare] = m;
+      if (ticks ?? tick) {
         const el = doc.createElement('code');
-        el.textContent = code ?? '';
+        el.textContent = code ?? shortCode ?? '';
         parent.appendChild(el);
       } else if (alt !== undefined) {
         // Images never load. Their alt text is shown, marked as an image.
@@ -141,13 +149,13 @@ export function renderMarkdown(markdown: string, options: RenderOptions = {}, do
       box.appendChild(pre);
       continue;
     }
-    const heading = /^\s{0,3}(#{1,6})\s+(.*?)\s*#*\s*$/.exec(line);
+    const heading = /^\s{0,3}(#{1,6})\s+/.exec(line);
     const item = /^\s*(?:([-*+])|(\d{1,9})[.)])\s+(.*)$/.exec(line);
     const quote = /^\s{0,3}>\s?(.*)$/.exec(line);
     if (heading) {
       flush(); list = null;
       const h = doc.createElement(`h${Math.min(6, (heading[1] ?? '#').length + 2)}`); // demoted: answers sit inside a page
-      inline(h, heading[2] ?? '');
+      inline(h, headingText(line.slice(heading[0].length)));
       box.appendChild(h);
     } else if (item) {
       flush();

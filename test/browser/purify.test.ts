@@ -43,3 +43,36 @@ describe('DOMPurify second layer (in place, over rendered nodes)', () => {
     expect(before).toContain('<a href="https://example.org/docs" rel="noopener noreferrer nofollow" target="_blank">docs</a>');
   });
 });
+
+// A hang guard, not a speed goal: the renderer runs on the page's main thread, once per streamed token, over
+// untrusted text (the model's, and passages quoted in extractive answers). Before, the first case froze the page
+// for 18 s at 4,000 spaces and the brackets and stars grew with the square of the answer; now each takes milliseconds.
+describe('hostile answers render in linear time', { timeout: 5_000 }, () => {
+  const n = 20_000;
+  const answers: Record<string, string> = {
+    'a heading with a run of spaces': `# a${' '.repeat(n)}b`,
+    'unclosed brackets and images': '['.repeat(n / 2) + '!['.repeat(n / 4),
+    'unclosed link targets': '[a]('.repeat(n / 4),
+    'unpaired emphasis': '*a '.repeat(n / 3) + ' _a'.repeat(n / 3),
+    'runs of backticks': `a ${'`'.repeat(n / 2)} b ${'``a'.repeat(n / 6)}`,
+  };
+  for (const [name, text] of Object.entries(answers)) {
+    it(name, () => {
+      const box = document.createElement('div');
+      box.append(renderMarkdown(text));
+      expect(box.textContent?.length).toBeGreaterThan(0);
+      expect(box.querySelector('script, img, iframe')).toBeNull();
+    });
+  }
+
+  it('the same markup as before for what answers usually hold', () => {
+    const box = document.createElement('div');
+    box.append(renderMarkdown('## Setup ##\n# C#\nA `code` span, ``a `tick` inside``, **bold**, *em*, _em_, [link](https://example.org/a_(b)) and [2].'));
+    expect(box.querySelector('h4')?.textContent).toBe('Setup');
+    expect(box.querySelector('h3')?.textContent).toBe('C#');
+    expect([...box.querySelectorAll('code')].map((c) => c.textContent)).toEqual(['code', 'a `tick` inside']);
+    expect(box.querySelector('strong')?.textContent).toBe('bold');
+    expect([...box.querySelectorAll('em')].map((e) => e.textContent)).toEqual(['em', 'em']);
+    expect(box.querySelector('a')?.textContent).toBe('link');
+  });
+});
