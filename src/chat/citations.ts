@@ -43,6 +43,6 @@ export function checkCitations(answer: string, hits: readonly SearchHit[]): Chec
       }
     }
     return valid.length ? `[${valid.join('][')}]` : '';
-  }).replace(/ +([.,;:!?])/g, '$1').replace(/ {2,}/g, ' ');
+  }).replace(/(?<! ) +([.,;:!?])/g, '$1').replace(/ {2,}/g, ' '); // (?<! ): a run of spaces is tried once, not from each of its positions
   return { answer: cleaned.trim(), citations: [...seen.values()], invalid };
 }
