@@ -210,6 +210,8 @@ const decided = new Map<string, GateDecision>();
 
 /** Decides one turn. `hasHistory` is false for the first turn of a session. */
 export function decide(question: string, hasHistory: boolean): GateDecision {
+  // A message longer than the condenser reads is decided at once (long-message) and not remembered.
+  if (question.length > MAX_READ_QUESTION) return decideOnce(question, hasHistory);
   const key = `${hasHistory ? 'h' : 'f'}${question}`;
   let decision = decided.get(key);
   if (!decision) {
