@@ -334,7 +334,10 @@ function phrasesByHead(text: string): Map<string, string[]> {
     for (const phrase of phrases) {
       const words = phrase.split(/\s+/);
       const head = words.length >= 2 ? stemsOf(words.at(-1) ?? '')[0] : undefined;
-      if (head !== undefined) index.set(head, [...(index.get(head) ?? []), phrase]);
+      if (head === undefined) continue;
+      const same = index.get(head);
+      if (same) same.push(phrase);
+      else index.set(head, [phrase]);
     }
     // Keyed by the remembered phrase list, so it lives as long as topics.ts remembers that text.
     byHead.set(phrases, index);
