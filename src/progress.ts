@@ -13,6 +13,11 @@ export type Progress =
   | { phase: 'parse'; docId: string; page: number; pages: number }
   /** Documents being chunked, embedded and stored. */
   | { phase: 'ingest'; docsDone: number; docsTotal: number; chunksDone: number; chunksTotal: number; chunksPerSecond: number }
+  /**
+   * The stored index being re-embedded with another model (`onModelMismatch: 'rebuild'`), before
+   * anything is written: the new vectors replace the old ones in one transaction at the end.
+   */
+  | { phase: 'rebuild'; docsDone: number; docsTotal: number; chunksDone: number; chunksTotal: number }
   /** The stored index being read back into memory. */
   | { phase: 'hydrate'; chunks: number; ms: number }
   /** Damaged stored records were found: these documents were removed (add them again), the rest of the index is intact. */

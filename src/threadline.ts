@@ -7,7 +7,7 @@ import { defaultRetrievalWorker } from './client/default-worker';
 import { takeSpareRetrievalWorker } from './client/spare-worker';
 import { wrapRetriever } from './client/wrap-retriever';
 import type { EmbedderOptions } from './embedding/load-embedder';
-import { ThreadlineError } from './errors';
+import { ThreadlineError, throwIfAborted } from './errors';
 import { partitionDocuments, validateDocuments } from './ingest/validate';
 import type { ProgressListener } from './progress';
 import type { ChunkOptions } from './retrieval/chunker';
@@ -16,7 +16,8 @@ import type { AddOptions, AddResult, LoadOptions, LoadResult, Retriever } from '
 import { ChatSession } from './chat/session';
 import type { ChatOptions } from './chat/types';
 import type { Llm } from './llm/llm';
-import { resolveLlm, type LlmOption } from './llm/resolve-llm';
+import { resolveLlm, type LlmOption, type ResolvedLlm } from './llm/resolve-llm';
+import { raced } from './util/abort';
 import type { WebGpuCapability } from './llm/webgpu';
 import { SessionStore, type SessionInfo } from './storage/session-store';
 
@@ -47,6 +48,13 @@ export interface ThreadlineOptions {
    * @default none
    */
   llm?: LlmOption;
+  /**
+   * Aborts opening: the worker stops, with whatever it was doing (a model
+   * download, reading the index, a rebuild, which writes nothing until its
+   * end), and createThreadline rejects with ABORTED. Only opening: an open
+   * instance is stopped with `dispose()`.
+   */
+  signal?: AbortSignal;
 }
 
 /** The retrieval operations (see Retriever), plus chat sessions and the language model. */
@@ -93,6 +101,7 @@ export async function createThreadline(options: ThreadlineOptions = {}): Promise
   if ((globalThis as { isSecureContext?: boolean }).isSecureContext === false) {
     throw new ThreadlineError('INSECURE_CONTEXT', 'threadline needs a secure context: serve the page over https (or from localhost). Over plain http the browser withholds Web Locks and Web Crypto.');
   }
+  throwIfAborted(options.signal);
   const name = options.name ?? THREADLINE_DEFAULTS.name;
   if (typeof name !== 'string' || name.trim() === '' || name.length > 200) throw new ThreadlineError('INVALID_INPUT', 'name must be a non-empty string of at most 200 characters');
   const weights = { ...THREADLINE_DEFAULTS.search.weights, ...options.search?.weights };
@@ -112,13 +121,20 @@ export async function createThreadline(options: ThreadlineOptions = {}): Promise
     weights,
     onModelMismatch: options.onModelMismatch ?? THREADLINE_DEFAULTS.onModelMismatch,
   }, options.onProgress);
+  const { signal } = options;
+  let resolved: ResolvedLlm;
   try {
-    await retriever.start();
+    await raced(retriever.start(), signal);
+    const resolving = resolveLlm(options.llm, options.onProgress);
+    // An engine created after an abort (its WebGPU check was in flight) is disposed of when it arrives.
+    if (signal) resolving.then((late) => { if (signal.aborted) late.dispose?.(); }, () => undefined);
+    resolved = await raced(resolving, signal);
   } catch (error) {
+    // Terminating the worker stops its model download, reading or rebuild; nothing it had not committed is kept.
     retriever.dispose();
     throw error;
   }
-  const { llm, capability, dispose: disposeLlm } = await resolveLlm(options.llm, options.onProgress);
+  const { llm, capability, dispose: disposeLlm } = resolved;
   let persistAsked = false;
   let sessionStore: Promise<SessionStore> | null = null;
   const sessions = () => (sessionStore ??= SessionStore.open(name).catch((error: unknown) => { sessionStore = null; throw error; }));

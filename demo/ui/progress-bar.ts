@@ -44,6 +44,7 @@ export function progressHandler(bars: { model: ProgressBar; ingest: ProgressBar 
       case 'llm-load': if (p.stage === 'ready') bars.model.done(p.text); else bars.model.set(p.fraction, p.text); break;
       case 'llm-status': gpu.textContent = `Language model: ${p.status}. ${p.reason}`; break;
       case 'parse': bars.ingest.set(p.page / p.pages, `reading ${p.docId}: page ${p.page} of ${p.pages}`); break;
+      case 'rebuild': bars.ingest.set(p.chunksTotal ? p.chunksDone / p.chunksTotal : null, `re-embedding with the new model: ${p.chunksDone}/${p.chunksTotal} chunks`); break;
       case 'ingest': bars.ingest.set(p.chunksTotal ? p.chunksDone / p.chunksTotal : null, `${p.docsDone}/${p.docsTotal} documents · ${p.chunksDone}/${p.chunksTotal} chunks · ${Math.round(p.chunksPerSecond)} chunks/s`); break;
     }
   };

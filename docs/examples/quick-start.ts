@@ -1,13 +1,14 @@
 import { createThreadline, isThreadlineError } from 'threadline';
 
+const controller = new AbortController();
 const tl = await createThreadline({
   name: 'handbook', // IndexedDB namespace: two names never share data
   // embedder: { model: 'minishlab/potion-base-8M' },  // default: the offline model that ships with threadline
   llm: {}, // the default WebLLM pair when WebGPU is there; otherwise rules + extractive answers
   onProgress: (p) => console.log(p.phase, p),
+  signal: controller.signal, // stops opening (a model download, a rebuild) with ABORTED
 });
 
-const controller = new AbortController();
 await tl.add([{
   id: 'refunds', title: 'Refund policy', url: '/refunds', format: 'markdown',
   text: '# Refunds\n## Window\nReturns are accepted within 30 days of delivery.\n## Damaged items\nItems damaged on arrival are refunded in full, shipping included.',

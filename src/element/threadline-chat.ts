@@ -50,6 +50,8 @@ export class ThreadlineChat extends HTMLElement {
   private session: ChatSession | null = null;
   private llmObject: Llm | undefined;
   private generation = 0;
+  /** Aborts the createThreadline() in flight, if any. */
+  private opening: AbortController | null = null;
   private started: Promise<void> | null = null;
   private readyStatus = '';
   /** Why the configured language model is not in use, when it is not. */
@@ -153,11 +155,17 @@ export class ThreadlineChat extends HTMLElement {
   }
 
   private restart(): void {
-    const generation = ++this.generation;
-    this.started = this.stop().then(() => this.start(generation));
+    const stopped = this.stop();
+    const generation = this.generation;
+    this.started = stopped.then(() => this.start(generation));
   }
 
   private async stop(): Promise<void> {
+    // Whatever start() is in flight is now stale: it neither shows its result nor keeps its instance.
+    this.generation++;
+    // An element removed or reconfigured while it opens stops its model download or index read at once.
+    this.opening?.abort();
+    this.opening = null;
     this.chat.abort();
     const instance = this.instance;
     this.instance = null;
@@ -168,15 +176,19 @@ export class ThreadlineChat extends HTMLElement {
 
   private async start(generation: number): Promise<void> {
     const current = () => generation === this.generation;
+    if (!current()) return; // a later restart or a removal came first
     this.chat.enable(false);
     this.ui.fresh.disabled = true;
     this.ui.log.replaceChildren();
     this.llmNote = '';
     this.readyStatus = '';
     this.setStatus('Loading the search model…');
+    const opening = new AbortController();
+    this.opening = opening;
     try {
       const embedder = this.getAttribute('embedder') ?? ThreadlineChat.defaultEmbedder;
       const tl = await createThreadline({
+        signal: opening.signal,
         name: this.getAttribute('name') || 'threadline-chat',
         ...(embedder ? { embedder: { model: embedder, ...(ThreadlineChat.defaultEmbedder ? { offlineModel: ThreadlineChat.defaultEmbedder } : {}) } } : {}),
         llm: this.llmObject ?? llmOption(this.getAttribute('llm')),

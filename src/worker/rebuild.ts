@@ -1,11 +1,19 @@
 /** A rebuild's work: every stored chunk re-embedded with the new model, as documents ready to commit in one transaction. */
 import type { Embedder } from '../embedding/embedder';
 import { documentFields, storedChunk } from '../ingest/prepare';
+import type { ProgressListener } from '../progress';
 import type { PendingDoc, StoredIndex } from '../storage/index-store';
 
-export async function reembed(docs: StoredIndex['docs'], chunks: StoredIndex['chunks'], embedder: Embedder): Promise<PendingDoc[]> {
+/** Progress is reported at most this often (and once at the end): a rebuild of many small documents would otherwise post one message each. */
+const PROGRESS_MS = 100;
+
+export async function reembed(docs: StoredIndex['docs'], chunks: StoredIndex['chunks'], embedder: Embedder, onProgress?: ProgressListener): Promise<PendingDoc[]> {
   const byKey = new Map(chunks.map((c) => [c.key, c]));
   const pending: PendingDoc[] = [];
+  const chunksTotal = docs.reduce((n, doc) => n + doc.chunkKeys.length, 0);
+  let chunksDone = 0;
+  let reported = performance.now();
+  onProgress?.({ phase: 'rebuild', docsDone: 0, docsTotal: docs.length, chunksDone, chunksTotal });
   for (const doc of docs) {
     // In the document's own order (storage hands chunks back in shard order).
     const own = doc.chunkKeys.flatMap((key) => byKey.get(key) ?? []);
@@ -14,6 +22,11 @@ export async function reembed(docs: StoredIndex['docs'], chunks: StoredIndex['ch
       chunks: own.map((c) => storedChunk(c.docId, c)),
       vectors: await embedder.embed(own.map((c) => c.context)),
     });
+    chunksDone += doc.chunkKeys.length;
+    if (performance.now() - reported >= PROGRESS_MS || pending.length === docs.length) {
+      reported = performance.now();
+      onProgress?.({ phase: 'rebuild', docsDone: pending.length, docsTotal: docs.length, chunksDone, chunksTotal });
+    }
   }
   return pending;
 }

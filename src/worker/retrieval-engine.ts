@@ -306,7 +306,7 @@ export class RetrievalEngine implements Retriever {
   /** Re-embeds every stored chunk with the configured model (rebuild.ts), replacing the old vectors in one commit. */
   private async rebuild(docs: StoredIndex['docs'], chunks: StoredIndex['chunks']): Promise<void> {
     const embedder = await this.embedder(false);
-    const pending = await reembed(docs, chunks, embedder);
+    const pending = await reembed(docs, chunks, embedder, this.onProgress);
     this.embedded.chunks += chunks.length;
     const lexical = lexicalFor(pending, embedder.dims);
     await withWriteLock(this.config.name, () => this.store.commit(pending, lexical, { modelId: this.model.id, dims: embedder.dims }, { replaceIdentity: true }));

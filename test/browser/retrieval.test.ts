@@ -88,6 +88,57 @@ describe('retrieval in Chromium (real worker, real IndexedDB, real offline model
     expect(err).toMatchObject({ details: { stored: { modelId: 'threadline-glove-30k#int8', dims: 100 }, requested: { modelId: 'threadline-glove-30k-fp16#auto' } } });
   });
 
+  it('createThreadline with a signal already aborted rejects with ABORTED and starts no worker', async () => {
+    const workers = capturingWorkers();
+    await expect(createThreadline({ name: freshName('pre-aborted'), worker: workers.factory, signal: AbortSignal.abort() })).rejects.toMatchObject({ code: 'ABORTED' });
+    expect(workers.made).toHaveLength(0);
+  });
+
+  it('aborting createThreadline during a rebuild stops its worker at once, writes nothing, and a later rebuild reports progress to the end', async () => {
+    const name = freshName('rebuild-abort');
+    const a = await createThreadline({ name });
+    await a.add(bulkDocs(360));
+    const before = await a.stats();
+    await a.dispose();
+
+    // Open with another model: every stored chunk is re-embedded before anything is written.
+    const workers = capturingWorkers();
+    const terminated: number[] = [];
+    const factory = () => {
+      const worker = workers.factory();
+      const terminate = worker.terminate.bind(worker);
+      worker.terminate = () => { terminated.push(performance.now()); terminate(); };
+      return worker;
+    };
+    const controller = new AbortController();
+    let abortedAt = 0;
+    const opening = createThreadline({
+      name, worker: factory, embedder: { model: '/threadline-glove-30k-fp16/' }, onModelMismatch: 'rebuild', signal: controller.signal,
+      onProgress: (p) => { if (p.phase === 'rebuild' && !controller.signal.aborted) { abortedAt = performance.now(); controller.abort(); } },
+    });
+    const { error, ms } = await within(5_000, opening);
+    expect(error).toMatchObject({ code: 'ABORTED' });
+    expect(abortedAt).toBeGreaterThan(0);
+    expect(terminated).toHaveLength(1);
+    expect((terminated[0] ?? Infinity) - abortedAt).toBeLessThan(100);
+    expect(ms).toBeLessThan(5_000);
+
+    // Nothing was written: the index still opens with its own model, whole.
+    const b = await createThreadline({ name });
+    expect(await b.stats()).toMatchObject({ docs: before.docs, chunks: before.chunks });
+    expect(await auditStore(name)).toMatchObject({ partialDocs: [], duplicateChunks: 0, danglingVectors: 0 });
+    await b.dispose();
+
+    // Unaborted, the rebuild reports its progress up to every chunk, then opens with the new model.
+    const progress: Extract<Progress, { phase: 'rebuild' }>[] = [];
+    const c = await createThreadline({ name, embedder: { model: '/threadline-glove-30k-fp16/' }, onModelMismatch: 'rebuild', onProgress: (p) => { if (p.phase === 'rebuild') progress.push(p); } });
+    expect(progress[0]).toMatchObject({ docsDone: 0, chunksDone: 0, docsTotal: before.docs, chunksTotal: before.chunks });
+    expect(progress.at(-1)).toMatchObject({ docsDone: before.docs, chunksDone: before.chunks });
+    expect(progress.map((p) => p.chunksDone)).toEqual([...progress.map((p) => p.chunksDone)].sort((x, y) => x - y));
+    expect(await c.stats()).toMatchObject({ docs: before.docs, chunks: before.chunks, modelId: 'threadline-glove-30k-fp16#auto' });
+    await c.dispose();
+  });
+
   it('remove and clear survive a reopen', async () => {
     const name = freshName('remove');
     const a = await createThreadline({ name });
