@@ -13,10 +13,19 @@ const Q = '["\'`]';
 const NESTED = new RegExp(String.raw`new URL\(\s*(?:/\*\s*@vite-ignore\s*\*/\s*)?new URL\(\s*(${Q})([^"'\`$]+)\1\s*,\s*import\.meta\.url\s*\)\.href\s*,\s*${Q}${Q}\s*\+\s*import\.meta\.url\s*\)`, 'g');
 const PREFIXED = new RegExp(String.raw`new URL\(\s*(${Q})(\.{1,2}/[^"'\`$]+)\1\s*,\s*${Q}${Q}\s*\+\s*import\.meta\.url\s*\)`, 'g');
 
+/**
+ * A bare name (`new URL('ort.webgpu.min.mjs', import.meta.url)`, onnxruntime-web's
+ * Node-only lookup of its own file, which threadline does not ship): webpack reads
+ * it as a package request and fails the app's build on it, so it is marked for
+ * every bundler to leave alone.
+ */
+const BARE = new RegExp(String.raw`new URL\(\s*(${Q})([\w@][^"'\`$/]*)\1\s*,\s*import\.meta\.url\s*\)`, 'g');
+
 export function plainUrls(code: string): string {
   return code
     .replace(NESTED, (_, _q: string, file: string) => `new URL(${JSON.stringify(file.startsWith('.') ? file : `./${file}`)}, import.meta.url)`)
-    .replace(PREFIXED, (_, _q: string, file: string) => `new URL(${JSON.stringify(file)}, import.meta.url)`);
+    .replace(PREFIXED, (_, _q: string, file: string) => `new URL(${JSON.stringify(file)}, import.meta.url)`)
+    .replace(BARE, (_, _q: string, file: string) => `new URL(/* @vite-ignore */ /* webpackIgnore: true */ ${JSON.stringify(file)}, import.meta.url)`);
 }
 
 export function plainUrlsPlugin(): Plugin {

@@ -58,7 +58,8 @@ export async function readModelFile(files: ModelFiles, url: string, options: Rea
   };
   if (isNode() && !/^https?:/i.test(url)) {
     const fs = 'node:fs/promises';
-    const { readFile } = (await import(/* @vite-ignore */ fs)) as typeof FsPromises;
+    // Node only: neither Vite nor webpack may follow it into a browser bundle (webpack cannot read node: URLs at all).
+    const { readFile } = (await import(/* @vite-ignore */ /* webpackIgnore: true */ fs)) as typeof FsPromises;
     try {
       const path = url.startsWith('file:') ? new URL(url) : url;
       const data = await readFile(path, { signal: options.signal });

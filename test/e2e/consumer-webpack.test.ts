@@ -1,0 +1,84 @@
+/**
+ * threadline in a webpack 5 app, as a consumer meets it: the packed package
+ * installed into an empty app, the README's "Using it" example as its only code
+ * (docs/examples/quick-start.ts: it has no type annotations, so it is plain
+ * JavaScript too), webpack with nothing but an entry and an output folder, the
+ * output on a plain static server, Chromium with every other origin blocked.
+ * The README says its worker and model references are the shape webpack follows;
+ * this is where that is checked (before, webpack refused to build the example:
+ * a Node-only `import('node:fs/promises')` and onnxruntime-web's bare
+ * `new URL('ort.webgpu.min.mjs', import.meta.url)` in threadline's chunks).
+ */
+import { copyFileSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Page } from 'playwright-core';
+import webpack from 'webpack';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { serveStatic, type StaticServer } from '../../scripts/static-server.ts';
+import { launch } from './browser';
+import { confineTo, installPacked, requireBuild, root } from './built';
+
+const app = join(root, 'test-results/consumer-webpack');
+let server: StaticServer | undefined;
+
+function du(path: string): number {
+  const s = statSync(path);
+  if (!s.isDirectory()) return s.size;
+  return readdirSync(path).reduce((sum, name) => sum + du(join(path, name)), 0);
+}
+
+/** webpack's own defaults (production mode, its own loaders only), run in the app's folder. */
+function build(): Promise<webpack.Stats> {
+  return new Promise((resolve, reject) => {
+    webpack({ mode: 'production', context: app, entry: './src/main.js', output: { path: join(app, 'dist'), clean: true }, infrastructureLogging: { level: 'error' } }, (error, stats) => {
+      if (error) return reject(error);
+      if (!stats) return reject(new Error('webpack returned no stats'));
+      if (stats.hasErrors()) return reject(new Error(stats.toString({ all: false, errors: true })));
+      resolve(stats);
+    });
+  });
+}
+
+/** Loads the app and resolves when the example has logged both answers. */
+async function answers(page: Page, url: string): Promise<string> {
+  const answer = new Promise<string>((resolve, reject) => {
+    const seen: string[] = [];
+    page.on('console', (m) => { if (m.text().startsWith('answer (')) seen.push(m.text()); if (seen.length === 2) resolve(seen.join('\n')); });
+    page.on('pageerror', reject);
+  });
+  await page.goto(url);
+  return answer;
+}
+
+beforeAll(() => requireBuild());
+afterAll(async () => server?.close());
+
+describe('a webpack 5 app that installs the packed package and follows the README only', () => {
+  it('builds with no configuration beyond entry and output, answers on the first visit and after a reload, fetches nothing from other origins', async () => {
+    await installPacked(app);
+    mkdirSync(join(app, 'src'));
+    copyFileSync(join(root, 'docs/examples/quick-start.ts'), join(app, 'src/main.js'));
+    await build();
+    // The model's files are emitted (webpack names assets by their hash), as the workers are.
+    const emitted = readdirSync(join(app, 'dist'));
+    expect(emitted.filter((f) => f.endsWith('.safetensors'))).toHaveLength(1);
+    writeFileSync(join(app, 'dist/index.html'), '<!doctype html>\n<html><head><meta charset="utf-8"><link rel="icon" href="data:,"><title>app</title></head><body><script src="main.js"></script></body></html>\n');
+
+    server = await serveStatic(join(app, 'dist'));
+    const browser = await launch();
+    try {
+      const context = await browser.newContext();
+      const foreign = await confineTo(context, server.origin);
+      const page = await context.newPage();
+      const first = await answers(page, `${server.origin}/`);
+      const firstBytes = server.bytesSent();
+      expect(first, first).toMatch(/^answer \(extractive\):[\s\S]*30 days[\s\S]*\nanswer \(extractive\):[\s\S]*damaged on arrival/);
+      expect(await answers(page, `${server.origin}/`)).toMatch(/damaged on arrival/);
+      expect(foreign).toEqual([]);
+      console.log(`webpack app: dist ${(du(join(app, 'dist')) / 1e6).toFixed(1)} MB; first visit downloaded ${(firstBytes / 1e6).toFixed(2)} MB`);
+      await context.close();
+    } finally {
+      await browser.close();
+    }
+  }, 400_000);
+});

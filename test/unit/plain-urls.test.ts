@@ -1,0 +1,17 @@
+import { describe, expect, it } from 'vitest';
+import { plainUrls } from '../../scripts/vite-plain-urls.ts';
+
+describe('plainUrls (library build output, rewritten for the app\'s bundler)', () => {
+  it('turns Vite\'s nested and prefixed shapes into new URL(\'./file\', import.meta.url)', () => {
+    expect(plainUrls('new URL(/* @vite-ignore */ new URL(`retrieval.worker-x.js`, import.meta.url).href, "" + import.meta.url)')).toBe('new URL("./retrieval.worker-x.js", import.meta.url)');
+    expect(plainUrls('new URL(\'./threadline-glove-30k/config.json\', \'\' + import.meta.url)')).toBe('new URL("./threadline-glove-30k/config.json", import.meta.url)');
+  });
+
+  it('marks a bare name, which is no file threadline ships, for every bundler to leave alone (webpack fails the build on it)', () => {
+    expect(plainUrls('qe?new URL(new URL(`ort.webgpu.min.mjs`,import.meta.url).href,Ke).href:x')).toBe('qe?new URL(new URL(/* @vite-ignore */ /* webpackIgnore: true */ "ort.webgpu.min.mjs", import.meta.url).href,Ke).href:x');
+  });
+
+  it('leaves relative references, absolute URLs and expressions as they are', () => {
+    for (const code of ['new URL("./a.js", import.meta.url)', 'new URL("https://example.com/a", import.meta.url)', 'new URL(name, import.meta.url)', 'new URL(`${base}/a`, import.meta.url)']) expect(plainUrls(code)).toBe(code);
+  });
+});
