@@ -18,6 +18,8 @@ export type Progress =
    * anything is written: the new vectors replace the old ones in one transaction at the end.
    */
   | { phase: 'rebuild'; docsDone: number; docsTotal: number; chunksDone: number; chunksTotal: number }
+  /** A prebuilt index file (`load(url)`) downloading: `total` 0 when the server does not say. */
+  | { phase: 'index-download'; url: string; loaded: number; total: number; fraction: number }
   /** The stored index being read back into memory. */
   | { phase: 'hydrate'; chunks: number; ms: number }
   /** Damaged stored records were found: these documents were removed (add them again), the rest of the index is intact. */

@@ -73,6 +73,8 @@ export interface AddResult {
 }
 
 export interface LoadOptions extends CallOptions {
+  /** Download progress (`index-download` events). */
+  onProgress?: ProgressListener;
   /**
    * Follow HTTP redirects when fetching the file. Off by default: a redirect
    * could send the request to another origin, and zero egress must not depend

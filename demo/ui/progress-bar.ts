@@ -40,6 +40,7 @@ export function progressHandler(bars: { model: ProgressBar; ingest: ProgressBar 
       case 'model-download': bars.model.set(p.fraction, `${p.model}: ${p.file} ${formatBytes(p.loaded)}${p.total ? ` of ${formatBytes(p.total)}` : ''}`); break;
       case 'model-ready': bars.model.done(`Embedding model ready (${p.device}, ${p.dims} dims) in ${Math.round(p.ms)} ms`); break;
       case 'model-fallback': bars.model.fail(`${p.from} could not load (${p.reason}); using ${p.to}`); break;
+      case 'index-download': bars.ingest.set(p.total ? p.fraction : null, `index ${p.url.slice(p.url.lastIndexOf('/') + 1)}: ${formatBytes(p.loaded)}${p.total ? ` of ${formatBytes(p.total)}` : ''}`); break;
       case 'hydrate': setStatus(`Restored ${p.chunks} chunks from IndexedDB in ${Math.round(p.ms)} ms`); break;
       case 'llm-load': if (p.stage === 'ready') bars.model.done(p.text); else bars.model.set(p.fraction, p.text); break;
       case 'llm-status': gpu.textContent = `Language model: ${p.status}. ${p.reason}`; break;

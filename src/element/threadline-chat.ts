@@ -201,7 +201,7 @@ export class ThreadlineChat extends HTMLElement {
       if (index) {
         this.setStatus('Loading the index…');
         try {
-          await tl.load(index);
+          await tl.load(index, { onProgress: (p) => { if (current()) this.onProgress(p); } });
         } catch (error) {
           // Offline, a 503, or a broken redeploy: a verified copy stored on this device still answers.
           if ((await tl.stats()).docs === 0) throw error;
@@ -274,6 +274,11 @@ export class ThreadlineChat extends HTMLElement {
       // warning in it) stays, and the bar alone shows the rest of the download.
       if (p.phase === 'llm-load') this.setStatus(p.text);
       else if (!this.readyStatus) this.setStatus(`Downloading the search model: ${Math.round(p.fraction * 100)}%`);
+    } else if (p.phase === 'index-download') {
+      // A large site's index on a slow network: say how far it is (the bar, when the server gives a size).
+      bar.hidden = p.total === 0 || p.loaded >= p.total;
+      bar.value = p.fraction;
+      if (!this.readyStatus) this.setStatus(`Loading the index: ${p.total > 0 ? `${Math.round(p.fraction * 100)}%` : `${(p.loaded / 1e6).toFixed(1)} MB`}`);
     } else if (p.phase === 'llm-status' && p.status === 'unavailable') {
       this.llmNote = p.reason;
     } else if (p.phase === 'llm-status') {

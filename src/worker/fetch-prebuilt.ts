@@ -6,35 +6,71 @@
  * them (one round trip less on every visit of a page with `index`).
  */
 import { ThreadlineError, throwIfAborted, toThreadlineError } from '../errors';
+import type { ProgressListener } from '../progress';
 import { raced } from '../util/abort';
 
 /** A fetched-ahead file is taken within this time or dropped (a load() much later fetches afresh). */
 const AHEAD_MS = 30_000;
-const ahead = new Map<string, { bytes: Promise<Uint8Array>; expires: number }>();
+
+/**
+ * The largest index file read. The file is held whole, then decoded beside it,
+ * in a tab's memory; a file that says (or turns out) larger is refused as it
+ * arrives rather than after the download has exhausted the worker's memory.
+ * 1 GiB holds about 600,000 chunks of 384 dimensions.
+ */
+export const MAX_INDEX_BYTES = 2 ** 30;
+
+/** Progress is reported at most this often while a file downloads (and once when it is in). */
+const PROGRESS_MS = 100;
+
+type Downloaded = (loaded: number, total: number) => void;
+
+interface Ahead {
+  bytes: Promise<Uint8Array>;
+  expires: number;
+  /** The load() that took the file listens here; the last figures are replayed to it. */
+  listeners: Set<Downloaded>;
+  last: [number, number] | null;
+}
+
+const ahead = new Map<string, Ahead>();
 
 /** Starts fetching `url` now, for the first load() of the same URL (without followRedirects) to take. */
 export function fetchAhead(url: string): void {
   if (ahead.has(url)) return;
-  const bytes = download(url, undefined, false);
-  bytes.catch(() => undefined); // reported by the load() that takes it
-  ahead.set(url, { bytes, expires: Date.now() + AHEAD_MS });
+  const entry: Ahead = { bytes: Promise.resolve(new Uint8Array()), expires: Date.now() + AHEAD_MS, listeners: new Set(), last: null };
+  entry.bytes = download(url, undefined, false, (loaded, total) => {
+    entry.last = [loaded, total];
+    for (const listener of entry.listeners) listener(loaded, total);
+  });
+  entry.bytes.catch(() => undefined); // reported by the load() that takes it
+  ahead.set(url, entry);
   // The timer frees the bytes; `expires` is what load() checks, since a background tab's timers may run late.
-  setTimeout(() => { if (ahead.get(url)?.bytes === bytes) ahead.delete(url); }, AHEAD_MS);
+  setTimeout(() => { if (ahead.get(url) === entry) ahead.delete(url); }, AHEAD_MS);
 }
 
-export async function fetchPrebuilt(url: unknown, signal?: AbortSignal, followRedirects = false): Promise<Uint8Array> {
+export async function fetchPrebuilt(url: unknown, signal?: AbortSignal, followRedirects = false, onProgress?: ProgressListener): Promise<Uint8Array> {
   if (typeof url !== 'string' || url.trim() === '') throw new ThreadlineError('INVALID_INPUT', 'load() takes the URL of a prebuilt index');
+  const report = onProgress ? (loaded: number, total: number) => onProgress({ phase: 'index-download', url, loaded, total, fraction: total > 0 ? Math.min(1, loaded / total) : 0 }) : undefined;
   const early = followRedirects ? undefined : ahead.get(url);
   if (early && early.expires > Date.now()) {
     ahead.delete(url);
-    const bytes = await raced(early.bytes, signal);
-    throwIfAborted(signal);
-    return bytes;
+    if (report) {
+      if (early.last) report(...early.last);
+      early.listeners.add(report);
+    }
+    try {
+      const bytes = await raced(early.bytes, signal);
+      throwIfAborted(signal);
+      return bytes;
+    } finally {
+      if (report) early.listeners.delete(report);
+    }
   }
-  return download(url, signal, followRedirects);
+  return download(url, signal, followRedirects, report);
 }
 
-async function download(url: string, signal: AbortSignal | undefined, followRedirects: boolean): Promise<Uint8Array> {
+async function download(url: string, signal: AbortSignal | undefined, followRedirects: boolean, onBytes?: Downloaded): Promise<Uint8Array> {
   let response: Response;
   try {
     // Redirects are not followed unless asked for: the request must not end up at another origin.
@@ -46,7 +82,49 @@ async function download(url: string, signal: AbortSignal | undefined, followRedi
     throw new ThreadlineError('MODEL_LOAD_FAILED', `The prebuilt index ${url} redirects elsewhere; threadline does not follow redirects unless load() is given { followRedirects: true }. Point it at the file's final URL.`, { details: { url, redirected: true } });
   }
   if (!response.ok) throw new ThreadlineError('MODEL_LOAD_FAILED', `Could not fetch the prebuilt index ${url}: HTTP ${response.status}`);
-  const bytes = new Uint8Array(await response.arrayBuffer());
+  const total = Number(response.headers.get('content-length')) || 0;
+  const tooLarge = () => new ThreadlineError('CORRUPT_INDEX', `The prebuilt index ${url} is larger than ${MAX_INDEX_BYTES / 2 ** 30} GiB, more than a browser tab can hold and decode; nothing was stored.`, { details: { url, reason: 'too-large' } });
+  if (total > MAX_INDEX_BYTES) {
+    void response.body?.cancel().catch(() => undefined);
+    throw tooLarge();
+  }
+  const bytes = await readBody(response, total, tooLarge, signal, onBytes).catch((error: unknown) => {
+    if (signal?.aborted) throw new ThreadlineError('ABORTED', 'The operation was aborted.', { cause: signal.reason });
+    throw toThreadlineError(error, 'MODEL_LOAD_FAILED', `The prebuilt index ${url} was cut off while downloading`);
+  });
   throwIfAborted(signal);
   return bytes;
+}
+
+/** The body, read as it arrives: its size is checked on the way and reported at most every PROGRESS_MS. */
+async function readBody(response: Response, total: number, tooLarge: () => ThreadlineError, signal: AbortSignal | undefined, onBytes?: Downloaded): Promise<Uint8Array> {
+  if (!response.body) return new Uint8Array(await response.arrayBuffer());
+  const reader = response.body.getReader();
+  const parts: Uint8Array[] = [];
+  let loaded = 0;
+  let reported = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    loaded += value.byteLength;
+    if (loaded > MAX_INDEX_BYTES) {
+      void reader.cancel().catch(() => undefined);
+      throw tooLarge();
+    }
+    parts.push(value);
+    if (onBytes && performance.now() - reported >= PROGRESS_MS) {
+      reported = performance.now();
+      onBytes(loaded, total);
+    }
+    if (signal?.aborted) {
+      void reader.cancel().catch(() => undefined);
+      throwIfAborted(signal);
+    }
+  }
+  onBytes?.(loaded, total);
+  if (parts.length === 1 && parts[0]) return parts[0];
+  const out = new Uint8Array(loaded);
+  let at = 0;
+  for (const part of parts) { out.set(part, at); at += part.byteLength; }
+  return out;
 }

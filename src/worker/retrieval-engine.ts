@@ -146,7 +146,7 @@ export class RetrievalEngine implements Retriever {
    * mismatched file leaves the stored index as it was.
    */
   async load(url: string, options: LoadOptions = {}): Promise<LoadResult> {
-    return this.loadPrebuilt(await fetchPrebuilt(url, options.signal, options.followRedirects === true));
+    return this.loadPrebuilt(await fetchPrebuilt(url, options.signal, options.followRedirects === true, options.onProgress));
   }
 
   /** `load` from bytes already in hand (the CLI and tests). */

@@ -111,33 +111,59 @@ export function recordDialogs(page: Page): string[] {
 }
 
 /**
- * Records the element's ready/error events from the first script on; `waitForElement` resolves with the first one.
+ * Records the element's ready/error events from the first script on; `waitForElement` resolves with the first one
+ * since the page last navigated. The page reports them through the console, so waiting polls nothing in the page
+ * (a polled waitForFunction runs Playwright's injected script on the page's main thread while the element loads).
  * Also records, in the page's own clock (ms since its navigation started), when it was ready, when Enter was pressed
- * and when each answer was done: `pageTimings` reads them, free of the test driver's polling.
+ * and when each answer was done: `pageTimings` reads them.
  */
 export async function watchElementEvents(page: Page): Promise<void> {
-  await page.addInitScript(() => {
-    const w = window as unknown as { tlEvents: { type: string; detail: unknown }[]; tlTimes: { ready: number[]; enter: number[]; done: number[] } };
-    w.tlEvents = [];
+  const seen: { type: string; detail: unknown }[] = [];
+  elementEvents.set(page, seen);
+  page.on('framenavigated', (frame) => { if (frame === page.mainFrame()) seen.length = 0; });
+  page.on('console', (m) => { const text = m.text(); if (text.startsWith(EVENT_TAG)) seen.push(JSON.parse(text.slice(EVENT_TAG.length)) as { type: string; detail: unknown }); });
+  await page.addInitScript((tag) => {
+    const w = window as unknown as { tlTimes: { ready: number[]; enter: number[]; done: number[] } };
     w.tlTimes = { ready: [], enter: [], done: [] };
     for (const type of ['threadline-ready', 'threadline-error']) {
       document.addEventListener(type, (e) => {
         if (type === 'threadline-ready') w.tlTimes.ready.push(performance.now());
-        w.tlEvents.push({ type, detail: (e as CustomEvent).detail });
+        console.log(tag + JSON.stringify({ type, detail: (e as CustomEvent<unknown>).detail }));
       });
     }
     document.addEventListener('keydown', (e) => { if (e.key === 'Enter') w.tlTimes.enter.push(performance.now()); }, true);
     document.addEventListener('threadline-turn', (e) => { if ((e as CustomEvent<{ type?: string }>).detail.type === 'done') w.tlTimes.done.push(performance.now()); });
-  });
+  }, EVENT_TAG);
 }
 
-/** The page's own timings (see watchElementEvents): ready after navigation, and each answer after its Enter, in ms. */
+const EVENT_TAG = 'threadline-test-event ';
+const elementEvents = new WeakMap<Page, { type: string; detail: unknown }[]>();
+
 export async function pageTimings(page: Page): Promise<{ ready: number; answers: number[] }> {
   const times = await page.evaluate(() => (window as unknown as { tlTimes: { ready: number[]; enter: number[]; done: number[] } }).tlTimes);
   return { ready: Math.round(times.ready[0] ?? NaN), answers: times.done.map((done, i) => Math.round(done - (times.enter[i] ?? NaN))) };
 }
 
-export async function waitForElement(page: Page): Promise<{ type: string; detail: unknown }> {
-  const handle = await page.waitForFunction(() => (window as unknown as { tlEvents: unknown[] }).tlEvents[0], undefined, { timeout: 60_000 });
-  return (await handle.jsonValue()) as { type: string; detail: unknown };
+/** The element's first ready or error event since the page last navigated. */
+export function waitForElement(page: Page): Promise<{ type: string; detail: unknown }> {
+  return waitForElementEvent(page, () => true);
+}
+
+/** The element's events since the page last navigated (see watchElementEvents). */
+export function elementEventsOf(page: Page): readonly { type: string; detail: unknown }[] {
+  const seen = elementEvents.get(page);
+  if (!seen) throw new Error('call watchElementEvents(page) first');
+  return seen;
+}
+
+/** The first event since the page last navigated that passes `test`, waited for without touching the page. */
+export async function waitForElementEvent(page: Page, test: (event: { type: string; detail: unknown }) => boolean): Promise<{ type: string; detail: unknown }> {
+  const seen = elementEventsOf(page);
+  const started = Date.now();
+  for (;;) {
+    const found = seen.find(test);
+    if (found) return found;
+    if (Date.now() - started > 60_000) throw new Error('<threadline-chat> sent no such event within 60 s');
+    await new Promise((r) => setTimeout(r, 5));
+  }
 }

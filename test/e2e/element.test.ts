@@ -6,7 +6,7 @@ import { SAMPLE_KB } from '../../demo/sample-kb';
 import { serveStatic, type StaticServer } from '../../scripts/static-server.ts';
 import { launch } from './browser';
 import { harborManual } from '../fixtures/pdf-writer';
-import { buildExampleSite, confineTo, recordDialogs, requireBuild, pageTimings, waitForElement, watchElementEvents } from './built';
+import { buildExampleSite, confineTo, elementEventsOf, recordDialogs, requireBuild, pageTimings, waitForElement, waitForElementEvent, watchElementEvents } from './built';
 
 let browser: Browser;
 
@@ -208,10 +208,8 @@ describe('<threadline-chat> when its index file cannot be fetched again', () => 
     expect(await waitForElement(page)).toMatchObject({ type: 'threadline-ready' });
     await context.route('**/*.tlix', (route) => route.fulfill(reply));
     await page.reload();
-    const ready = await page.waitForFunction(() => (window as unknown as { tlEvents: { type: string }[] }).tlEvents.find((e) => e.type === 'threadline-ready'), undefined, { timeout: 60_000 });
-    expect(await ready.jsonValue()).toMatchObject({ detail: { docs: SAMPLE_KB.length } });
-    const events = await page.evaluate(() => (window as unknown as { tlEvents: { type: string; detail: { recovered?: boolean } }[] }).tlEvents);
-    expect(events.some((e) => e.type === 'threadline-error' && e.detail.recovered === true)).toBe(true);
+    expect(await waitForElementEvent(page, (e) => e.type === 'threadline-ready')).toMatchObject({ detail: { docs: SAMPLE_KB.length } });
+    expect(elementEventsOf(page).some((e) => e.type === 'threadline-error' && (e.detail as { recovered?: boolean }).recovered === true)).toBe(true);
     const chat = page.locator('threadline-chat');
     expect(await chat.locator('.status').textContent()).toMatch(/could not be updated .*answering from the copy saved on this device/);
     await askRefundWindow(page);

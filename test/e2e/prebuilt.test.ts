@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import type { Browser } from 'playwright-core';
@@ -27,7 +27,8 @@ describe('prebuilt index for static sites (CLI + tl.load in Chromium)', () => {
     const page = await openHarness(browser, context);
     const result = await page.evaluate(async () => {
       const tl = await window.threadline.createThreadline({ name: 'site' });
-      const first = await tl.load('/test-results/site.tlix');
+      const downloads: { phase: string; loaded?: number; total?: number; fraction?: number }[] = [];
+      const first = await tl.load('/test-results/site.tlix', { onProgress: (p) => downloads.push(p) });
       const second = await tl.load('/test-results/site.tlix');
       const hits = await tl.search('how long does a refund take to reach my card?', { k: 1 });
       const stats = await tl.stats();
@@ -35,8 +36,12 @@ describe('prebuilt index for static sites (CLI + tl.load in Chromium)', () => {
       const notIndex = await tl.load('/demo/index.html').then(() => 'ok', (e: { code?: string }) => e.code);
       const after = await tl.stats();
       await tl.dispose();
-      return { first, second, top: hits[0]?.docId, url: hits[0]?.url, embedded: stats.embeddedChunks, broken, notIndex, docsAfter: after.docs };
+      return { downloaded: downloads.at(-1), downloads: downloads.length, first, second, top: hits[0]?.docId, url: hits[0]?.url, embedded: stats.embeddedChunks, broken, notIndex, docsAfter: after.docs };
     });
+    // Download progress, up to the whole file.
+    const size = statSync(join(root, 'test-results/site.tlix')).size;
+    expect(result.downloads).toBeGreaterThan(0);
+    expect(result.downloaded).toEqual({ phase: 'index-download', url: `${origin()}/test-results/site.tlix`, loaded: size, total: size, fraction: 1 });
     expect(result).toMatchObject({ first: { loaded: true, docs: SAMPLE_KB.length }, second: { loaded: false }, top: 'help/refunds.md', embedded: 0, broken: 'MODEL_LOAD_FAILED', notIndex: 'CORRUPT_INDEX', docsAfter: SAMPLE_KB.length });
     expect(foreign).toEqual([]);
     await context.close();

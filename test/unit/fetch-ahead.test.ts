@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { fetchAhead, fetchPrebuilt } from '../../src/worker/fetch-prebuilt';
+import type { Progress } from '../../src/progress';
+import { fetchAhead, fetchPrebuilt, MAX_INDEX_BYTES } from '../../src/worker/fetch-prebuilt';
 import { listenForWarm } from '../../src/worker/warm';
 
 const calls: string[] = [];
@@ -48,5 +49,63 @@ describe('index files fetched ahead (the warm-up message)', () => {
     send({ type: 'something-else', prefetch: ['https://site.example/x.tlix'] });
     send({ type: 'threadline-warm', embedder: null, prefetch: ['javascript:alert(1)', '/relative.tlix', 42, 'https://site.example/1.tlix', 'http://site.example/2.tlix', 'https://site.example/3.tlix', 'https://site.example/4.tlix', 'https://site.example/5.tlix'] });
     expect(calls).toEqual(['https://site.example/1.tlix', 'http://site.example/2.tlix', 'https://site.example/3.tlix', 'https://site.example/4.tlix']);
+  });
+});
+
+/** A response whose body arrives in `parts` (each the same view, so a gigabyte costs no memory); records a cancel. */
+function streamed(part: Uint8Array, parts: number, length?: number, onPull?: (n: number) => void) {
+  const state = { cancelled: false, pulled: 0 };
+  const body = new ReadableStream<Uint8Array>({
+    pull(controller) {
+      if (state.pulled === parts) return controller.close();
+      state.pulled++;
+      onPull?.(state.pulled);
+      controller.enqueue(part);
+    },
+    cancel() { state.cancelled = true; },
+  });
+  vi.stubGlobal('fetch', (url: string) => {
+    calls.push(url);
+    return Promise.resolve(new Response(body, { status: 200, headers: length === undefined ? {} : { 'content-length': String(length) } }));
+  });
+  return state;
+}
+
+describe('index download: progress, size limit, abort', () => {
+  it('reports index-download progress up to the whole file, also for a file fetched ahead', async () => {
+    streamed(new Uint8Array(1000).fill(7), 5, 5000);
+    const events: Progress[] = [];
+    const bytes = await fetchPrebuilt('https://site.example/p.tlix', undefined, false, (p) => events.push(p));
+    expect(bytes.byteLength).toBe(5000);
+    expect(bytes.every((b) => b === 7)).toBe(true);
+    expect(events.at(-1)).toEqual({ phase: 'index-download', url: 'https://site.example/p.tlix', loaded: 5000, total: 5000, fraction: 1 });
+    streamed(new Uint8Array(10), 3);
+    fetchAhead('https://site.example/q.tlix');
+    const ahead: Progress[] = [];
+    await fetchPrebuilt('https://site.example/q.tlix', undefined, false, (p) => ahead.push(p));
+    // No content-length: the size so far, and fraction 0 (unknown).
+    expect(ahead.at(-1)).toEqual({ phase: 'index-download', url: 'https://site.example/q.tlix', loaded: 30, total: 0, fraction: 0 });
+  });
+
+  it('a file that says it is over the limit is refused before its body is read (CORRUPT_INDEX, too-large)', async () => {
+    const state = streamed(new Uint8Array(10), 1, MAX_INDEX_BYTES + 1);
+    await expect(fetchPrebuilt('https://site.example/big.tlix')).rejects.toMatchObject({ code: 'CORRUPT_INDEX', details: { reason: 'too-large' } });
+    expect(state.pulled).toBeLessThanOrEqual(1);
+  });
+
+  it('a file that does not say its size is cut off once it passes the limit, not read to the end', async () => {
+    const part = new Uint8Array(64 * 2 ** 20);
+    const state = streamed(part, 1_000);
+    await expect(fetchPrebuilt('https://site.example/endless.tlix')).rejects.toMatchObject({ code: 'CORRUPT_INDEX', details: { reason: 'too-large' } });
+    expect(state.pulled).toBeLessThan(20);
+    expect(state.cancelled).toBe(true);
+  });
+
+  it('an abort while the body arrives stops reading it: ABORTED', async () => {
+    const controller = new AbortController();
+    const state = streamed(new Uint8Array(1000), 1_000, 1_000_000, (n) => { if (n === 3) controller.abort(); });
+    await expect(fetchPrebuilt('https://site.example/slow.tlix', controller.signal)).rejects.toMatchObject({ code: 'ABORTED' });
+    expect(state.pulled).toBeLessThan(10);
+    expect(state.cancelled).toBe(true);
   });
 });

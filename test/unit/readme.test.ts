@@ -23,4 +23,11 @@ describe('README', () => {
     expect(codes.length).toBeGreaterThan(10);
     for (const code of codes) expect(readme).toContain(`\`${code}\``);
   });
+
+  it('names every progress phase', () => {
+    const readme = readFileSync(resolve(root, 'README.md'), 'utf8');
+    const phases = [...readFileSync(resolve(root, 'src/progress.ts'), 'utf8').matchAll(/phase: '([a-z-]+)'/g)].map((m) => m[1]);
+    expect(phases.length).toBeGreaterThan(8);
+    for (const phase of phases) expect(readme).toContain(`\`${phase}\``);
+  });
 });
