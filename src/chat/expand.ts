@@ -17,10 +17,10 @@ import type { WeightedTerm } from '../retriever';
 import { contentWords, lexicalTerms } from '../text/tokens';
 import { decide, isNoun, tokenize, type GateDecision, type GateReason } from './rules/gate';
 import { alternativeOf, condenseWithRules } from './rules/rules-condenser';
-import { SPECIFIC, type Specificity } from './specificity';
+import { generalSpecificity, SPECIFIC, type Specificity } from './specificity';
 import { candidatePhrases, isAspect, stemsOf, type HistoryTurn, type Topic } from './rules/topics';
 import { compactSpace, MAX_READ_QUESTION, readableHistory } from './rules/read-bounds';
-import { ANAPHORIC_PRONOUNS } from './rules/word-lists';
+import { ANAPHORIC_PRONOUNS, ELLIPSIS_OPENERS } from './rules/word-lists';
 
 export interface ExpandOptions {
   /** Weight of the previous user turn's specific words. @default 0.3 */
@@ -83,6 +83,13 @@ export function gateBySpecificity(text: string, hasHistory: boolean, specificity
   if (decision.reason === 'fragment' && PREPOSITIONAL.test(ask.trim())) return decision;
   const named = namedTopics(text, specificity);
   if (named.length > 0) return { action: 'keep', reason: 'self-contained', evidence: named };
+  // "How do I delete my account?": a verb whose object is the speaker's own thing ("my account") names what
+  // it acts on, however everyday the noun. Not after a preposition ("is it safe on my garden?" may ask
+  // about something named before) or an auxiliary ("will my notes be gone?": a subject, whose predicate may
+  // be what the conversation is about), not an aspect ("increase my levels"), not "other"/"else" (which point back).
+  const owned = decision.reason === 'fragment' || ELLIPSIS_OPENERS.test(ask.trim()) || /\b(?:other|else)\b/i.test(ask) ? []
+    : candidatePhrases(ask).filter((p) => !isAspect(p) && new RegExp(`\\b([\\p{L}'-]+)\\s+(?:my|our)\\s+${escapeRegExp(p)}\\b`, 'iu').exec(ask)?.[1]?.match(/^(?!(?:about|for|on|in|at|to|with|from|of|by|into|onto|over|under|near|without|like|will|would|can|could|shall|should|may|might|must|do|does|did|is|are|was|were|am|be|have|has|had|what|where|when|why|how|who|which|whether|if|that)$)/i));
+  if (owned.length > 0) return { action: 'keep', reason: 'self-contained', evidence: owned };
   // "How are anxiety and depression related?", "the relationship between inflation and unemployment": a relation
   // that names both its sides describes its subject, when the two together are as specific as a named phrase.
   const sides = BOTH_SIDES.exec(ask);
@@ -203,6 +210,11 @@ export function withNames(specificity: Specificity, texts: readonly string[]): S
   for (const text of texts) {
     // One space between words, so the look-behind reads one character, not every space of a long run before each word.
     for (const m of text.replace(/\s+/g, ' ').matchAll(/(?<=[\p{L}\p{N},;:'"’)] )(\p{Lu}[\p{L}\p{N}-]*)/gu)) if (m[1] && m[1] !== 'I') names.add(m[1].toLowerCase());
+    // Acronyms and codes, wherever they stand ("2FA", "CCD", "GMO"): capitals, with digits or not, and no everyday word ("OK").
+    for (const m of text.matchAll(/(?<![\p{L}\p{N}])(\p{N}*\p{Lu}[\p{Lu}\p{N}]+)(?![\p{L}\p{N}])/gu)) {
+      const word = (m[1] ?? '').toLowerCase();
+      if (/\p{Lu}.*\p{Lu}|\p{N}/u.test(m[1] ?? '') && generalSpecificity(word) >= SPECIFIC) names.add(word);
+    }
   }
   return (word) => {
     const s = specificity(word);
@@ -394,7 +406,9 @@ function resolveTurn(text: string, history: readonly HistoryTurn[], resolvedHist
   // A resolved reference with two or more specific words of its own needs no more help.
   const ownSpecific = specificWords(text, specificity).length;
   const expand = !REFERENCE_REASONS.has(decision.reason) || ownSpecific <= 1;
-  const terms = expand ? expansionTerms(question, history, specificity, options) : [];
+  // A name the user put aside ("and Plus?" after "the Pro plan") is no context for what they ask now.
+  const aside = new Set((resolved.replaced ?? []).flatMap((name) => contentWords(name)));
+  const terms = expand ? expansionTerms(question, history, specificity, options).filter((t) => !aside.has(t.term)) : [];
   const added = terms.length ? `; + ${terms.slice(0, 4).map((t) => `${t.term} ${t.weight}`).join(', ')}${terms.length > 4 ? ', …' : ''}` : '';
   // A topic the resolution appended in parentheses ("how long does the refund take (refund window)?")
   // is context, searched at the weight of the turn that named it (as history words are), not at the

@@ -222,6 +222,38 @@ describe('resolve, then expand', () => {
     const added = [...history.slice(0, 2), { user: 'And with medication?', assistant: '' }];
     expect(resolveAndExpand('What should I eat to improve it?', added, sp).question).toMatch(/carbon dioxide/);
   });
+
+  it('a name left alone ("and Plus?") takes the place of the name it contrasts with, which is then no context; other remnants are spliced', () => {
+    const sp = specific({ pro: 0.6, plus: 0.6, plan: 0.3, france: 0.7, germany: 0.7, capital: 0.3, shipping: 0.5, canada: 0.8 });
+    const plans = resolveAndExpand('and Plus?', [{ user: 'How much is the Pro plan?', assistant: '' }], sp);
+    expect(plans.question).toBe('How much is the Plus plan?');
+    expect(plans.query.terms.map((t) => t.term)).not.toContain('pro');
+    expect(resolveAndExpand('What about Germany?', [{ user: 'What is the capital of France?', assistant: '' }], sp).question).toBe('What is the capital of Germany?');
+    // The last name of the question is its focus: "compare to Hulu" → "compare to Amazon".
+    expect(resolveAndExpand('what about Amazon?', [{ user: 'How does Netflix compare to Hulu?', assistant: '' }], specific({ netflix: 0.9, hulu: 0.9, amazon: 0.9 })).question).toBe('How does Netflix compare to Amazon?');
+    // No name to contrast with, or a remnant that is no name: spliced as before.
+    expect(resolveAndExpand('and to Canada?', [{ user: 'How long does shipping take?', assistant: '' }], sp).question).toBe('How long does shipping take to Canada?');
+    expect(resolveAndExpand('and Canada?', [{ user: 'how long does shipping take?', assistant: '' }], sp).question).toBe('how long does shipping take, for Canada?');
+  });
+
+  it('a verb whose object is "my …" names what the question is about, everyday as the noun is; a subject, a preposition\'s object or an aspect does not', () => {
+    const everyday = specific({ password: 0.9, forgot: 0.3 });
+    const history = [{ user: 'I forgot my password', assistant: '' }];
+    expect(gateBySpecificity('how do I delete my account instead?', true, everyday)).toMatchObject({ action: 'keep', reason: 'self-contained', evidence: ['account'] });
+    expect(resolveAndExpand('how do I delete my account instead?', history, everyday).question).toBe('how do I delete my account instead?');
+    expect(gateBySpecificity('will my notes be gone right away?', true, everyday).action).toBe('condense');
+    expect(gateBySpecificity('is it still safe on my garden?', true, everyday).action).toBe('condense');
+    expect(gateBySpecificity('how can I increase my levels naturally?', true, everyday).action).toBe('condense');
+    expect(gateBySpecificity('what about my dog?', true, everyday).action).toBe('condense');
+  });
+
+  it('acronyms and codes are names wherever they stand ("2FA", "CCD"); "OK" is no name', () => {
+    const s = withNames(() => 0, ['I also want to turn on 2FA', 'CCD is what?', 'OK. Why?']);
+    expect(s('2fa')).toBeGreaterThanOrEqual(0.5);
+    expect(s('ccd')).toBeGreaterThanOrEqual(0.5);
+    expect(s('ok')).toBe(0);
+    expect(gateBySpecificity('I also want to turn on 2FA', true, withNames(() => 0, ['I also want to turn on 2FA'])).action).toBe('keep');
+  });
 });
 
 describe('npm run eval on a set without a corpus', () => {

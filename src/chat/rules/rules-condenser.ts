@@ -16,6 +16,8 @@ export interface Condensation {
   reason: string;
   /** What a pronoun or demonstrative was read as; an appended topic is a guess and not listed. */
   antecedents?: string[];
+  /** A name the question put aside ("and Plus?" after "… the Pro plan?": Pro): not searched as context either. */
+  replaced?: string[];
 }
 
 const POSSESSIVES = new Set(['its', 'their', 'theirs', 'his', 'her', 'hers']);
@@ -119,8 +121,32 @@ function spliceEllipsis(question: string, history: readonly HistoryTurn[], top: 
   }
   const base = lastQuestionClause(previous);
   if (!fragment) return { question: `${body}? (${base})`, reason: `attached the previous question “${base}”` };
+  // "How much is the Pro plan?" … "and Plus?": a name left alone stands in for the name it contrasts with
+  // (bare-argument ellipsis: the remnant replaces its correlate, a phrase of the same kind), not beside it.
+  const contrast = contrastedName(base, fragment);
+  if (contrast) {
+    const question = `${base.slice(0, contrast.index)}${fragment}${base.slice(contrast.index + contrast.name.length)}?`;
+    return { question, reason: `put “${fragment}” in place of “${contrast.name}” in the previous question “${base}”`, antecedents: [], replaced: [contrast.name] };
+  }
   const glue = /^(?:for|in|on|at|with|without|from|during|after|before|to|of|by|about|if|when)\b/i.test(fragment) ? ' ' : ', for ';
   return { question: `${base}${glue}${fragment}?`, reason: `spliced “${fragment}” into the previous question “${base}”` };
+}
+
+/** Capitalized words (a name) inside a sentence, not its first word; "I" is no name. */
+const NAME_RUN = /(?<=\S\s+)(?:\p{Lu}[\p{L}\p{N}+&.'-]*)(?:\s+\p{Lu}[\p{L}\p{N}+&.'-]*)*/gu;
+
+/**
+ * The name in `base` that a remnant name contrasts with: when the remnant is a
+ * name of at most three words and `base` holds names, the last of them (the
+ * focus of a question usually comes last: "How does Netflix compare to Hulu?").
+ */
+function contrastedName(base: string, fragment: string): { name: string; index: number } | undefined {
+  const words = fragment.split(/\s+/);
+  if (words.length > 3 || !words.every((w) => /^\p{Lu}/u.test(w)) || words.includes('I')) return undefined;
+  const names = [...base.matchAll(NAME_RUN)].filter((m) => m[0] !== 'I');
+  const last = names.at(-1);
+  if (!last || last[0].toLowerCase() === fragment.toLowerCase()) return undefined;
+  return { name: last[0], index: last.index };
 }
 
 function replaceReference(question: string, word: string, topics: Topic[]): Condensation {

@@ -69,7 +69,7 @@ export const BARE_FOLLOWUPS = /^(?:why|why not|how so|how come|really|seriously|
 export const NON_TOPIC_WORDS = words(`one ones two three four five six seven eight nine ten first second third fourth fifth last next other others
   thing things stuff something anything everything nothing someone anyone everyone way ways lot lots kind kinds sort sorts bit
   part parts place places time times year years day days question questions answer answers example examples idea ideas
-  sure yes no okay wow cool interesting really great nice awesome amazing well hmm oh ah fascinating like`);
+  sure yes no okay wow cool interesting really great nice awesome amazing well hmm oh ah fascinating like instead anyway too also either`);
 
 /**
  * Nouns that name an aspect of something rather than a thing ("the main
@@ -78,7 +78,7 @@ export const NON_TOPIC_WORDS = words(`one ones two three four five six seven eig
  */
 export const ASPECT_NOUNS = words(`type types kinds effect effects impact impacts role roles advantage advantages disadvantage disadvantages
   benefit benefits drawback drawbacks difference differences similarity similarities feature features cause causes factor factors
-  option options pros cons use uses risk risks symptom symptoms characteristic characteristics property properties`);
+  option options pros cons use uses risk risks symptom symptoms characteristic characteristics property properties level levels`);
 
 /** Prepositions the search stopwords leave in (they are rare enough to index): never part of a topic phrase. */
 export const PREPOSITIONS = words(`behind across among amongst toward towards upon beyond beneath despite via around along within without
