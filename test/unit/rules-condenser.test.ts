@@ -27,6 +27,10 @@ describe('topic tracking', () => {
     expect(candidatePhrases('What did Lewis and Clark find?')).toEqual(['Lewis and Clark']);
     expect(candidatePhrases('How can I begin learning Norwegian?')).toEqual(['Norwegian']);
     expect(candidatePhrases('When did indoor versions become common?')).toEqual(['indoor versions', 'common']);
+    // Contractions typed without their apostrophe are function words too; "instead" is no topic.
+    expect(candidatePhrases('my order hasnt arrived')).toEqual(['order']);
+    expect(candidatePhrases('how do I delete my account instead?')).toContain('account');
+    expect(candidatePhrases('how do I delete my account instead?')).not.toContain('account instead');
     // A preposition the search index keeps is still no part of a topic; "versus" joins two sides like "and".
     expect(candidatePhrases('What is the science behind why we drink alcohol?')).toEqual(['science', 'alcohol']);
     expect(candidatePhrases('Tell me about the Ravens versus Steelers rivalry.')).toEqual(['Ravens versus Steelers rivalry']);

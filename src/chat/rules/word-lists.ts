@@ -69,7 +69,8 @@ export const BARE_FOLLOWUPS = /^(?:why|why not|how so|how come|really|seriously|
 export const NON_TOPIC_WORDS = words(`one ones two three four five six seven eight nine ten first second third fourth fifth last next other others
   thing things stuff something anything everything nothing someone anyone everyone way ways lot lots kind kinds sort sorts bit
   part parts place places time times year years day days question questions answer answers example examples idea ideas
-  sure yes no okay wow cool interesting really great nice awesome amazing well hmm oh ah fascinating like instead anyway too also either`);
+  sure yes no okay wow cool interesting really great nice awesome amazing well hmm oh ah fascinating like instead anyway too also either
+  dont doesnt didnt isnt arent wasnt werent hasnt havent hadnt cant couldnt wont wouldnt shouldnt im ive youre theyre thats whats`);
 
 /**
  * Nouns that name an aspect of something rather than a thing ("the main
