@@ -247,6 +247,15 @@ describe('resolve, then expand', () => {
     expect(gateBySpecificity('what about my dog?', true, everyday).action).toBe('condense');
   });
 
+  it('identifiers as documentation writes them ("CORRUPT_INDEX", "onModelMismatch") are names: a later "it" can mean one', () => {
+    const s = withNames(() => 0.1, ['what does CORRUPT_INDEX mean?', 'and onModelMismatch?']);
+    expect(s('corrupt_index')).toBeGreaterThanOrEqual(0.5);
+    expect(s('onmodelmismatch')).toBeGreaterThanOrEqual(0.5);
+    expect(s('two-factor')).toBe(0.1);
+    const history = [{ user: 'what errors can load() throw?', assistant: '' }, { user: 'what does CORRUPT_INDEX mean?', assistant: '' }];
+    expect(resolveAndExpand('how do I fix it?', history, specific({ errors: 0.3, load: 0.3, throw: 0.2, fix: 0.1 })).question).toBe('how do I fix CORRUPT_INDEX?');
+  });
+
   it('acronyms and codes are names wherever they stand ("2FA", "CCD"); "OK" is no name', () => {
     const s = withNames(() => 0, ['I also want to turn on 2FA', 'CCD is what?', 'OK. Why?']);
     expect(s('2fa')).toBeGreaterThanOrEqual(0.5);
