@@ -83,3 +83,35 @@ export async function within<T>(ms: number, promise: Promise<T>): Promise<{ valu
     return { error, ms: performance.now() - started };
   }
 }
+
+/**
+ * Counts every Worker the page constructs (a spare included), and which were
+ * terminated: `install()` in beforeEach replaces the global Worker with a
+ * recording subclass, `restore()` in afterEach puts it back.
+ */
+export function workerCensus() {
+  const RealWorker = globalThis.Worker;
+  const made: { url: string; terminated: boolean }[] = [];
+  return {
+    made,
+    retrieval: () => made.filter((w) => /retrieval\.worker/.test(w.url)),
+    install(): void {
+      made.length = 0;
+      globalThis.Worker = class extends RealWorker {
+        private readonly record: { url: string; terminated: boolean };
+        constructor(url: string | URL, options?: WorkerOptions) {
+          super(url, options);
+          this.record = { url: String(url), terminated: false };
+          made.push(this.record);
+        }
+        override terminate(): void {
+          this.record.terminated = true;
+          super.terminate();
+        }
+      };
+    },
+    restore(): void {
+      globalThis.Worker = RealWorker;
+    },
+  };
+}

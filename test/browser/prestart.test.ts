@@ -2,34 +2,18 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { prestartRetrievalWorker } from '../../src/client/prestart';
 import { takeSpareRetrievalWorker } from '../../src/client/spare-worker';
 import { createThreadline, type Progress } from '../../src/index';
-import { freshName, sampleDocs } from './helpers';
+import { freshName, sampleDocs, workerCensus } from './helpers';
 
-/** Counts every Worker the page constructs (the spare included), and which were terminated. */
-const RealWorker = globalThis.Worker;
-let made: { url: string; terminated: boolean }[] = [];
+const census = workerCensus();
+const made = census.made;
+const retrievalWorkers = census.retrieval;
 
-beforeEach(() => {
-  made = [];
-  globalThis.Worker = class extends RealWorker {
-    private readonly record: { url: string; terminated: boolean };
-    constructor(url: string | URL, options?: WorkerOptions) {
-      super(url, options);
-      this.record = { url: String(url), terminated: false };
-      made.push(this.record);
-    }
-    override terminate(): void {
-      this.record.terminated = true;
-      super.terminate();
-    }
-  };
-});
+beforeEach(() => census.install());
 
 afterEach(() => {
-  globalThis.Worker = RealWorker;
+  census.restore();
   takeSpareRetrievalWorker({})?.terminate();
 });
-
-const retrievalWorkers = () => made.filter((w) => /retrieval\.worker/.test(w.url));
 
 describe('a retrieval worker started early (the standalone element\'s entry) in Chromium', () => {
   it('is adopted by the first createThreadline() with the same options: one worker, which opens the index and answers', async () => {

@@ -4,12 +4,12 @@
  * with the compiled CLI, each served by a plain static server.
  */
 import { execFile, spawn } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { promisify, stripVTControlCharacters } from 'node:util';
-import type { BrowserContext, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 
 export const root = resolve(import.meta.dirname, '../..');
 export const CLI = join(root, 'dist/cli/threadline.js');
@@ -166,4 +166,37 @@ export async function waitForElementEvent(page: Page, test: (event: { type: stri
     if (Date.now() - started > 60_000) throw new Error('<threadline-chat> sent no such event within 60 s');
     await new Promise((r) => setTimeout(r, 5));
   }
+}
+
+/** Bytes under `path` (a file, or a folder and everything in it). */
+export function du(path: string): number {
+  const s = statSync(path);
+  if (!s.isDirectory()) return s.size;
+  return readdirSync(path).reduce((sum, name) => sum + du(join(path, name)), 0);
+}
+
+/**
+ * Loads the README example's app (docs/examples/quick-start.ts as an app's only code) and resolves once it has
+ * logged both answers, with the time from navigation.
+ */
+export async function exampleAnswers(page: Page, url: string): Promise<{ ms: number; answer: string }> {
+  const started = Date.now();
+  const answer = new Promise<string>((resolve, reject) => {
+    const answers: string[] = [];
+    page.on('console', (m) => { if (m.text().startsWith('answer (')) answers.push(m.text()); if (answers.length === 2) resolve(answers.join('\n')); });
+    page.on('pageerror', reject);
+  });
+  await page.goto(url);
+  const text = await answer;
+  return { ms: Date.now() - started, answer: text };
+}
+
+/** What the README example answers: the window, then the follow-up, condensed, finds the damaged-items clause. */
+export const EXAMPLE_ANSWERS = /^answer \(extractive\):[\s\S]*30 days[\s\S]*\nanswer \(extractive\):[\s\S]*damaged on arrival/;
+
+/** A page in a fresh context where every request to another origin than `origin` is blocked and recorded in `foreign`. */
+export async function confinedPage(browser: Browser, origin: string): Promise<{ context: BrowserContext; page: Page; foreign: string[] }> {
+  const context = await browser.newContext();
+  const foreign = await confineTo(context, origin);
+  return { context, foreign, page: await context.newPage() };
 }

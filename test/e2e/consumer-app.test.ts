@@ -8,40 +8,20 @@
  * answer, and the time to it on the first visit and after a reload.
  */
 import { execFile } from 'node:child_process';
-import { copyFileSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serveStatic, type StaticServer } from '../../scripts/static-server.ts';
 import { launch } from './browser';
-import { confineTo, installPacked, requireBuild, root, startViteDev, viteSpec } from './built';
+import { confineTo, installPacked, requireBuild, root, startViteDev, viteSpec, du, confinedPage, EXAMPLE_ANSWERS, exampleAnswers } from './built';
 
 const run = promisify(execFile);
 const app = join(root, 'test-results/consumer-app');
 let server: StaticServer | undefined;
 
-function du(path: string): number {
-  const s = statSync(path);
-  if (!s.isDirectory()) return s.size;
-  return readdirSync(path).reduce((sum, name) => sum + du(join(path, name)), 0);
-}
-
 beforeAll(() => requireBuild());
 afterAll(async () => server?.close());
-
-/** Loads the app and resolves when the example has logged both answers, with the time it took. */
-async function answers(page: Page, url: string): Promise<{ ms: number; answer: string }> {
-  const started = Date.now();
-  const answer = new Promise<string>((resolve, reject) => {
-    const answers: string[] = [];
-    page.on('console', (m) => { if (m.text().startsWith('answer (')) answers.push(m.text()); if (answers.length === 2) resolve(answers.join('\n')); });
-    page.on('pageerror', reject);
-  });
-  await page.goto(url);
-  const text = await answer;
-  return { ms: Date.now() - started, answer: text };
-}
 
 describe('a Vite app that installs the packed package and follows the README only', () => {
   it('builds, answers on the first visit and after a reload, fetches nothing from other origins', async () => {
@@ -55,14 +35,12 @@ describe('a Vite app that installs the packed package and follows the README onl
     server = await serveStatic(join(app, 'dist'));
     const browser = await launch();
     try {
-      const context = await browser.newContext();
-      const foreign = await confineTo(context, server.origin);
-      const page = await context.newPage();
-      const first = await answers(page, `${server.origin}/`);
+      const { context, foreign, page } = await confinedPage(browser, server.origin);
+      const first = await exampleAnswers(page, `${server.origin}/`);
       const firstBytes = server.bytesSent(); // everything the server sent the first visitor (uncompressed)
       // The README's two turns: the window, then the follow-up, condensed, finds the damaged-items clause.
-      expect(first.answer, first.answer).toMatch(/^answer \(extractive\):[\s\S]*30 days[\s\S]*\nanswer \(extractive\):[\s\S]*damaged on arrival/);
-      const again = await answers(page, `${server.origin}/`);
+      expect(first.answer, first.answer).toMatch(EXAMPLE_ANSWERS);
+      const again = await exampleAnswers(page, `${server.origin}/`);
       expect(foreign).toEqual([]);
       const installed = du(join(app, 'node_modules'));
       // The same app under Vite's dev server (`npx vite`), again with no configuration.
@@ -70,7 +48,7 @@ describe('a Vite app that installs the packed package and follows the README onl
       try {
         const devContext = await browser.newContext();
         const devForeign = await confineTo(devContext, new URL(url).origin);
-        expect((await answers(await devContext.newPage(), url)).answer).toMatch(/damaged on arrival/);
+        expect((await exampleAnswers(await devContext.newPage(), url)).answer).toMatch(/damaged on arrival/);
         expect(devForeign).toEqual([]);
         await devContext.close();
       } finally {

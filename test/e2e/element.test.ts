@@ -1,4 +1,3 @@
-import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
@@ -6,13 +5,10 @@ import { SAMPLE_KB } from '../../demo/sample-kb';
 import { serveStatic, type StaticServer } from '../../scripts/static-server.ts';
 import { launch } from './browser';
 import { harborManual } from '../fixtures/pdf-writer';
-import { buildExampleSite, confineTo, elementEventsOf, recordDialogs, requireBuild, pageTimings, waitForElement, waitForElementEvent, watchElementEvents } from './built';
+import { buildExampleSite, confineTo, elementEventsOf, recordDialogs, requireBuild, pageTimings, waitForElement, waitForElementEvent, watchElementEvents, du } from './built';
 
 let browser: Browser;
 
-function du(path: string): number {
-  return statSync(path).isDirectory() ? readdirSync(path).reduce((sum, name) => sum + du(join(path, name)), 0) : statSync(path).size;
-}
 let server: StaticServer;
 let site: string;
 /** The same page, its element copied with `--with-llm` (web-llm included). */
