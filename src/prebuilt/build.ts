@@ -9,7 +9,7 @@ import { readInProcess, type BinaryReader } from '../ingest/binary-reader';
 import { changedDocuments } from '../ingest/changed-documents';
 import { validateDocuments } from '../ingest/validate';
 import type { ChunkOptions } from '../retrieval/chunker';
-import { encodePrebuilt } from './format';
+import { assertLoadableSize, encodePrebuilt } from './format';
 
 export interface BuildOptions {
   /**
@@ -31,8 +31,10 @@ export async function buildPrebuiltIndex(input: readonly ThreadlineDocument[], e
   for (const { index, error } of unreadable) options.onUnreadable?.(docs[index]?.id ?? '', error);
   const chunks = prepared.flatMap((p) => p.chunks);
   const vectors = await embedder.embed(chunks.map((c) => c.context));
-  return encodePrebuilt({
+  const bytes = await encodePrebuilt({
     modelId: embedder.modelId, dims: embedder.dims, vectors, chunks,
     docs: prepared.map(({ record: { addedAt: _added, ...doc } }) => doc),
   });
+  assertLoadableSize(bytes.length);
+  return bytes;
 }

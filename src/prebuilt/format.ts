@@ -12,6 +12,20 @@ import { ThreadlineError } from '../errors';
 import type { MetadataValue } from '../index-data';
 
 export const PREBUILT_FORMAT = 1;
+
+/**
+ * The largest index file a browser loads: `load()` holds the file whole and
+ * decodes it beside it, in a tab's memory, and refuses a larger one as it
+ * arrives (worker/fetch-prebuilt.ts); building one is refused too. 1 GiB holds
+ * about 600,000 chunks of 384 dimensions.
+ */
+export const MAX_INDEX_BYTES = 2 ** 30;
+
+/** Refuses an index of `bytes` that no browser would load, before it is written. */
+export function assertLoadableSize(bytes: number): void {
+  if (bytes <= MAX_INDEX_BYTES) return;
+  throw new ThreadlineError('INVALID_INPUT', `The index would be ${(bytes / 2 ** 30).toFixed(2)} GiB, and browsers load at most ${MAX_INDEX_BYTES / 2 ** 30} GiB (load() refuses larger files): index fewer documents, or split them into several indexes.`, { details: { bytes, max: MAX_INDEX_BYTES } });
+}
 const MAGIC = [0x54, 0x4c, 0x49, 0x58]; // "TLIX"
 
 export interface PrebuiltHeader {

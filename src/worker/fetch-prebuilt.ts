@@ -8,17 +8,13 @@
 import { ThreadlineError, throwIfAborted, toThreadlineError } from '../errors';
 import type { ProgressListener } from '../progress';
 import { raced } from '../util/abort';
+import { MAX_INDEX_BYTES } from '../prebuilt/format';
 
 /** A fetched-ahead file is taken within this time or dropped (a load() much later fetches afresh). */
 const AHEAD_MS = 30_000;
 
-/**
- * The largest index file read. The file is held whole, then decoded beside it,
- * in a tab's memory; a file that says (or turns out) larger is refused as it
- * arrives rather than after the download has exhausted the worker's memory.
- * 1 GiB holds about 600,000 chunks of 384 dimensions.
- */
-export const MAX_INDEX_BYTES = 2 ** 30;
+// A file that says (or turns out) larger than MAX_INDEX_BYTES is refused as it arrives, rather than after
+// the download has exhausted the worker's memory.
 
 /** Progress is reported at most this often while a file downloads (and once when it is in). */
 const PROGRESS_MS = 100;

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Progress } from '../../src/progress';
-import { fetchAhead, fetchPrebuilt, MAX_INDEX_BYTES } from '../../src/worker/fetch-prebuilt';
+import { MAX_INDEX_BYTES } from '../../src/prebuilt/format';
+import { fetchAhead, fetchPrebuilt } from '../../src/worker/fetch-prebuilt';
 import { listenForWarm } from '../../src/worker/warm';
 
 const calls: string[] = [];

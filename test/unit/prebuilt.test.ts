@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { Embedder } from '../../src/embedding/embedder';
 import { embedderIdentity } from '../../src/embedding/load-embedder';
 import { buildPrebuiltIndex } from '../../src/prebuilt/build';
-import { decodePrebuilt, readPrebuiltHeader } from '../../src/prebuilt/format';
+import { assertLoadableSize, decodePrebuilt, MAX_INDEX_BYTES, readPrebuiltHeader } from '../../src/prebuilt/format';
 import { RetrievalEngine } from '../../src/worker/retrieval-engine';
 import { MODEL, SAMPLE_DOCS, samplePrebuilt } from '../fixtures/engine';
 
@@ -23,6 +23,14 @@ const open = (name: string, modelId = embedderIdentity({ model: MODEL })) => {
 };
 
 describe('prebuilt index file', () => {
+  it('an index no browser would load (over 1 GiB) is refused when built, saying what to do', () => {
+    expect(() => assertLoadableSize(MAX_INDEX_BYTES)).not.toThrow();
+    let error: unknown;
+    try { assertLoadableSize(MAX_INDEX_BYTES + 1); } catch (e) { error = e; }
+    expect(error).toMatchObject({ code: 'INVALID_INPUT', details: { bytes: MAX_INDEX_BYTES + 1, max: MAX_INDEX_BYTES } });
+    expect((error as Error).message).toMatch(/1\.00 GiB.*at most 1 GiB.*split them into several indexes/);
+  });
+
   it('round-trips header, documents, chunks and vectors', async () => {
     const decoded = await decodePrebuilt(file);
     expect(decoded.header).toMatchObject({ format: 1, modelId: 'threadline-glove-30k#int8', dims: 100, docs: docs.length });
