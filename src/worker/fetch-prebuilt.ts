@@ -3,7 +3,9 @@
  * page may have asked for the same URL ahead, with the warm-up message
  * (src/worker/warm.ts): then the first load() of it takes that response, so
  * the request overlaps the worker's start and model load instead of following
- * them (one round trip less on every visit of a page with `index`).
+ * them (one round trip less on every visit of a page with `index`). A file
+ * that says (or turns out) larger than MAX_INDEX_BYTES is refused as it
+ * arrives, rather than after the download has exhausted the worker's memory.
  */
 import { ThreadlineError, throwIfAborted, toThreadlineError } from '../errors';
 import type { ProgressListener } from '../progress';
@@ -12,9 +14,6 @@ import { MAX_INDEX_BYTES } from '../prebuilt/format';
 
 /** A fetched-ahead file is taken within this time or dropped (a load() much later fetches afresh). */
 const AHEAD_MS = 30_000;
-
-// A file that says (or turns out) larger than MAX_INDEX_BYTES is refused as it arrives, rather than after
-// the download has exhausted the worker's memory.
 
 /** Progress is reported at most this often while a file downloads (and once when it is in). */
 const PROGRESS_MS = 100;
