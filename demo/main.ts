@@ -95,9 +95,7 @@ async function open(): Promise<void> {
     setReady(true);
   } catch (error) {
     if (controller.signal.aborted) return; // the next open() says what happens now
-    setStatus(`Could not open: ${errorText(error)}`, true);
-    ui.embedder.disabled = false;
-    ui.llm.disabled = false;
+    setStatus(`Could not open: ${errorText(error)}`, true); // the model choices stay enabled (see above)
   }
 }
 

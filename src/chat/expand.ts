@@ -83,12 +83,7 @@ export function gateBySpecificity(text: string, hasHistory: boolean, specificity
   if (decision.reason === 'fragment' && PREPOSITIONAL.test(ask.trim())) return decision;
   const named = namedTopics(text, specificity);
   if (named.length > 0) return { action: 'keep', reason: 'self-contained', evidence: named };
-  // "How do I delete my account?": a verb whose object is the speaker's own thing ("my account") names what
-  // it acts on, however everyday the noun. Not after a preposition ("is it safe on my garden?" may ask
-  // about something named before) or an auxiliary ("will my notes be gone?": a subject, whose predicate may
-  // be what the conversation is about), not an aspect ("increase my levels"), not "other"/"else" (which point back).
-  const owned = decision.reason === 'fragment' || ELLIPSIS_OPENERS.test(ask.trim()) || /\b(?:other|else)\b/i.test(ask) ? []
-    : candidatePhrases(ask).filter((p) => !isAspect(p) && new RegExp(`\\b([\\p{L}'-]+)\\s+(?:my|our)\\s+${escapeRegExp(p)}\\b`, 'iu').exec(ask)?.[1]?.match(/^(?!(?:about|for|on|in|at|to|with|from|of|by|into|onto|over|under|near|without|like|will|would|can|could|shall|should|may|might|must|do|does|did|is|are|was|were|am|be|have|has|had|what|where|when|why|how|who|which|whether|if|that)$)/i));
+  const owned = decision.reason === 'fragment' ? [] : ownedObjects(ask);
   if (owned.length > 0) return { action: 'keep', reason: 'self-contained', evidence: owned };
   // "How are anxiety and depression related?", "the relationship between inflation and unemployment": a relation
   // that names both its sides describes its subject, when the two together are as specific as a named phrase.
@@ -101,6 +96,27 @@ export function gateBySpecificity(text: string, hasHistory: boolean, specificity
   if (decision.reason !== 'fragment' && topicWordCount(ask) >= DESCRIBED_TOPIC_WORDS) return { action: 'keep', reason: 'self-contained', evidence: [...candidatePhrases(ask)] };
   return { action: 'condense', reason: decision.reason === 'fragment' ? 'fragment' : 'implicit-topic', evidence: contentWords(text) };
 }
+
+/**
+ * "How do I delete my account?": a verb whose object is the speaker's own thing ("my account") names what
+ * it acts on, however everyday the noun. Not after a preposition ("is it safe on my garden?" may ask
+ * about something named before) or an auxiliary or wh-word ("will my notes be gone?": a subject, whose
+ * predicate may be what the conversation is about), not an aspect ("increase my levels"), not after an
+ * ellipsis opener, not with "other"/"else" (which point back).
+ */
+function ownedObjects(ask: string): string[] {
+  if (ELLIPSIS_OPENERS.test(ask.trim()) || /\b(?:other|else)\b/i.test(ask)) return [];
+  return candidatePhrases(ask).filter((phrase) => {
+    if (isAspect(phrase)) return false;
+    const before = new RegExp(`\\b([\\p{L}'-]+)\\s+(?:my|our)\\s+${escapeRegExp(phrase)}\\b`, 'iu').exec(ask)?.[1]?.toLowerCase();
+    return before !== undefined && !NO_VERB_BEFORE_OWNED.has(before);
+  });
+}
+
+/** Words before "my …" that make it no verb's object: prepositions, auxiliaries, wh-words. */
+const NO_VERB_BEFORE_OWNED: ReadonlySet<string> = new Set(`about for on in at to with from of by into onto over under near without like
+  will would can could shall should may might must do does did is are was were am be have has had
+  what where when why how who which whether if that`.split(/\s+/));
 
 /** Two single words joined by "and" ("anxiety and depression"), and words that relate them. */
 const BOTH_SIDES = /\b([\p{L}-]{3,}) and ([\p{L}-]{3,})\b/u;

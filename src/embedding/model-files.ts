@@ -8,6 +8,7 @@ import { ThreadlineError, toThreadlineError } from '../errors';
 import type * as FsPromises from 'node:fs/promises';
 import type { ProgressListener } from '../progress';
 import { resolveModelSource } from './model-source';
+import { readStream } from '../util/read-stream';
 import { isNode } from '../util/runtime';
 
 export interface ModelFiles {
@@ -99,26 +100,17 @@ async function readBody(response: Response, url: string, files: ModelFiles, opti
       return fail('was cut off while downloading', error);
     }
   }
-  const reader = response.body.getReader();
-  const parts: Uint8Array[] = [];
-  let loaded = 0;
+  const onProgress = options.onProgress;
   const file = options.name ?? url.slice(url.lastIndexOf('/') + 1);
   try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      parts.push(value);
-      loaded += value.byteLength;
-      options.onProgress({ phase: 'model-download', model: files.label, file, loaded, total, fraction: total > 0 ? Math.min(1, loaded / total) : 0 });
-    }
+    const bytes = await readStream(response.body, {
+      onBytes: (loaded) => onProgress({ phase: 'model-download', model: files.label, file, loaded, total, fraction: total > 0 ? Math.min(1, loaded / total) : 0 }),
+    });
+    return bytes.buffer as ArrayBuffer;
   } catch (error) {
     if (options.signal?.aborted) throw new ThreadlineError('ABORTED', 'The model load was aborted', { cause: error });
     return fail('was cut off while downloading', error);
   }
-  const out = new Uint8Array(loaded);
-  let at = 0;
-  for (const part of parts) { out.set(part, at); at += part.byteLength; }
-  return out.buffer;
 }
 
 /** Parses a JSON model file; a file that is not JSON fails naming its URL. */

@@ -10,6 +10,7 @@
 import { ThreadlineError, throwIfAborted, toThreadlineError } from '../errors';
 import type { ProgressListener } from '../progress';
 import { raced } from '../util/abort';
+import { readStream } from '../util/read-stream';
 import { MAX_INDEX_BYTES } from '../prebuilt/format';
 
 /** A fetched-ahead file is taken within this time or dropped (a load() much later fetches afresh). */
@@ -33,11 +34,15 @@ const ahead = new Map<string, Ahead>();
 /** Starts fetching `url` now, for the first load() of the same URL (without followRedirects) to take. */
 export function fetchAhead(url: string): void {
   if (ahead.has(url)) return;
-  const entry: Ahead = { bytes: Promise.resolve(new Uint8Array()), expires: Date.now() + AHEAD_MS, listeners: new Set(), last: null };
-  entry.bytes = download(url, undefined, false, (loaded, total) => {
-    entry.last = [loaded, total];
-    for (const listener of entry.listeners) listener(loaded, total);
-  });
+  const listeners = new Set<Downloaded>();
+  const entry: Ahead = {
+    listeners, last: null, expires: Date.now() + AHEAD_MS,
+    // Heard only once the body arrives, by then `entry` exists.
+    bytes: download(url, undefined, false, (loaded, total) => {
+      entry.last = [loaded, total];
+      for (const listener of listeners) listener(loaded, total);
+    }),
+  };
   entry.bytes.catch(() => undefined); // reported by the load() that takes it
   ahead.set(url, entry);
   // The timer frees the bytes; `expires` is what load() checks, since a background tab's timers may run late.
@@ -83,43 +88,18 @@ async function download(url: string, signal: AbortSignal | undefined, followRedi
     void response.body?.cancel().catch(() => undefined);
     throw tooLarge();
   }
-  const bytes = await readBody(response, total, tooLarge, signal, onBytes).catch((error: unknown) => {
+  let reported = 0;
+  const everyFew = onBytes && ((loaded: number) => {
+    if (performance.now() - reported < PROGRESS_MS) return;
+    reported = performance.now();
+    onBytes(loaded, total);
+  });
+  const read = response.body ? readStream(response.body, { maxBytes: MAX_INDEX_BYTES, tooLarge, signal, ...(everyFew ? { onBytes: everyFew } : {}) }) : response.arrayBuffer().then((b) => new Uint8Array(b));
+  const bytes = await read.catch((error: unknown) => {
     if (signal?.aborted) throw new ThreadlineError('ABORTED', 'The operation was aborted.', { cause: signal.reason });
     throw toThreadlineError(error, 'MODEL_LOAD_FAILED', `The prebuilt index ${url} was cut off while downloading`);
   });
   throwIfAborted(signal);
+  onBytes?.(bytes.length, total);
   return bytes;
-}
-
-/** The body, read as it arrives: its size is checked on the way and reported at most every PROGRESS_MS. */
-async function readBody(response: Response, total: number, tooLarge: () => ThreadlineError, signal: AbortSignal | undefined, onBytes?: Downloaded): Promise<Uint8Array> {
-  if (!response.body) return new Uint8Array(await response.arrayBuffer());
-  const reader = response.body.getReader();
-  const parts: Uint8Array[] = [];
-  let loaded = 0;
-  let reported = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    loaded += value.byteLength;
-    if (loaded > MAX_INDEX_BYTES) {
-      void reader.cancel().catch(() => undefined);
-      throw tooLarge();
-    }
-    parts.push(value);
-    if (onBytes && performance.now() - reported >= PROGRESS_MS) {
-      reported = performance.now();
-      onBytes(loaded, total);
-    }
-    if (signal?.aborted) {
-      void reader.cancel().catch(() => undefined);
-      throwIfAborted(signal);
-    }
-  }
-  onBytes?.(loaded, total);
-  if (parts.length === 1 && parts[0]) return parts[0];
-  const out = new Uint8Array(loaded);
-  let at = 0;
-  for (const part of parts) { out.set(part, at); at += part.byteLength; }
-  return out;
 }
