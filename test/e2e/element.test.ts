@@ -182,7 +182,12 @@ describe('<threadline-chat> colours', () => {
       await confineTo(context, server.origin);
       const page = await context.newPage();
       await page.goto(`${server.origin}/index.html`);
-      const bg = await page.locator('threadline-chat').evaluate((el) => getComputedStyle(el).backgroundColor);
+      // The element is defined after the script's top-level await (its dynamic import), which the
+      // load event does not wait for: read its colours once it is defined.
+      const bg = await page.locator('threadline-chat').evaluate(async (el) => {
+        await customElements.whenDefined('threadline-chat');
+        return getComputedStyle(el).backgroundColor;
+      });
       await context.close();
       return bg;
     };
