@@ -31,6 +31,12 @@ export interface EvalOptions {
   model?: string;
   /** Weights of the expand strategy (sensitivity runs). @default EXPAND_DEFAULTS */
   expand?: ExpandOptions;
+  /**
+   * `gold`: an assistant turn the set leaves empty says its first gold passage (an answer that
+   * quotes the right passage, as the element's extractive answer does when retrieval succeeds),
+   * so rules that read the last answer are measured. @default 'as-given'
+   */
+  answers?: 'as-given' | 'gold';
 }
 
 export interface StrategyReport {
@@ -75,6 +81,8 @@ export interface EvalReport {
   depth: number;
   /** Whether the set has a corpus (ranking metrics) or conversations only. */
   corpus: boolean;
+  /** What the history's assistant turns said: the set's own text, or gold passages where it had none (EvalOptions.answers). */
+  answers: 'as-given' | 'gold';
   /** Where specificity came from: the corpus's own BM25 statistics, or the vocabulary prior. */
   specificity: 'corpus' | 'vocabulary-prior';
   strategies: Partial<Record<Strategy, StrategyReport>>;
@@ -160,7 +168,7 @@ export async function runEval(set: { passages: readonly Passage[] | null; conver
   const rulesGate = queries.get('rules');
   const expand = queries.get('expand');
   return {
-    data: options.data, retrieval, k, depth, corpus: !!passages && !!engine, specificity: passages ? 'corpus' : 'vocabulary-prior', strategies: report, skipped, model: engine?.model ?? '',
+    data: options.data, answers: options.answers ?? 'as-given', retrieval, k, depth, corpus: !!passages && !!engine, specificity: passages ? 'corpus' : 'vocabulary-prior', strategies: report, skipped, model: engine?.model ?? '',
     // A strategy that was not run has no gate to report (an absent one read as "keeps every turn").
     ...(expand ? { gate: {
       keptFirst: share(turns, 'first', (_, i) => !expand[i]?.changed),

@@ -13,7 +13,7 @@ import { contentWords } from '../../src/text/tokens';
 import { MemoryIndex, type SearchHit, type SearchMode } from '../../src/retrieval/memory-index';
 import { runEval, type EvalEngine, type EvalOptions, type EvalReport } from './core';
 import type { Conversation, Passage } from './parse';
-import { loadEvalSet } from './data';
+import { loadEvalSet, withGoldAnswers } from './data';
 import { vocabularyPrior } from './prior';
 import { contexts, type StrategyQuery } from './strategies';
 
@@ -23,7 +23,8 @@ export type { EvalEngine, EvalOptions, EvalReport, KindKey, Strategy, StrategyRe
 export async function evaluate(options: EvalOptions): Promise<EvalReport> {
   const retrieval = options.retrieval ?? 'hybrid';
   const modelPath = options.model ?? resolve(import.meta.dirname, '../../.models/threadline-glove-30k') + '/';
-  const set = loadEvalSet(options.data);
+  const loaded = loadEvalSet(options.data);
+  const set = options.answers === 'gold' ? withGoldAnswers(loaded) : loaded;
   const embedder = await loadEmbedder({ model: modelPath });
   let engine: EvalEngine;
   let index: MemoryIndex | null = null;

@@ -1,5 +1,5 @@
 /**
- * npm run eval -- --data DIR [--strategies LIST] [--retrieval hybrid|dense|lexical] [--k 10] [--json FILE] [--svg FILE] [--turns FILE] [--llm MODULE] [--expand k=v,...]
+ * npm run eval -- --data DIR [--strategies LIST] [--retrieval hybrid|dense|lexical] [--k 10] [--json FILE] [--svg FILE] [--turns FILE] [--llm MODULE] [--expand k=v,...] [--answers as-given|gold]
  * DIR without corpus.jsonl: gate and term resolution only.
  * MODULE (optional) exports `default` or `createLlm()` returning an Llm, for the `llm` strategy.
  */
@@ -11,7 +11,7 @@ import type { SearchMode } from '../../src/retrieval/memory-index';
 import { ALL_STRATEGIES, evaluate, type Strategy } from './evaluate';
 import { svgChart, table } from './report';
 
-const USAGE = 'usage: npm run eval -- --data DIR [--strategies raw,rules,...] [--retrieval hybrid|dense|lexical] [--k 10] [--json FILE] [--svg FILE] [--turns FILE] [--llm MODULE] [--expand historyWeight=0.3,decay=0.7,firstTurnWeight=0.5]';
+const USAGE = 'usage: npm run eval -- --data DIR [--strategies raw,rules,...] [--retrieval hybrid|dense|lexical] [--k 10] [--json FILE] [--svg FILE] [--turns FILE] [--llm MODULE] [--expand historyWeight=0.3,decay=0.7,firstTurnWeight=0.5] [--answers as-given|gold]';
 
 function parse(argv: string[]) {
   const opts: Record<string, string> = {};
@@ -32,7 +32,13 @@ function parse(argv: string[]) {
     if (!key || !['historyWeight', 'decay', 'firstTurnWeight', 'maxTerms'].includes(key) || !Number.isFinite(Number(value))) throw new Error(`--expand takes historyWeight, decay, firstTurnWeight or maxTerms = a number, got "${pair}"`);
     expand[key] = Number(value);
   }
-  return { expand, data: opts.data, strategies, retrieval, k: Number(opts.k ?? 10), json: opts.json, svg: opts.svg, turns: opts.turns, llm: opts.llm };
+  const answers = opts.answers ?? 'as-given';
+  if (!isAnswers(answers)) throw new Error('--answers must be as-given or gold');
+  return { answers, expand, data: opts.data, strategies, retrieval, k: Number(opts.k ?? 10), json: opts.json, svg: opts.svg, turns: opts.turns, llm: opts.llm };
+}
+
+function isAnswers(value: string): value is 'as-given' | 'gold' {
+  return value === 'as-given' || value === 'gold';
 }
 
 async function loadLlm(module: string | undefined): Promise<Llm | undefined> {
@@ -44,7 +50,7 @@ async function loadLlm(module: string | undefined): Promise<Llm | undefined> {
 try {
   const args = parse(process.argv.slice(2));
   const llm = await loadLlm(args.llm);
-  const report = await evaluate({ expand: args.expand, data: args.data, strategies: args.strategies, retrieval: args.retrieval, k: args.k, ...(llm ? { llm } : {}) });
+  const report = await evaluate({ answers: args.answers, expand: args.expand, data: args.data, strategies: args.strategies, retrieval: args.retrieval, k: args.k, ...(llm ? { llm } : {}) });
   console.log(table(report));
   const { turns, ...summary } = report;
   if (args.json) writeFileSync(args.json, `${JSON.stringify(summary, null, 2)}\n`);

@@ -21,6 +21,7 @@ import { generalSpecificity, SPECIFIC, type Specificity } from './specificity';
 import { candidatePhrases, isAspect, stemsOf, type HistoryTurn, type Topic } from './rules/topics';
 import { compactSpace, MAX_READ_QUESTION, readableHistory } from './rules/read-bounds';
 import { ANAPHORIC_PRONOUNS, ELLIPSIS_OPENERS } from './rules/word-lists';
+import { escapeRegExp } from '../util/escape-regexp';
 
 export interface ExpandOptions {
   /** Weight of the previous user turn's specific words. @default 0.3 */
@@ -444,11 +445,6 @@ function resolveTurn(text: string, history: readonly HistoryTurn[], resolvedHist
   const merged = [...topic, ...terms.filter((t) => !topic.some((x) => x.term === t.term))];
   return { decision, question, query: { text: preamble ? `${preamble} ${searched}` : searched, terms: merged }, reason: `${read}${resolved.reason} (as context)${added}`, antecedents };
 }
-
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-}
-
 
 function readDefinites(definite: { antecedents: string[]; evidence: string[] }): string {
   return `read ${definite.evidence.map((e, i) => `“${e}” as “the ${definite.antecedents[i] ?? ''}”`).join(', ')}`;

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { evaluate, type EvalReport } from '../../scripts/eval/evaluate';
 import { svgChart, table } from '../../scripts/eval/report';
 import { closureInterval } from '../../scripts/eval/metrics';
+import { withGoldAnswers } from '../../scripts/eval/data';
 import { contexts, strategyQuery } from '../../scripts/eval/strategies';
 import { FakeLlm } from '../fakes/fake-llm';
 
@@ -46,6 +47,21 @@ describe.skipIf(!present)('npm run eval on cast2021 (determinism and sanity only
     expect(r.skipped).toEqual(['llm', 'llm-expand']);
     expect(Object.keys(r.strategies)).toEqual(['raw', 'oracle']);
     expect(r).toMatchObject({ retrieval: 'lexical', k: 20, depth: 20 });
+  });
+});
+
+describe('--answers gold (our second set, which has no answers of its own)', () => {
+  const SAMPLE_2 = resolve(import.meta.dirname, '../../docs/eval-sample-2');
+  it('fills each empty answer with its gold passage, so rules that read the last answer are measured; a set without a corpus is refused', async () => {
+    const question = (r: EvalReport) => r.turns.find((t) => t.id === 'sample2-package-3')?.question;
+    const given = await evaluate({ data: SAMPLE_2, strategies: ['raw', 'expand'] });
+    const gold = await evaluate({ data: SAMPLE_2, strategies: ['raw', 'expand'], answers: 'gold' });
+    expect([given.answers, gold.answers]).toEqual(['as-given', 'gold']);
+    // "what about express?" after "how long is standard delivery?": only the answer says express is the alternative.
+    expect(question(given)).toBe('how long is standard delivery, for express?');
+    expect(question(gold)).toBe('how long is express delivery?');
+    expect(table(gold)).toContain('empty answers filled with gold passages');
+    expect(() => withGoldAnswers({ passages: null, conversations: [] })).toThrow(/needs a corpus/);
   });
 });
 

@@ -236,6 +236,20 @@ describe('resolve, then expand', () => {
     expect(resolveAndExpand('and Canada?', [{ user: 'how long does shipping take?', assistant: '' }], sp).question).toBe('how long does shipping take, for Canada?');
   });
 
+  it('a lower-case remnant replaces the modifiers of its own noun, or a modifier the conversation shows it contrasts with; otherwise it is spliced', () => {
+    const sp = specific({ chocolate: 0.6, milk: 0.3, dark: 0.3, healthy: 0.3, delivery: 0.4, standard: 0.3, express: 0.5, shipping: 0.5, anxiety: 0.7, eating: 0.3, disorders: 0.6, symptoms: 0.4 });
+    expect(resolveAndExpand('what about dark chocolate?', [{ user: 'is milk chocolate healthy?', assistant: '' }], sp).question).toBe('is dark chocolate healthy?');
+    expect(resolveAndExpand('what about eating disorders?', [{ user: 'what are the symptoms of anxiety disorders?', assistant: '' }], sp).question).toBe('what are the symptoms of eating disorders?');
+    const delivery = { user: 'how long is standard delivery?', assistant: 'Standard shipping takes 3 to 7 business days; express shipping arrives in 1 to 2 business days.' };
+    const express = resolveAndExpand('what about express?', [delivery], sp);
+    expect(express.question).toBe('how long is express delivery?');
+    expect(express.query.terms.map((t) => t.term)).not.toContain('standard');
+    // Nothing in the conversation puts "express" beside "standard": spliced.
+    expect(resolveAndExpand('what about express?', [{ ...delivery, assistant: 'It takes 3 to 7 business days.' }], sp).question).toBe('how long is standard delivery, for express?');
+    // A remnant with another noun adds to the question ("symptoms" stays).
+    expect(resolveAndExpand('what about side effects?', [{ user: 'what are the symptoms of anxiety disorders?', assistant: '' }], sp).question).toBe('what are the symptoms of anxiety disorders, for side effects?');
+  });
+
   it('a verb whose object is "my …" names what the question is about, everyday as the noun is; a subject, a preposition\'s object or an aspect does not', () => {
     const everyday = specific({ password: 0.9, forgot: 0.3 });
     const history = [{ user: 'I forgot my password', assistant: '' }];

@@ -69,6 +69,19 @@ describe('rules condenser', () => {
       .toBe("What are tamoxifen's side effects?");
   });
 
+  it('puts in a replaced phrase with the determiner it was written with; bare phrases, names and "they" stay bare', () => {
+    const tablet = [{ user: 'can I get my money back for a tablet?', assistant: '' }];
+    expect(condense('what if it came broken?', tablet).question).toBe('what if the tablet came broken?');
+    expect(condense('It came broken. What now?', tablet).question).toBe('The tablet came broken. What now?');
+    expect(condense('how do i track it', [{ user: 'my order hasnt arrived', assistant: 'Track your order from the email we sent.' }]).question).toBe('how do i track my order');
+    expect(condense('what are its limits?', [{ user: 'is there a free plan?', assistant: '' }]).question).toBe('what are the free plan\'s limits?');
+    // "your …" in the user's own words is generic or the site's; an answer's determiners speak for the assistant.
+    expect(condense('how do I update it?', [{ user: 'can I change your delivery address?', assistant: '' }]).question).toBe('how do I update the delivery address?');
+    expect(condense('how do I update it?', [{ user: 'tell me about delivery address changes', assistant: 'Your delivery address can change until the order ships.' }]).question).toBe('how do I update delivery address?');
+    expect(condense('How likely is it to spread?', [{ user: 'Tell me about lobular carcinoma.', assistant: 'The lobular carcinoma starts in the lobules.' }]).question).toBe('How likely is lobular carcinoma to spread?');
+    expect(condense('What do they eat for dinner?', [{ user: 'Tell me about the Spanish people.', assistant: '' }]).question).toBe('What do Spanish people eat for dinner?');
+  });
+
   it('reads "that <noun>" through a topic that contains the noun', () => {
     const history = [{ user: 'What does the Plus plan include?', assistant: 'Plus adds unlimited notes and offline mode.' }];
     expect(condense('Does that plan include version history?', history).question).toBe('Does the Plus plan include version history?');

@@ -9,6 +9,7 @@ import { decide, isContentWord, tokenize, type GateDecision } from './gate';
 import { readableHistory } from './read-bounds';
 import { stemsOf, trackTopics, type HistoryTurn, type Topic } from './topics';
 import { COMMON_VERBS, ELLIPSIS_OPENERS, PLURAL_PRONOUNS } from './word-lists';
+import { escapeRegExp } from '../../util/escape-regexp';
 
 export interface Condensation {
   question: string;
@@ -55,7 +56,7 @@ export function condenseWithRules(question: string, fullHistory: readonly Histor
   if (!top) return { question, reason: 'no topic in the history; kept as typed' };
   switch (decision.reason) {
     case 'dangling-pronoun':
-    case 'demonstrative': return replaceReference(question, decision.evidence[0] ?? '', topics);
+    case 'demonstrative': return replaceReference(question, decision.evidence[0] ?? '', topics, history);
     // One topic, not the last two: on CAsT the second was noise more often than the other option
     // ("which is healthiest (almonds, cow milk)?"); "how is a container different?" names one side itself.
     case 'which-one':
@@ -123,7 +124,7 @@ function spliceEllipsis(question: string, history: readonly HistoryTurn[], top: 
   if (!fragment) return { question: `${body}? (${base})`, reason: `attached the previous question “${base}”` };
   // "How much is the Pro plan?" … "and Plus?": a name left alone stands in for the name it contrasts with
   // (bare-argument ellipsis: the remnant replaces its correlate, a phrase of the same kind), not beside it.
-  const contrast = contrastedName(base, fragment);
+  const contrast = contrastedName(base, fragment) ?? contrastedModifier(base, fragment, history);
   if (contrast) {
     const question = `${base.slice(0, contrast.index)}${fragment}${base.slice(contrast.index + contrast.name.length)}?`;
     return { question, reason: `put “${fragment}” in place of “${contrast.name}” in the previous question “${base}”`, antecedents: [], replaced: [contrast.name] };
@@ -149,7 +150,57 @@ function contrastedName(base: string, fragment: string): { name: string; index: 
   return { name: last[0], index: last.index };
 }
 
-function replaceReference(question: string, word: string, topics: Topic[]): Condensation {
+/**
+ * The modifier in `base` a lower-case remnant contrasts with (the same
+ * bare-argument ellipsis as a name's, for the modifiers of one noun).
+ * "is milk chocolate healthy?" then "what about dark chocolate?": the remnant
+ * has the question's noun, so it replaces that noun's modifiers ("is dark
+ * chocolate healthy?"). A one-word remnant replaces a modifier only where the
+ * conversation says they are alternatives: "how long is standard delivery?",
+ * an answer "Standard shipping takes 3 to 7 days; express shipping arrives in
+ * 1 to 2", then "what about express?" asks how long express delivery takes.
+ * The remnant and the modifier each stand before the same word somewhere in
+ * the conversation (parallel modifiers of one noun), or the remnant before the
+ * question's own noun ("express delivery").
+ */
+function contrastedModifier(base: string, fragment: string, history: readonly HistoryTurn[]): { name: string; index: number } | undefined {
+  const remnant = tokenize(fragment).map((t) => t.word);
+  if (!/^\p{Ll}[\p{Ll}\s-]*$/u.test(fragment) || remnant.length === 0 || remnant.length > 3 || !remnant.every((w) => isContentWord(w) && !COMMON_VERBS.has(w))) return undefined;
+  const tokens = tokenize(base);
+  const modifies = (i: number) => {
+    const word = tokens[i]?.word ?? '';
+    return isContentWord(word) && !COMMON_VERBS.has(word) && /^\p{Ll}/u.test(base.charAt(tokens[i]?.index ?? 0));
+  };
+  const headStem = stemsOf(remnant.at(-1) ?? '')[0];
+  if (remnant.length > 1) {
+    // The remnant names its noun: the same noun in the question, with other modifiers before it.
+    for (let j = tokens.length - 1; j > 0; j--) {
+      const head = tokens[j] as { word: string; index: number };
+      if (stemsOf(head.word)[0] !== headStem || !modifies(j - 1)) continue;
+      let from = j - 1;
+      while (from > 0 && modifies(from - 1)) from--;
+      const span = base.slice((tokens[from] as { index: number }).index, head.index + head.word.length);
+      if (span.toLowerCase() === fragment.toLowerCase()) return undefined;
+      return { name: span, index: (tokens[from] as { index: number }).index };
+    }
+    return undefined;
+  }
+  const word = remnant[0] as string;
+  const said = history.flatMap((t) => [t.user, t.assistant]).join('\n').toLowerCase();
+  const heads = (w: string) => new Set([...said.matchAll(new RegExp(`(?<![\\p{L}\\p{N}])${escapeRegExp(w)}\\s+(\\p{L}+)`, 'gu'))].map((m) => stemsOf(m[1] ?? '')[0]));
+  const remnantHeads = heads(word);
+  if (remnantHeads.size === 0) return undefined;
+  for (let i = tokens.length - 2; i >= 0; i--) {
+    const modifier = tokens[i] as { word: string; index: number };
+    if (modifier.word === word || !modifies(i) || !isContentWord((tokens[i + 1] as { word: string }).word)) continue;
+    const nounStem = stemsOf((tokens[i + 1] as { word: string }).word)[0];
+    const parallel = [...heads(modifier.word)].some((h) => remnantHeads.has(h));
+    if (parallel || (nounStem !== undefined && remnantHeads.has(nounStem))) return { name: base.slice(modifier.index, modifier.index + modifier.word.length), index: modifier.index };
+  }
+  return undefined;
+}
+
+function replaceReference(question: string, word: string, topics: Topic[], history: readonly HistoryTurn[]): Condensation {
   const tokens = tokenize(question);
   const at = tokens.findIndex((t) => t.word === word);
   const token = tokens[at];
@@ -169,9 +220,39 @@ function replaceReference(question: string, word: string, topics: Topic[]): Cond
     return nounTopic ? { question: rewritten, reason: `“${word} ${next.word}” names its topic; determiner made definite` }
       : { question: `${strip(rewritten)} (${top.phrase})?`, reason: `“${word} ${next.word}” read in the context of “${top.phrase}”`, antecedents: [top.phrase] };
   }
-  if (word === 'there') return { question: splice(question, token.index, token.index + word.length, `in ${top.phrase}`), reason: `read “there” as “in ${top.phrase}”`, antecedents: [top.phrase] };
-  const replacement = POSSESSIVES.has(word) ? `${top.phrase}'s` : top.phrase;
-  return { question: splice(question, token.index, token.index + word.length, replacement), reason: `replaced “${word}” with “${top.phrase}”`, antecedents: [top.phrase] };
+  // "they" is mostly generic ("what do they eat?" → "what do Spanish people eat?"): its phrase stays bare.
+  const named = PLURAL_PRONOUNS.has(word) ? top.phrase : withDeterminer(top.phrase, history);
+  if (word === 'there') return { question: splice(question, token.index, token.index + word.length, `in ${named}`), reason: `read “there” as “in ${named}”`, antecedents: [top.phrase] };
+  const replacement = POSSESSIVES.has(word) ? `${named}'s` : named;
+  // "It came broken?" → "The tablet came broken?": a sentence that began with the pronoun begins with its replacement.
+  const initial = /^\p{Lu}/u.test(question.charAt(token.index)) && /^\p{Ll}/u.test(replacement) && /(?:^|[.!?]\s+)$/.test(question.slice(0, token.index));
+  const written = initial ? replacement.charAt(0).toUpperCase() + replacement.slice(1) : replacement;
+  return { question: splice(question, token.index, token.index + word.length, written), reason: `replaced “${word}” with “${named}”`, antecedents: [top.phrase] };
+}
+
+/** Determiners a phrase may have been written with, and what the condensed question says instead. */
+const DETERMINERS: Readonly<Record<string, string>> = { the: 'the', a: 'the', an: 'the', this: 'the', that: 'the', these: 'the', those: 'the', my: 'my', our: 'our', your: 'the' };
+
+/**
+ * A phrase as a pronoun's replacement, with the determiner it was written with: "a tablet" was
+ * mentioned, so "what if it came broken?" asks about "the tablet"; "my order" stays the user's
+ * ("your …" in a user's turn is generic or the site's, so "the"). A phrase written bare ("breast cancer", "sharks", "Netflix") stays bare. The user's own turns
+ * are read first (newest first), then the answers, whose possessives speak for the assistant.
+ */
+function withDeterminer(phrase: string, history: readonly HistoryTurn[]): string {
+  const pattern = new RegExp(`(?:^|[^\\p{L}\\p{N}'’-])(the|an?|this|that|these|those|my|our|your)\\s+${escapeRegExp(phrase).replace(/\s+/g, '\\s+')}(?![\\p{L}\\p{N}])`, 'iu');
+  const bare = new RegExp(`(?:^|[^\\p{L}\\p{N}'’-])${escapeRegExp(phrase).replace(/\s+/g, '\\s+')}(?![\\p{L}\\p{N}])`, 'iu');
+  for (const role of ['user', 'assistant'] as const) {
+    for (let t = history.length - 1; t >= 0; t--) {
+      const text = (history[t] as HistoryTurn)[role];
+      if (!bare.test(text)) continue;
+      const found = pattern.exec(text)?.[1]?.toLowerCase();
+      if (!found) return phrase;
+      const determiner = role === 'assistant' ? 'the' : DETERMINERS[found] ?? 'the';
+      return `${determiner} ${phrase}`;
+    }
+  }
+  return phrase;
 }
 
 const PERSONAL = new Set(['he', 'him', 'his', 'himself', 'she', 'her', 'hers', 'herself']);
