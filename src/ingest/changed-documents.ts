@@ -12,7 +12,7 @@ import { CHUNK_DEFAULTS, type ChunkOptions } from '../retrieval/chunker';
 import type { PendingDoc } from '../storage/index-store';
 import type { BinaryReader } from './binary-reader';
 import { documentBytes } from './parse';
-import { prepareDocument } from './prepare';
+import { PREPARE_VERSION, prepareDocument } from './prepare';
 import { contentHash } from './validate';
 
 export type PreparedDoc = Omit<PendingDoc, 'vectors'>;
@@ -29,7 +29,7 @@ export async function changedDocuments(
   embedder: Pick<Embedder, 'countTokens' | 'maxTokens'>, chunking: ChunkOptions, modelId: string,
   options: { signal?: AbortSignal | undefined; onProgress?: ProgressListener | undefined; skipInvalid?: boolean | undefined; readBinary: BinaryReader },
 ): Promise<{ prepared: PreparedDoc[]; unreadable: { index: number; error: ThreadlineError }[] }> {
-  const recipe = { chunking: { ...CHUNK_DEFAULTS, ...chunking }, model: modelId };
+  const recipe = { prepare: PREPARE_VERSION, chunking: { ...CHUNK_DEFAULTS, ...chunking }, model: modelId };
   // Text documents are hashed together; a file's bytes are read (a Blob's from disk) only when its turn comes,
   // so a batch of files holds one file's bytes at a time.
   const textHashes = await Promise.all(docs.map((d) => (d.data === undefined ? contentHash(d, recipe) : Promise.resolve(''))));

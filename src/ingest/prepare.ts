@@ -11,6 +11,16 @@ import type { DocRecord } from '../storage/schema';
 import type { BinaryReader } from './binary-reader';
 import { parseInput, type ParseOptions } from './parse';
 
+/**
+ * The version of what prepareDocument makes of a document (its parsers and the
+ * chunker). It is part of every document's content hash (changed-documents.ts),
+ * so after an upgrade that changes it, add() of a document whose text did not
+ * change prepares and embeds it again instead of keeping the chunks the old code
+ * made. Bump it whenever the same input yields other chunks:
+ * test/unit/prepare-version.test.ts fails until you do.
+ */
+export const PREPARE_VERSION = 2;
+
 /** The optional document fields that are set, without undefined keys. */
 export function documentFields(doc: { title?: string | undefined; url?: string | undefined; metadata?: DocRecord['metadata'] }): Pick<DocRecord, 'title' | 'url' | 'metadata'> {
   return {
