@@ -11,9 +11,12 @@ import { describe, expect, it, vi } from 'vitest';
 import type { ThreadlineDocument } from '../../src/document';
 import { readInProcess } from '../../src/ingest/binary-reader';
 import { PREPARE_VERSION, prepareDocument } from '../../src/ingest/prepare';
+import type * as Prepare from '../../src/ingest/prepare';
 import { SAMPLE_KB } from '../../demo/sample-kb';
 import { writeDocx } from '../fixtures/docx-writer';
 import { harborManual } from '../fixtures/pdf-writer';
+
+type PrepareModule = typeof Prepare;
 
 const FINGERPRINTS = resolve(import.meta.dirname, '../fixtures/prepare-fingerprints.json');
 
@@ -54,7 +57,7 @@ describe('PREPARE_VERSION', () => {
     const hash = first?.record.hash ?? '';
     expect(await run(new Map([[doc.id, hash]]))).toEqual([]);
     vi.resetModules();
-    vi.doMock('../../src/ingest/prepare', async (original) => ({ ...await original<typeof import('../../src/ingest/prepare')>(), PREPARE_VERSION: PREPARE_VERSION + 1 }));
+    vi.doMock('../../src/ingest/prepare', async (original) => ({ ...await original<PrepareModule>(), PREPARE_VERSION: PREPARE_VERSION + 1 }));
     try {
       const again = await run(new Map([[doc.id, hash]]));
       expect(again.map((d) => d.record.id)).toEqual([doc.id]);
