@@ -200,6 +200,45 @@ describe('playground (built, served by a plain static host)', () => {
     await context.close();
   });
 
+  it('another model choice while the index opens stops that opening and opens the new choice (the first one\'s worker script never arrives)', async () => {
+    const context = await browser.newContext({ serviceWorkers: 'block' });
+    const foreign = await confineTo(context, plain.origin);
+    // The first request for the retrieval worker's script is held for good: an opening that waited for it would never end.
+    let held: (() => void) | null = null;
+    const first = new Promise<void>((resolve) => { held = resolve; });
+    let requests = 0;
+    await context.route(/\/retrieval\.worker-[\w-]+\.js$/, (route) => {
+      requests++;
+      if (requests > 1) return route.fallback();
+      held?.();
+      return undefined; // never continued
+    });
+    const page = await context.newPage();
+    await installScriptedLlm(page);
+    // Every status the page shows, in order: the stopped opening must not end in an error of its own
+    // (without the abort it would, once the worker's start times out, and only then would the new choice open).
+    await page.addInitScript(() => {
+      const seen: string[] = [];
+      (window as unknown as { statuses: string[] }).statuses = seen;
+      document.addEventListener('DOMContentLoaded', () => {
+        const status = document.querySelector('#status');
+        if (status) new MutationObserver(() => seen.push(`${status.getAttribute('data-state') ?? ''}: ${status.textContent ?? ''}`)).observe(status, { childList: true, characterData: true, subtree: true, attributes: true });
+      });
+    });
+    await page.goto(`${plain.origin}/`);
+    await first;
+    expect(await page.locator('#status').textContent()).toBe('Opening the index…');
+    expect(await page.inputValue('#llm')).toBe('injected');
+    await page.selectOption('#llm', 'none');
+    await ready(page);
+    expect(await page.locator('#status').textContent()).toMatch(/Answers: extractive/);
+    const statuses = await page.evaluate(() => (window as unknown as { statuses: string[] }).statuses);
+    expect(statuses.filter((s) => s.startsWith('error'))).toEqual([]);
+    expect(requests).toBe(2);
+    expect(foreign).toEqual([]);
+    await context.close();
+  });
+
   it('works with the network off after the first visit (service worker)', async () => {
     const context = await browser.newContext();
     const page = await context.newPage();
