@@ -15,7 +15,7 @@
  */
 import type { WeightedTerm } from '../retriever';
 import { contentWords, lexicalTerms } from '../text/tokens';
-import { decide, isNoun, tokenize, type GateDecision, type GateReason } from './rules/gate';
+import { decide, isContentWord, isNoun, tokenize, type GateDecision, type GateReason } from './rules/gate';
 import { alternativeOf, condenseWithRules } from './rules/rules-condenser';
 import { generalSpecificity, SPECIFIC, type Specificity } from './specificity';
 import { candidatePhrases, isAspect, stemsOf, type HistoryTurn, type Topic } from './rules/topics';
@@ -95,6 +95,8 @@ export function gateBySpecificity(text: string, hasHistory: boolean, specificity
   // "Tell me about the privacy issues in social networks": four or more topic words describe a subject of their own,
   // everyday as each may be (a follow-up that leans on the conversation rarely spells that much out).
   if (decision.reason !== 'fragment' && topicWordCount(ask) >= DESCRIBED_TOPIC_WORDS) return { action: 'keep', reason: 'self-contained', evidence: [...candidatePhrases(ask)] };
+  const aspectOf = decision.reason === 'fragment' ? undefined : aspectOfTopic(ask);
+  if (aspectOf) return { action: 'keep', reason: 'self-contained', evidence: [aspectOf] };
   return { action: 'condense', reason: decision.reason === 'fragment' ? 'fragment' : 'implicit-topic', evidence: contentWords(text) };
 }
 
@@ -125,6 +127,23 @@ const RELATION_WORDS = /\b(?:relat(?:ed|e|ionship|ion)|differen(?:ce|ces|t)|comp
 
 /** A question whose noun phrases hold this many words describes its own subject (3 and 5 measured in the README). */
 const DESCRIBED_TOPIC_WORDS = 4;
+
+/**
+ * "What are advantages of solar energy?", "modern examples of conflict theory": a noun asked of a topic
+ * named in full, a bare noun phrase of two words or more ending the question (no article, demonstrative,
+ * possessive or pro-form, which would point back: "the side effects of the treatment", "examples of
+ * important ones"), so the question says what it is about, everyday as its words may be.
+ */
+/** Words that stand for a noun said before ("important ones", "the other"): no topic of their own. */
+const PRO_FORMS: ReadonlySet<string> = new Set(['one', 'ones', 'other', 'others', 'same', 'former', 'latter', 'kind', 'sort']);
+
+function aspectOfTopic(ask: string): string | undefined {
+  const match = /\b([\p{L}-]+)\s+of\s+([\p{L}-]+(?:\s+[\p{L}-]+){1,3})(?=\s*[?.!,]|\s*$)/u.exec(ask);
+  if (!match || !isNoun((match[1] ?? '').toLowerCase())) return undefined;
+  const words = (match[2] ?? '').split(/\s+/);
+  if (!words.every((w) => isContentWord(w.toLowerCase()) && !ANAPHORIC_PRONOUNS.has(w.toLowerCase()) && !PRO_FORMS.has(w.toLowerCase()))) return undefined;
+  return match[2];
+}
 
 function topicWordCount(text: string): number {
   return candidatePhrases(text).reduce((n, phrase) => n + phrase.split(/\s+/).length, 0);

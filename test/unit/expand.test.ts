@@ -250,6 +250,15 @@ describe('resolve, then expand', () => {
     expect(resolveAndExpand('what about side effects?', [{ user: 'what are the symptoms of anxiety disorders?', assistant: '' }], sp).question).toBe('what are the symptoms of anxiety disorders, for side effects?');
   });
 
+  it('a noun asked "of" a bare noun phrase of two words or more names its topic, everyday as the words are; an article, a pro-form or one word does not', () => {
+    const everyday = specific({ solar: 0.3, energy: 0.3, advantages: 0.2, conflict: 0.3, theory: 0.3, examples: 0.2, treatment: 0.3, melatonin: 0.9 });
+    expect(gateBySpecificity('What are advantages of solar energy?', true, everyday)).toMatchObject({ action: 'keep', reason: 'self-contained', evidence: ['solar energy'] });
+    expect(gateBySpecificity('What are modern examples of conflict theory?', true, everyday).action).toBe('keep');
+    expect(gateBySpecificity('What are examples of important ones?', true, everyday).action).toBe('condense');
+    expect(gateBySpecificity('What are the side effects of the treatment?', true, everyday).action).toBe('condense');
+    expect(gateBySpecificity('What are examples of energy?', true, everyday).action).toBe('condense');
+  });
+
   it('a verb whose object is "my …" names what the question is about, everyday as the noun is; a subject, a preposition\'s object or an aspect does not', () => {
     const everyday = specific({ password: 0.9, forgot: 0.3 });
     const history = [{ user: 'I forgot my password', assistant: '' }];
