@@ -1,5 +1,5 @@
 /**
- * Writes docs/eval-sample/ and docs/eval-sample-2/: evaluation sets of our
+ * Writes docs/eval-sample/, docs/eval-sample-2/ and docs/eval-sample-3/: evaluation sets of our
  * own, in the format of shared/eval/README.md, over the playground's sample
  * knowledge base (one passage per section). The first set's conversations were
  * written by hand as a visitor would talk, with human rewrites and gold
@@ -8,7 +8,7 @@
  * the browser before their rewrites and gold sections were written down; three
  * of their failures led to rules (a name put in place of the name it contrasts
  * with, "my …" as a verb's object, acronyms as names), so it is not held out.
- * `npm run eval -- --data docs/eval-sample` (or `docs/eval-sample-2`).
+ * `npm run eval -- --data docs/eval-sample` (or `docs/eval-sample-2`, `docs/eval-sample-3`).
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -121,6 +121,54 @@ const SECOND: typeof CONVERSATIONS = [
   ]],
 ];
 
+/**
+ * The third set (2026-11-25): written after the first two rules of that day's round (a pronoun's
+ * determiner, a lower-case remnant's correlate) and run before any other change; two of its failures
+ * ("and per year?", "what about the Pro plan?") led to the prepositional and determiner remnants, so it
+ * is not held out either.
+ */
+const THIRD: [string, ReturnType<typeof turn>[]][] = [
+  ['water-damage', [
+    turn('does the warranty cover tablets?', 'does the warranty cover tablets?', 'warranty/hardware-warranty', 'first'),
+    turn('what about water damage?', 'does the warranty cover water damage?', 'warranty/damage-from-misuse', 'followup'),
+    turn('can I still get it repaired?', 'can I get a water damaged tablet repaired?', 'warranty/damage-from-misuse', 'followup'),
+  ]],
+  ['plus-yearly', [
+    turn('how much is Plus per month?', 'how much is Plus per month?', 'plans/plus-plan', 'first'),
+    turn('and per year?', 'how much is Plus per year?', 'plans/which-plan-is-cheaper-per-year', 'followup'),
+    turn('does it keep version history?', 'does Plus keep version history?', 'plans/plus-plan', 'followup'),
+  ]],
+  ['cracked-tablet', [
+    turn('my tablet arrived cracked', 'my tablet arrived cracked', 'refunds/damaged-on-arrival', 'first'),
+    turn('how long do I have to report it?', 'how long do I have to report a tablet that arrived damaged?', 'refunds/damaged-on-arrival', 'followup'),
+    turn('and when will I get the money?', 'when will I get the refund for a damaged tablet?', 'refunds/refund-processing-time', 'followup'),
+  ]],
+  ['plane', [
+    turn('can I edit notes on a plane?', 'can I edit notes offline?', 'sync/offline-mode', 'first'),
+    turn('what if I change the same note on my phone too?', 'what if I edit the same note offline on two devices?', 'sync/sync-conflicts', 'followup'),
+    turn('is it encrypted?', 'is synced data encrypted?', 'sync/how-sync-works', 'followup'),
+  ]],
+  ['reset-email', [
+    turn('the reset email never came', 'the password reset email never came', 'account/resetting-your-password', 'first'),
+    turn('how long does the link last?', 'how long does the password reset link last?', 'account/resetting-your-password', 'followup'),
+    turn('can I add a security key too?', 'can I add a hardware security key for two-factor authentication?', 'account/two-factor-authentication', 'followup'),
+  ]],
+  ['japan', [
+    turn('do you deliver to Japan?', 'do you ship to Japan?', 'shipping/international-orders', 'first'),
+    turn('who pays the import tax?', 'who pays import duties on international orders?', 'shipping/international-orders', 'followup'),
+    turn('how fast is express?', 'how fast is express shipping?', 'shipping/delivery-times', 'followup'),
+  ]],
+  ['close-account', [
+    turn('what happens to my notes if I close my account?', 'what happens to my notes if I delete my account?', 'account/deleting-your-account', 'first'),
+    turn('can I export them first?', 'can I export my notes before deleting my account?', 'account/deleting-your-account', 'followup'),
+  ]],
+  ['free-devices', [
+    turn('is the free plan really free?', 'is the free plan really free?', 'plans/free-plan', 'first'),
+    turn('how many devices can it sync?', 'how many devices can the free plan sync?', 'plans/free-plan', 'followup'),
+    turn('what about the Pro plan?', 'how many devices can the Pro plan sync?', 'plans/pro-plan', 'followup'),
+  ]],
+];
+
 function write(folder: string, prefix: string, conversations: typeof CONVERSATIONS): void {
   const dir = resolve(import.meta.dirname, '../../docs', folder);
   mkdirSync(dir, { recursive: true });
@@ -133,3 +181,4 @@ function write(folder: string, prefix: string, conversations: typeof CONVERSATIO
 
 write('eval-sample', 'sample', CONVERSATIONS);
 write('eval-sample-2', 'sample2', SECOND);
+write('eval-sample-3', 'sample3', THIRD);

@@ -126,7 +126,7 @@ function spliceEllipsis(question: string, history: readonly HistoryTurn[], top: 
   // (bare-argument ellipsis: the remnant replaces its correlate, a phrase of the same kind), not beside it.
   const contrast = contrastedName(base, fragment) ?? contrastedModifier(base, fragment, history);
   if (contrast) {
-    const question = `${base.slice(0, contrast.index)}${fragment}${base.slice(contrast.index + contrast.name.length)}?`;
+    const question = `${base.slice(0, contrast.index)}${contrast.replacement ?? fragment}${base.slice(contrast.index + contrast.name.length)}?`;
     return { question, reason: `put “${fragment}” in place of “${contrast.name}” in the previous question “${base}”`, antecedents: [], replaced: [contrast.name] };
   }
   const glue = /^(?:for|in|on|at|with|without|from|during|after|before|to|of|by|about|if|when)\b/i.test(fragment) ? ' ' : ', for ';
@@ -141,7 +141,7 @@ const NAME_RUN = /(?<=\S\s+)(?:\p{Lu}[\p{L}\p{N}+&.'-]*)(?:\s+\p{Lu}[\p{L}\p{N}+
  * name of at most three words and `base` holds names, the last of them (the
  * focus of a question usually comes last: "How does Netflix compare to Hulu?").
  */
-function contrastedName(base: string, fragment: string): { name: string; index: number } | undefined {
+function contrastedName(base: string, fragment: string): Correlate | undefined {
   const words = fragment.split(/\s+/);
   if (words.length > 3 || !words.every((w) => /^\p{Lu}/u.test(w)) || words.includes('I')) return undefined;
   const names = [...base.matchAll(NAME_RUN)].filter((m) => m[0] !== 'I');
@@ -150,26 +150,38 @@ function contrastedName(base: string, fragment: string): { name: string; index: 
   return { name: last[0], index: last.index };
 }
 
+/** A remnant's correlate in the previous question: the text it replaces there, where, and what goes in (the remnant without a leading determiner). */
+interface Correlate { name: string; index: number; replacement?: string }
+
+/** Prepositions whose phrase a remnant with the same preposition replaces ("per month" → "per year", "to Germany" → "to Canada"). */
+const CONTRAST_PREPOSITIONS = /^(for|in|on|at|with|without|from|during|after|before|to|by|per|under|over|near|since|until)\s+(\S.*)$/i;
+
 /**
- * The modifier in `base` a lower-case remnant contrasts with (the same
- * bare-argument ellipsis as a name's, for the modifiers of one noun).
- * "is milk chocolate healthy?" then "what about dark chocolate?": the remnant
- * has the question's noun, so it replaces that noun's modifiers ("is dark
- * chocolate healthy?"). A one-word remnant replaces a modifier only where the
- * conversation says they are alternatives: "how long is standard delivery?",
- * an answer "Standard shipping takes 3 to 7 days; express shipping arrives in
- * 1 to 2", then "what about express?" asks how long express delivery takes.
- * The remnant and the modifier each stand before the same word somewhere in
- * the conversation (parallel modifiers of one noun), or the remnant before the
- * question's own noun ("express delivery").
+ * The phrase in `base` a remnant that is no bare name contrasts with (the
+ * same bare-argument ellipsis as a name's):
+ * - a prepositional remnant replaces the last phrase of `base` with the same
+ *   preposition: "and per year?" after "how much is Plus per month?";
+ * - a remnant with a noun of `base` replaces that noun's modifiers: "what
+ *   about dark chocolate?" after "is milk chocolate healthy?", "what about
+ *   the Pro plan?" after "how many devices can the free plan sync?";
+ * - a one-word remnant replaces a modifier only where the conversation says
+ *   they are alternatives: "how long is standard delivery?", an answer
+ *   "Standard shipping takes 3 to 7 days; express shipping arrives in 1 to
+ *   2", then "what about express?" asks how long express delivery takes. The
+ *   remnant and the modifier each stand before the same word somewhere in the
+ *   conversation (parallel modifiers of one noun), or the remnant before the
+ *   question's own noun ("express delivery").
  */
-function contrastedModifier(base: string, fragment: string, history: readonly HistoryTurn[]): { name: string; index: number } | undefined {
-  const remnant = tokenize(fragment).map((t) => t.word);
-  if (!/^\p{Ll}[\p{Ll}\s-]*$/u.test(fragment) || remnant.length === 0 || remnant.length > 3 || !remnant.every((w) => isContentWord(w) && !COMMON_VERBS.has(w))) return undefined;
+function contrastedModifier(base: string, fragment: string, history: readonly HistoryTurn[]): Correlate | undefined {
   const tokens = tokenize(base);
+  const prepositional = CONTRAST_PREPOSITIONS.exec(fragment);
+  if (prepositional) return samePreposition(base, tokens, (prepositional[1] ?? '').toLowerCase());
+  const core = fragment.replace(/^(?:the|a|an|my|our|your)\s+/i, '');
+  const remnant = tokenize(core).map((t) => t.word);
+  if (remnant.length === 0 || remnant.length > 3 || !remnant.every((w) => isContentWord(w) && !COMMON_VERBS.has(w))) return undefined;
   const modifies = (i: number) => {
     const word = tokens[i]?.word ?? '';
-    return isContentWord(word) && !COMMON_VERBS.has(word) && /^\p{Ll}/u.test(base.charAt(tokens[i]?.index ?? 0));
+    return isContentWord(word) && !COMMON_VERBS.has(word);
   };
   const headStem = stemsOf(remnant.at(-1) ?? '')[0];
   if (remnant.length > 1) {
@@ -179,12 +191,13 @@ function contrastedModifier(base: string, fragment: string, history: readonly Hi
       if (stemsOf(head.word)[0] !== headStem || !modifies(j - 1)) continue;
       let from = j - 1;
       while (from > 0 && modifies(from - 1)) from--;
-      const span = base.slice((tokens[from] as { index: number }).index, head.index + head.word.length);
-      if (span.toLowerCase() === fragment.toLowerCase()) return undefined;
-      return { name: span, index: (tokens[from] as { index: number }).index };
+      const index = (tokens[from] as { index: number }).index;
+      const span = base.slice(index, head.index + head.word.length);
+      return span.toLowerCase() === core.toLowerCase() ? undefined : { name: span, index, replacement: core };
     }
     return undefined;
   }
+  if (!/^\p{Ll}[\p{Ll}-]*$/u.test(core)) return undefined;
   const word = remnant[0] as string;
   const said = history.flatMap((t) => [t.user, t.assistant]).join('\n').toLowerCase();
   const heads = (w: string) => new Set([...said.matchAll(new RegExp(`(?<![\\p{L}\\p{N}])${escapeRegExp(w)}\\s+(\\p{L}+)`, 'gu'))].map((m) => stemsOf(m[1] ?? '')[0]));
@@ -192,10 +205,26 @@ function contrastedModifier(base: string, fragment: string, history: readonly Hi
   if (remnantHeads.size === 0) return undefined;
   for (let i = tokens.length - 2; i >= 0; i--) {
     const modifier = tokens[i] as { word: string; index: number };
-    if (modifier.word === word || !modifies(i) || !isContentWord((tokens[i + 1] as { word: string }).word)) continue;
+    if (modifier.word === word || !modifies(i) || /^\p{Lu}/u.test(base.charAt(modifier.index)) || !isContentWord((tokens[i + 1] as { word: string }).word)) continue;
     const nounStem = stemsOf((tokens[i + 1] as { word: string }).word)[0];
     const parallel = [...heads(modifier.word)].some((h) => remnantHeads.has(h));
-    if (parallel || (nounStem !== undefined && remnantHeads.has(nounStem))) return { name: base.slice(modifier.index, modifier.index + modifier.word.length), index: modifier.index };
+    if (parallel || (nounStem !== undefined && remnantHeads.has(nounStem))) return { name: base.slice(modifier.index, modifier.index + modifier.word.length), index: modifier.index, replacement: core };
+  }
+  return undefined;
+}
+
+/** The last phrase of `base` after `preposition`: the preposition and the content words that follow it (a determiner may open them). */
+function samePreposition(base: string, tokens: readonly { word: string; index: number }[], preposition: string): Correlate | undefined {
+  for (let i = tokens.length - 2; i >= 0; i--) {
+    if ((tokens[i] as { word: string }).word !== preposition) continue;
+    let to = i + 1;
+    if (/^(?:the|a|an|my|our|your)$/.test((tokens[to] as { word: string }).word)) to++;
+    const start = to;
+    while (to < tokens.length && isContentWord((tokens[to] as { word: string }).word) && !COMMON_VERBS.has((tokens[to] as { word: string }).word)) to++;
+    if (to === start) return undefined;
+    const from = (tokens[i] as { index: number }).index;
+    const last = tokens[to - 1] as { word: string; index: number };
+    return { name: base.slice(from, last.index + last.word.length), index: from };
   }
   return undefined;
 }
