@@ -27,6 +27,9 @@ describe('topic tracking', () => {
     expect(candidatePhrases('What did Lewis and Clark find?')).toEqual(['Lewis and Clark']);
     expect(candidatePhrases('How can I begin learning Norwegian?')).toEqual(['Norwegian']);
     expect(candidatePhrases('When did indoor versions become common?')).toEqual(['indoor versions', 'common']);
+    // Adverbs of time and frequency are no topic words ("the reset email never came").
+    expect(candidatePhrases('the reset email never came')).toEqual(['reset email']);
+    expect(candidatePhrases('my order still hasnt shipped')).toEqual(['order']);
     // Contractions typed without their apostrophe are function words too; "instead" is no topic.
     expect(candidatePhrases('my order hasnt arrived')).toEqual(['order']);
     expect(candidatePhrases('how do I delete my account instead?')).toContain('account');

@@ -70,7 +70,8 @@ export const NON_TOPIC_WORDS = words(`one ones two three four five six seven eig
   thing things stuff something anything everything nothing someone anyone everyone way ways lot lots kind kinds sort sorts bit
   part parts place places time times year years day days question questions answer answers example examples idea ideas
   sure yes no okay wow cool interesting really great nice awesome amazing well hmm oh ah fascinating like instead anyway too also either
-  dont doesnt didnt isnt arent wasnt werent hasnt havent hadnt cant couldnt wont wouldnt shouldnt im ive youre theyre thats whats`);
+  dont doesnt didnt isnt arent wasnt werent hasnt havent hadnt cant couldnt wont wouldnt shouldnt im ive youre theyre thats whats
+  never ever always often sometimes usually still already soon even anymore almost`);
 
 /**
  * Nouns that name an aspect of something rather than a thing ("the main
