@@ -247,7 +247,9 @@ describe('resolve, then expand', () => {
     // Nothing in the conversation puts "express" beside "standard": spliced.
     expect(resolveAndExpand('what about express?', [{ ...delivery, assistant: 'It takes 3 to 7 business days.' }], sp).question).toBe('how long is standard delivery, for express?');
     // A remnant with a determiner and a name in it ("the Pro plan") replaces the phrase with its noun, keeping the question's determiner.
-    expect(resolveAndExpand('what about the Pro plan?', [{ user: 'how many devices can the free plan sync?', assistant: '' }], specific({ plan: 0.3, pro: 0.6, free: 0.3, devices: 0.4 })).question).toBe('how many devices can the Pro plan sync?');
+    const pro = resolveAndExpand('what about the Pro plan?', [{ user: 'how many devices can the free plan sync?', assistant: '' }], specific({ plan: 0.3, pro: 0.6, free: 0.3, devices: 0.4 }));
+    expect(pro.question).toBe('how many devices can the Pro plan sync?');
+    expect(pro.reason).toMatch(/^put “Pro plan” in place of “free plan”/);
     // A prepositional remnant replaces the question's phrase with the same preposition; with none, it is added.
     expect(resolveAndExpand('and per year?', [{ user: 'how much is Plus per month?', assistant: '' }], specific({ plus: 0.6, month: 0.3, year: 0.3 })).question).toBe('how much is Plus per year?');
     expect(resolveAndExpand('and in children?', [{ user: 'What are the symptoms of flu in adults?', assistant: '' }], specific({ flu: 0.7, adults: 0.3, children: 0.3 })).question).toBe('What are the symptoms of flu in children?');

@@ -127,7 +127,7 @@ function spliceEllipsis(question: string, history: readonly HistoryTurn[], top: 
   const contrast = contrastedName(base, fragment) ?? contrastedModifier(base, fragment, history);
   if (contrast) {
     const question = `${base.slice(0, contrast.index)}${contrast.replacement ?? fragment}${base.slice(contrast.index + contrast.name.length)}?`;
-    return { question, reason: `put “${fragment}” in place of “${contrast.name}” in the previous question “${base}”`, antecedents: [], replaced: [contrast.name] };
+    return { question, reason: `put “${contrast.replacement ?? fragment}” in place of “${contrast.name}” in the previous question “${base}”`, antecedents: [], replaced: [contrast.name] };
   }
   const glue = /^(?:for|in|on|at|with|without|from|during|after|before|to|of|by|about|if|when)\b/i.test(fragment) ? ' ' : ', for ';
   return { question: `${base}${glue}${fragment}?`, reason: `spliced “${fragment}” into the previous question “${base}”` };
