@@ -128,15 +128,15 @@ const RELATION_WORDS = /\b(?:relat(?:ed|e|ionship|ion)|differen(?:ce|ces|t)|comp
 /** A question whose noun phrases hold this many words describes its own subject (3 and 5 measured in the README). */
 const DESCRIBED_TOPIC_WORDS = 4;
 
+/** Words that stand for a noun said before ("important ones", "the other"): no topic of their own. */
+const PRO_FORMS: ReadonlySet<string> = new Set(['one', 'ones', 'other', 'others', 'same', 'former', 'latter', 'kind', 'sort']);
+
 /**
  * "What are advantages of solar energy?", "modern examples of conflict theory": a noun asked of a topic
  * named in full, a bare noun phrase of two words or more ending the question (no article, demonstrative,
  * possessive or pro-form, which would point back: "the side effects of the treatment", "examples of
  * important ones"), so the question says what it is about, everyday as its words may be.
  */
-/** Words that stand for a noun said before ("important ones", "the other"): no topic of their own. */
-const PRO_FORMS: ReadonlySet<string> = new Set(['one', 'ones', 'other', 'others', 'same', 'former', 'latter', 'kind', 'sort']);
-
 function aspectOfTopic(ask: string): string | undefined {
   const match = /\b([\p{L}-]+)\s+of\s+([\p{L}-]+(?:\s+[\p{L}-]+){1,3})(?=\s*[?.!,]|\s*$)/u.exec(ask);
   if (!match || !isNoun((match[1] ?? '').toLowerCase())) return undefined;

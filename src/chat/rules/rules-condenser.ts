@@ -265,8 +265,9 @@ const DETERMINERS: Readonly<Record<string, string>> = { the: 'the', a: 'the', an
 /**
  * A phrase as a pronoun's replacement, with the determiner it was written with: "a tablet" was
  * mentioned, so "what if it came broken?" asks about "the tablet"; "my order" stays the user's
- * ("your …" in a user's turn is generic or the site's, so "the"). A phrase written bare ("breast cancer", "sharks", "Netflix") stays bare. The user's own turns
- * are read first (newest first), then the answers, whose possessives speak for the assistant.
+ * ("your …" in a user's turn is generic or the site's, so "the"). A phrase written bare ("breast
+ * cancer", "sharks", "Netflix") stays bare. The user's own turns are read first (newest first),
+ * then the answers, whose possessives speak for the assistant.
  */
 function withDeterminer(phrase: string, history: readonly HistoryTurn[]): string {
   const pattern = new RegExp(`(?:^|[^\\p{L}\\p{N}'’-])(the|an?|this|that|these|those|my|our|your)\\s+${escapeRegExp(phrase).replace(/\s+/g, '\\s+')}(?![\\p{L}\\p{N}])`, 'iu');
