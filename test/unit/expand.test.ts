@@ -185,6 +185,13 @@ describe('resolve, then expand', () => {
     expect(resolveAndExpand('What do they eat for dinner?', [{ user: 'What is Christmas like for the Spanish people?', assistant: '' }], people).question).toBe('What do Spanish people eat for dinner?');
     const band = specific({ band: 0.9, recordings: 0.5 });
     expect(resolveAndExpand('Did they have a hit?', [{ user: 'Did the band sell recordings?', assistant: '' }], band).question).toBe('Did band have a hit?');
+    // He and she mean one person: no plural name, no name of a place or an institution.
+    const club = specific({ melania: 0.9, trump: 0.6, kit: 0.9, kat: 0.9, club: 0.3 });
+    const met = [{ user: 'Who is Melania Trump?', assistant: '' }, { user: 'Where did they meet? At the Kit Kat Club?', assistant: '' }];
+    expect(resolveAndExpand('When did she become a model?', met, club).question).toBe('When did Melania Trump become a model?');
+    const researchers = specific({ cleverdon: 0.9, retrieval: 0.7, researchers: 0.4 });
+    const ir = [{ user: 'Who was Cyril Cleverdon?', assistant: '' }, { user: 'Who are well-known Information Retrieval researchers?', assistant: '' }];
+    expect(resolveAndExpand('What did he work on?', ir, researchers).question).toBe('What did Cyril Cleverdon work on?');
   });
 
   it('a pronoun continues what the previous turn’s pronoun meant, though that turn named something newer; a demonstrative, or a statement in between, does not', () => {

@@ -291,6 +291,9 @@ const IRREGULAR_PLURALS = new Set(['people', 'children', 'men', 'women', 'police
 /** Singular nouns for groups, which English refers to as "they" as readily as "it". */
 const COLLECTIVE_NOUNS = new Set(['government', 'team', 'company', 'band', 'group', 'family', 'staff', 'public', 'crew', 'committee', 'army', 'club', 'party', 'board', 'council', 'administration', 'audience', 'community', 'organization', 'organisation', 'firm', 'congress', 'parliament', 'court', 'union', 'church', 'navy', 'industry', 'population', 'tribe', 'squad', 'agency', 'department', 'ministry']);
 
+/** Heads of names that name a place, an institution or a thing, never a person "he" or "she" means. */
+const NO_PERSON_HEADS = new Set(['club', 'company', 'corporation', 'inc', 'ltd', 'university', 'college', 'school', 'academy', 'institute', 'church', 'cathedral', 'city', 'county', 'state', 'states', 'country', 'kingdom', 'republic', 'river', 'lake', 'mountain', 'island', 'street', 'avenue', 'road', 'house', 'museum', 'park', 'party', 'band', 'team', 'hotel', 'restaurant', 'airport', 'bank', 'foundation', 'council', 'agency', 'department', 'ministry', 'army', 'navy', 'war', 'act', 'law', 'festival', 'games', 'olympics', 'award', 'prize', 'center', 'centre', 'station', 'bridge', 'tower', 'empire', 'movement', 'project', 'experiment', 'program', 'programme', 'system', 'disease', 'syndrome']);
+
 /**
  * The antecedent a pronoun agrees with, among the topics close to the best:
  * he/she → a name (a capitalized phrase), they → a plural, it → a singular.
@@ -302,7 +305,12 @@ function agreeing(word: string, topics: Topic[]): Topic {
   const head = (t: Topic) => t.phrase.split(/\s+/).at(-1)?.toLowerCase() ?? '';
   const plural = (t: Topic) => /[^s]s$/i.test(t.phrase) || IRREGULAR_PLURALS.has(head(t));
   // A collective noun takes either: "the US government … what did they do?", "the team … is it any good?".
-  const test = PERSONAL.has(word) || word === 'there' ? (t: Topic) => /^\p{Lu}/u.test(t.phrase)
+  // He and she mean one person: a name, not a plural ("Information Retrieval researchers") and not a name
+  // whose head is a place or an institution ("the Kit Kat Club", "Salt Lake City").
+  // (A capitalized head in -s is a name such as Sanders, no plural.)
+  const commonPlural = (t: Topic) => plural(t) && /^\p{Ll}/u.test(t.phrase.split(/\s+/).at(-1) ?? '');
+  const test = PERSONAL.has(word) ? (t: Topic) => /^\p{Lu}/u.test(t.phrase) && !commonPlural(t) && !NO_PERSON_HEADS.has(head(t))
+    : word === 'there' ? (t: Topic) => /^\p{Lu}/u.test(t.phrase)
     : PLURAL_PRONOUNS.has(word) ? (t: Topic) => plural(t) || COLLECTIVE_NOUNS.has(head(t))
       : (t: Topic) => !plural(t);
   return close.find(test) ?? top;
