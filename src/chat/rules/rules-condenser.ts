@@ -199,8 +199,8 @@ function contrastedModifier(base: string, fragment: string, history: readonly Hi
   }
   if (!/^\p{Ll}[\p{Ll}-]*$/u.test(core)) return undefined;
   const word = remnant[0] as string;
-  const said = history.flatMap((t) => [t.user, t.assistant]).join('\n').toLowerCase();
-  const heads = (w: string) => new Set([...said.matchAll(new RegExp(`(?<![\\p{L}\\p{N}])${escapeRegExp(w)}\\s+(\\p{L}+)`, 'gu'))].map((m) => stemsOf(m[1] ?? '')[0]));
+  const following = wordsFollowing(history.flatMap((t) => [t.user, t.assistant]).join('\n').toLowerCase());
+  const heads = (w: string): ReadonlySet<string> => following.get(w) ?? new Set();
   const remnantHeads = heads(word);
   if (remnantHeads.size === 0) return undefined;
   for (let i = tokens.length - 2; i >= 0; i--) {
@@ -211,6 +211,23 @@ function contrastedModifier(base: string, fragment: string, history: readonly Hi
     if (parallel || (nounStem !== undefined && remnantHeads.has(nounStem))) return { name: base.slice(modifier.index, modifier.index + modifier.word.length), index: modifier.index, replacement: core };
   }
   return undefined;
+}
+
+/**
+ * For each word of `text`, the stems of the words right after it (spaces
+ * between): "express shipping arrives" gives express → {ship}, shipping →
+ * {arriv}. One pass over the conversation, whatever the question's length.
+ */
+function wordsFollowing(text: string): Map<string, Set<string>> {
+  const following = new Map<string, Set<string>>();
+  for (const m of text.matchAll(/(?<![\p{L}\p{N}])([\p{L}\p{N}]+(?:'\p{L}+)?)(?=\s+(\p{L}+))/gu)) {
+    const word = m[1] ?? '';
+    const stem = stemsOf(m[2] ?? '')[0] ?? '';
+    const stems = following.get(word);
+    if (stems) stems.add(stem);
+    else following.set(word, new Set([stem]));
+  }
+  return following;
 }
 
 /** The last phrase of `base` after `preposition`: the preposition and the content words that follow it (a determiner may open them). */
