@@ -95,6 +95,8 @@ export function gateBySpecificity(text: string, hasHistory: boolean, specificity
   // "Tell me about the privacy issues in social networks": four or more topic words describe a subject of their own,
   // everyday as each may be (a follow-up that leans on the conversation rarely spells that much out).
   if (decision.reason !== 'fragment' && topicWordCount(ask) >= DESCRIBED_TOPIC_WORDS) return { action: 'keep', reason: 'self-contained', evidence: [...candidatePhrases(ask)] };
+  const kind = genericSubject(ask);
+  if (kind) return { action: 'keep', reason: 'self-contained', evidence: [kind] };
   const aspectOf = decision.reason === 'fragment' ? undefined : aspectOfTopic(ask);
   if (aspectOf) return { action: 'keep', reason: 'self-contained', evidence: [aspectOf] };
   return { action: 'condense', reason: decision.reason === 'fragment' ? 'fragment' : 'implicit-topic', evidence: contentWords(text) };
@@ -138,11 +140,25 @@ const PRO_FORMS: ReadonlySet<string> = new Set(['one', 'ones', 'other', 'others'
  * important ones"), so the question says what it is about, everyday as its words may be.
  */
 function aspectOfTopic(ask: string): string | undefined {
-  const match = /\b([\p{L}-]+)\s+of\s+([\p{L}-]+(?:\s+[\p{L}-]+){1,3})(?=\s*[?.!,]|\s*$)/u.exec(ask);
-  if (!match || !isNoun((match[1] ?? '').toLowerCase())) return undefined;
-  const words = (match[2] ?? '').split(/\s+/);
+  const match = /\b(?:(the|a|an)\s+)?([\p{L}-]+)\s+of\s+([\p{L}-]+(?:\s+[\p{L}-]+){1,3})(?=\s*[?.!,]|\s*$)/iu.exec(ask);
+  // After an article a word is a noun, verb as it may be elsewhere ("the cost of solar power").
+  if (!match || !(match[1] !== undefined || isNoun((match[2] ?? '').toLowerCase()))) return undefined;
+  const words = (match[3] ?? '').split(/\s+/);
   if (!words.every((w) => isContentWord(w.toLowerCase()) && !ANAPHORIC_PRONOUNS.has(w.toLowerCase()) && !PRO_FORMS.has(w.toLowerCase()))) return undefined;
-  return match[2];
+  return match[3];
+}
+
+/**
+ * "Where are turkeys from?", "Why do cats purr?": a bare plural straight after the auxiliary is the
+ * question's subject and names a kind, which is what the question is about. One word with at most one
+ * more content word after it: a longer subject ("How do navigation systems work?") may be the part of
+ * something named before, and a determiner ("the tickets", "any benefits") points back or quantifies.
+ */
+function genericSubject(ask: string): string | undefined {
+  const match = /^(?:(?:what|where|why|how|when)\s+)?(?:is|are|do|does|did|was|were|can|could|will|would|should)\s+([\p{L}-]+)((?:\s+[\p{L}'-]+)?)\s*\??\s*$/iu.exec(ask.trim());
+  const noun = match?.[1]?.toLowerCase() ?? '';
+  if (!match || !isNoun(noun) || !/[^su']s$/.test(noun) || /(?:is|ics|ous)$/.test(noun) || isAspect(noun) || PRO_FORMS.has(noun) || ANAPHORIC_PRONOUNS.has(noun)) return undefined;
+  return match[1];
 }
 
 function topicWordCount(text: string): number {
@@ -441,6 +457,17 @@ function resolveTurn(text: string, history: readonly HistoryTurn[], resolvedHist
   const rank = (h: readonly HistoryTurn[]) => (h === history ? centered(rankTopics(resolvedHistory, specificity, options, preamble).filter((t) => !t.stems.every((st) => own.has(st)))) : rankTopics(h, specificity, options));
   const resolved = condenseWithRules(ask, history, decision, 0, rank);
   const question = preamble ? `${preamble} ${resolved.question}` : resolved.question;
+  // "Okay. I'd like to spend time with my baby while working out. Any ideas for that?", "Are sharks endangered?
+  // If so, which species?": a demonstrative or fragment that resolves to nothing but words of the message's own
+  // earlier sentences is answered by the message itself, which is searched whole; as typed, it reads as meant.
+  if (preamble && SELF_REFERENCE_REASONS.has(decision.reason)) {
+    const typedWords = new Set(contentWords(ask));
+    const brought = contentWords(resolved.question).filter((w) => !typedWords.has(w));
+    const stated = new Set(contentWords(preamble));
+    if (brought.length > 0 && brought.every((w) => stated.has(w))) {
+      return { decision: { action: 'keep', reason: 'self-contained', evidence: brought }, question: text, query: { text, terms: [] }, reason: 'kept as typed (self-contained: its reference is in the same message)', antecedents: [] };
+    }
+  }
   // A resolved reference with two or more specific words of its own needs no more help.
   const ownSpecific = specificWords(text, specificity).length;
   const expand = !REFERENCE_REASONS.has(decision.reason) || ownSpecific <= 1;

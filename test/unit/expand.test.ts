@@ -127,6 +127,33 @@ describe('resolve, then expand', () => {
     expect(resolveAndExpand('That sounds great. Why?', history, sp).decision.action).toBe('condense');
   });
 
+  it('a demonstrative or fragment that the message’s own earlier sentence resolves is kept as typed; one that needs the conversation is not', () => {
+    const sp = specific({ workout: 0.3, sharks: 0.4, species: 0.3, baby: 0.9, remedy: 0.8 });
+    const history = [{ user: 'What is a good workout after pregnancy?', assistant: 'Walking and pelvic floor exercises.' }];
+    for (const text of ['Okay. I would like to spend time with my baby while working out. Do you have any ideas for that?', 'Are sharks endangered? If so, which species?']) {
+      expect(resolveAndExpand(text, history, sp)).toMatchObject({ question: text, query: { text, terms: [] }, decision: { action: 'keep', reason: 'self-contained' } });
+    }
+    // Without the sentence before it, the same question is about the conversation.
+    expect(resolveAndExpand('Do you have any ideas for that?', history, sp).decision.action).toBe('condense');
+    // A statement that does not hold the reference leaves it to the conversation.
+    const remedy = [{ user: 'Is there a home remedy for ear mites?', assistant: '' }];
+    const out = resolveAndExpand('Thanks a lot. Would that work for cats?', remedy, sp);
+    expect(out.decision.action).toBe('condense');
+    expect(out.question).toContain('remedy');
+  });
+
+  it('a bare plural subject names a kind, and a noun after an article is a noun: both questions stand alone', () => {
+    const sp = specific({ turkey: 0.9, share: 0.2, solar: 0.4, energy: 0.2, power: 0.2, cost: 0.1 });
+    const history = [{ user: 'How much of the market does Turkey share?', assistant: '' }, { user: 'Why is solar energy important?', assistant: '' }];
+    for (const text of ['Where are turkeys from?', 'What is the cost of solar power?']) {
+      expect(resolveAndExpand(text, history, sp)).toMatchObject({ question: text, decision: { action: 'keep', reason: 'self-contained' } });
+    }
+    // A determiner points back or quantifies; an aspect noun is an aspect of something.
+    for (const text of ['Where are the turkeys from?', 'What are the benefits?', 'Are there any benefits?']) {
+      expect(resolveAndExpand(text, history, sp).decision.action).toBe('condense');
+    }
+  });
+
   it('“the College” after “the Electoral College”: a bare definite noun takes the fuller name a user turn gave it', () => {
     const sp = specific({ electoral: 0.9, college: 0.4, abolished: 0.3, stanford: 0.9, experiment: 0.4, side: 0.2, effects: 0.2, drug: 0.9 });
     const history = [{ user: 'What is the Electoral College?', assistant: 'The Electoral College elects the president.' }, { user: 'Why do people want to change it?', assistant: '' }];
