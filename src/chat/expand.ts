@@ -18,9 +18,9 @@ import { contentWords, lexicalTerms } from '../text/tokens';
 import { decide, isContentWord, isNoun, tokenize, type GateDecision, type GateReason } from './rules/gate';
 import { alternativeOf, condenseWithRules } from './rules/rules-condenser';
 import { generalSpecificity, SPECIFIC, type Specificity } from './specificity';
-import { candidatePhrases, isAspect, stemsOf, type HistoryTurn, type Topic } from './rules/topics';
+import { candidatePhrases, isAspect, isWrittenAsName, stemsOf, type HistoryTurn, type Topic } from './rules/topics';
 import { compactSpace, MAX_READ_QUESTION, readableHistory } from './rules/read-bounds';
-import { ANAPHORIC_PRONOUNS, ELLIPSIS_OPENERS } from './rules/word-lists';
+import { ANAPHORIC_PRONOUNS, ELLIPSIS_OPENERS, PLURAL_PRONOUNS } from './rules/word-lists';
 import { escapeRegExp } from '../util/escape-regexp';
 
 export interface ExpandOptions {
@@ -297,14 +297,15 @@ export function resolveHistory(history: readonly HistoryTurn[], specificity: Spe
 }
 
 /** resolveHistory, with what each turn's references were read as (user-named antecedents only). */
-function readHistory(history: readonly HistoryTurn[], specificity: Specificity, options: ExpandOptions): { turns: HistoryTurn[]; antecedents: string[][] } {
+function readHistory(history: readonly HistoryTurn[], specificity: Specificity, options: ExpandOptions): { turns: HistoryTurn[]; antecedents: Center[] } {
   const resolved: HistoryTurn[] = [];
-  const antecedents: string[][] = [];
+  const antecedents: Center[] = [];
   const userStems = new Set<string>();
+  const persons = new Set<string>();
   history.forEach((turn, i) => {
     // Only antecedents the user named: a phrase taken from an answer is a guess, and guesses must not reinforce themselves.
-    const used = (i === 0 || i < history.length - RESOLVED_TURNS ? [] : resolveTurn(turn.user, history.slice(0, i), resolved.slice(), specificity, options, antecedents.at(-1) ?? []).antecedents)
-      .filter((phrase) => stemsOf(phrase).every((st) => userStems.has(st)));
+    const read = i === 0 || i < history.length - RESOLVED_TURNS ? undefined : resolveTurn(turn.user, history.slice(0, i), resolved.slice(), specificity, options, antecedents.at(-1));
+    const used = (read?.antecedents ?? []).filter((phrase) => stemsOf(phrase).every((st) => userStems.has(st)));
     for (const st of lexicalTerms(turn.user)) userStems.add(st);
     // The antecedent is a mention of its own, kept apart (in parentheses) so it never fuses with the turn's words.
     resolved.push({ user: used.length ? `${turn.user} (${used.join(') (')})` : turn.user, assistant: turn.assistant });
@@ -313,9 +314,24 @@ function readHistory(history: readonly HistoryTurn[], specificity: Specificity, 
     const instead = alternative ? candidatePhrases(alternative).filter((p) => !isAspect(p)).slice(0, 1) : [];
     // Small talk ("thanks!") is about nothing: the center before it carries over it.
     const smalltalk = decide(turn.user, i > 0).action === 'reply';
-    antecedents.push(smalltalk ? antecedents.at(-1) ?? [] : instead.length ? instead : used);
+    const pronoun = read?.decision.reason === 'dangling-pronoun' ? read.decision.evidence[0]?.toLowerCase() : undefined;
+    // Whoever "he" or "she" meant is a person from then on, and no later "it" or "they".
+    // (Only a name: where none agreed, the pronoun fell back to the best topic, which says nothing of what it is.)
+    if (pronoun && pronounKind(pronoun) === 'person') for (const phrase of used.filter(isWrittenAsName)) persons.add(stemsOf(phrase).join(' '));
+    const previous = antecedents.at(-1) ?? { phrases: [] };
+    antecedents.push({ ...(smalltalk ? previous : instead.length ? { phrases: instead } : { phrases: used, pronoun }), persons: [...persons] });
   });
   return { turns: resolved, antecedents };
+}
+
+/** What the previous user turn's references were read as, and the pronoun that referred to it (none for an alternative or a definite). */
+interface Center { phrases: readonly string[]; pronoun?: string | undefined; persons?: readonly string[] }
+
+/** he/she (one person), they (a plural or a group), it (a thing): a pronoun continues a center only of its own kind. */
+function pronounKind(word: string): 'person' | 'plural' | 'thing' {
+  const w = word.toLowerCase().replace(/['’]s$/, '');
+  if (/^(?:he|him|his|himself|she|her|hers|herself)$/.test(w)) return 'person';
+  return PLURAL_PRONOUNS.has(w) ? 'plural' : 'thing';
 }
 
 /** Turns resolved again for the topic ranking; older ones count as typed (their weight is ≤ 0.7¹⁰ anyway). */
@@ -332,7 +348,7 @@ export function resolveAndExpand(typed: string, fullHistory: readonly HistoryTur
   const history = readableHistory(fullHistory);
   const specificity = withNames(corpusSpecificity, [text, ...history.map((h) => h.user)]);
   const read = readHistory(history, specificity, options);
-  return resolveTurn(text, history, read.turns, specificity, options, read.antecedents.at(-1) ?? []);
+  return resolveTurn(text, history, read.turns, specificity, options, read.antecedents.at(-1));
 }
 
 /**
@@ -419,7 +435,7 @@ function phrasesByHead(text: string): Map<string, string[]> {
  * something newer ("How does it compare to Amazon Prime Video?" then "What is
  * its subscriber growth?": still Netflix).
  */
-function resolveTurn(text: string, history: readonly HistoryTurn[], resolvedHistory: readonly HistoryTurn[], specificity: Specificity, options: ExpandOptions, center: readonly string[] = []): ResolvedQuery {
+function resolveTurn(text: string, history: readonly HistoryTurn[], resolvedHistory: readonly HistoryTurn[], specificity: Specificity, options: ExpandOptions, center: Center = { phrases: [] }): ResolvedQuery {
   const { preamble, ask: typedAsk } = splitPreamble(text);
   const first = gateBySpecificity(text, history.length > 0, specificity, typedAsk);
   // "the College" → "the Electoral College", before anything else reads the question.
@@ -443,7 +459,10 @@ function resolveTurn(text: string, history: readonly HistoryTurn[], resolvedHist
   // mentioned rather than at what the conversation is about), and only when nothing came in between: a
   // statement before the question ("You also mentioned rain gardens. How do they compare?") is the newer utterance.
   const personal = ANAPHORIC_PRONOUNS.has((decision.evidence[0] ?? '').toLowerCase().replace(/['’]s$/, ''));
-  const continues = decision.reason === 'dangling-pronoun' && personal && !preamble ? center.map((phrase) => stemsOf(phrase).join(' ')) : [];
+  // The same kind of pronoun: "How did he cook it?" after "Why did Ben Franklin want it …": "he" continued Ben Franklin, and "it" is not he.
+  const kind = pronounKind(decision.evidence[0] ?? '');
+  const sameKind = center.pronoun === undefined || pronounKind(center.pronoun) === kind;
+  const continues = decision.reason === 'dangling-pronoun' && personal && !preamble && sameKind ? center.phrases.map((phrase) => stemsOf(phrase).join(' ')) : [];
   // Locative "there" means a place: a phrase the user put after "in", "at", "near", … ("the best Yakiniku
   // restaurants in Tokyo" → Tokyo), ahead of more salient phrases that are no place.
   const place = decision.evidence[0] === 'there' ? history.map((h) => h.user) : [];
@@ -451,6 +470,8 @@ function resolveTurn(text: string, history: readonly HistoryTurn[], resolvedHist
   const centered = (topics: Topic[]) => {
     const places = place.length ? topics.filter(isPlace) : [];
     if (places.length) topics = [...places, ...topics.filter((t) => !places.includes(t))];
+    const things = decision.reason !== 'dangling-pronoun' || kind === 'person' ? topics : topics.filter((t) => !center.persons?.includes(t.stems.join(' ')));
+    if (things.length) topics = things;
     const at = topics.findIndex((t) => continues.includes(t.stems.join(' ')));
     return at > 0 ? [topics[at] as Topic, ...topics.slice(0, at), ...topics.slice(at + 1)] : topics;
   };

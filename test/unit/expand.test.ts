@@ -219,6 +219,22 @@ describe('resolve, then expand', () => {
     const researchers = specific({ cleverdon: 0.9, retrieval: 0.7, researchers: 0.4 });
     const ir = [{ user: 'Who was Cyril Cleverdon?', assistant: '' }, { user: 'Who are well-known Information Retrieval researchers?', assistant: '' }];
     expect(resolveAndExpand('What did he work on?', ir, researchers).question).toBe('What did Cyril Cleverdon work on?');
+    // A name is written as one: "Melania Trump", not the phrase her possessive begins.
+    const religion = specific({ melania: 0.9, trump: 0.6, religion: 0.5 });
+    expect(resolveAndExpand('Does she have children?', [{ user: "What is Melania Trump's religion?", assistant: '' }], religion).question).toBe('Does Melania Trump have children?');
+  });
+
+  it('a pronoun continues only a center of its own kind, and whoever he or she meant is no later “it”', () => {
+    const sp = specific({ franklin: 0.9, ben: 0.6, turkey: 0.6, symbol: 0.4, national: 0.2 });
+    const history = [{ user: 'Where do turkeys come from?', assistant: '' }, { user: 'Why did Ben Franklin want it to be the national symbol?', assistant: '' }, { user: 'How did he cook it?', assistant: '' }];
+    expect(resolveHistory(history, sp).at(-1)?.user).toMatch(/\(Ben Franklin\)/);
+    const out = resolveAndExpand('Why is it eaten on Thanksgiving?', history, sp);
+    expect(out.decision.reason).toBe('dangling-pronoun');
+    expect(out.question).not.toMatch(/Franklin/);
+    // "theirs" after "he" meant Bernie Sanders: not him.
+    const sanders = specific({ bernie: 0.9, sanders: 0.9, records: 0.6, candidates: 0.5, confidence: 0.3 });
+    const campaign = [{ user: 'I heard Bernie Sanders was ill. What happened?', assistant: '' }, { user: 'How did he regain confidence?', assistant: '' }];
+    expect(resolveAndExpand('What about the other candidates? Did they release theirs?', campaign, sanders).question).toBe('What about the other candidates? Did candidates release theirs?');
   });
 
   it('a pronoun continues what the previous turn’s pronoun meant, though that turn named something newer; a demonstrative, or a statement in between, does not', () => {

@@ -37,6 +37,15 @@ describe('topic tracking', () => {
     // A preposition the search index keeps is still no part of a topic; "versus" joins two sides like "and".
     expect(candidatePhrases('What is the science behind why we drink alcohol?')).toEqual(['science', 'alcohol']);
     expect(candidatePhrases('Tell me about the Ravens versus Steelers rivalry.')).toEqual(['Ravens versus Steelers rivalry']);
+    // Inside a name written capitalized every word belongs to it, verb as "Lives" may be elsewhere.
+    expect(candidatePhrases('When did the Black Lives Matter campaign begin?')).toEqual(['Black Lives Matter campaign']);
+    expect(candidatePhrases('How long do cats live?')).not.toContain('cats live');
+    // A name in the possessive is a topic of its own before the phrase it begins.
+    expect(candidatePhrases("What is Melania Trump's religion?")).toEqual(['Melania Trump', 'Melania Trump religion']);
+    expect(candidatePhrases("What is Boeing’s response?")).toEqual(['Boeing', 'Boeing response']);
+    expect(candidatePhrases("What is the dog's name?")).toEqual(['dog name']);
+    // A lone -ing/-ed word is a verb form unless written as a name.
+    expect(candidatePhrases('And Jared? What about spreading?')).toEqual(['Jared']);
   });
 
   it('ranks the user\'s recent topic above words scattered in long answers', () => {

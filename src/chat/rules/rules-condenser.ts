@@ -7,7 +7,7 @@
  */
 import { decide, isContentWord, tokenize, type GateDecision } from './gate';
 import { readableHistory } from './read-bounds';
-import { stemsOf, trackTopics, type HistoryTurn, type Topic } from './topics';
+import { isWrittenAsName, stemsOf, trackTopics, type HistoryTurn, type Topic } from './topics';
 import { COMMON_VERBS, ELLIPSIS_OPENERS, PLURAL_PRONOUNS } from './word-lists';
 import { escapeRegExp } from '../../util/escape-regexp';
 
@@ -322,11 +322,12 @@ function agreeing(word: string, topics: Topic[]): Topic {
   const head = (t: Topic) => t.phrase.split(/\s+/).at(-1)?.toLowerCase() ?? '';
   const plural = (t: Topic) => /[^s]s$/i.test(t.phrase) || IRREGULAR_PLURALS.has(head(t));
   // A collective noun takes either: "the US government … what did they do?", "the team … is it any good?".
-  // He and she mean one person: a name, not a plural ("Information Retrieval researchers") and not a name
-  // whose head is a place or an institution ("the Kit Kat Club", "Salt Lake City").
+  // He and she mean one person: a name written as one (every word capitalized: "Melania Trump", not "Melania
+  // Trump religion"), not a plural ("Information Retrieval researchers") and not a name whose head is a place
+  // or an institution ("the Kit Kat Club", "Salt Lake City").
   // (A capitalized head in -s is a name such as Sanders, no plural.)
   const commonPlural = (t: Topic) => plural(t) && /^\p{Ll}/u.test(t.phrase.split(/\s+/).at(-1) ?? '');
-  const test = PERSONAL.has(word) ? (t: Topic) => /^\p{Lu}/u.test(t.phrase) && !commonPlural(t) && !NO_PERSON_HEADS.has(head(t))
+  const test = PERSONAL.has(word) ? (t: Topic) => isWrittenAsName(t.phrase) && !commonPlural(t) && !NO_PERSON_HEADS.has(head(t))
     : word === 'there' ? (t: Topic) => /^\p{Lu}/u.test(t.phrase)
     : PLURAL_PRONOUNS.has(word) ? (t: Topic) => plural(t) || COLLECTIVE_NOUNS.has(head(t))
       : (t: Topic) => !plural(t);

@@ -61,12 +61,15 @@ function readPhrases(text: string): string[] {
       if (run.length) phrases.push(run.join(' '));
       run = [];
     };
-    const words = clause.replace(/[’`]/g, "'").split(/\s+/).map((raw) => raw.replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, '').replace(/'s$/i, ''));
+    const written = clause.replace(/[’`]/g, "'").split(/\s+/).map((raw) => raw.replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, ''));
+    const words = written.map((word) => word.replace(/'s$/i, ''));
     const topical = (word: string | undefined) => {
       const lower = word?.toLowerCase() ?? '';
       return !!word && !lower.includes("'") && isContentWord(lower) && !COMMON_VERBS.has(lower) && !COMPARATIVES.has(lower) && !SMALLTALK.has(lower) && !NON_TOPIC_WORDS.has(lower) && !PREPOSITIONS.has(lower) && !/ly$/.test(lower) && lower.length >= 2 && !/^\d/.test(lower);
     };
     words.forEach((word, i) => {
+      // "the Black Lives Matter campaign": inside a name written capitalized, a word is part of the name, verb as it may be elsewhere.
+      const inName = run.length > 0 && /^\p{Lu}/u.test(word) && /^\p{Lu}/u.test(run[run.length - 1] ?? '') && isContentWord(word.toLowerCase()) && !word.includes("'");
       // "building Gigafactories", "learning Norwegian": a verb's -ing form before a name is not part of it.
       if (/ing$/i.test(word) && /^\p{Lu}/u.test(words[i + 1] ?? '') && !/^\p{Lu}/u.test(word)) { flush(); return; }
       // "Lewis and Clark": two names joined by "and" are one party.
@@ -75,14 +78,22 @@ function readPhrases(text: string): string[] {
       // A lone digit before a noun is a count ("1 hit", "3 days"), and an all-capitals word before a number an abbreviation ("the US 21").
       const number = /^\d[\d/.-]*$/.test(word) && ((word.length > 1 && topical(words[i + 1])) || (/^\p{Lu}\p{Ll}/u.test(words[i - 1] ?? '') && topical(words[i - 1]) && run.length > 0));
       // Contractions ("isn't", "I'd") are never topics.
-      if (topical(word) || number) run.push(word);
+      if (inName || topical(word) || number) run.push(word);
       else flush();
+      // "Melania Trump's religion": a name in the possessive is a topic of its own as well (what "she" means),
+      // before the phrase it begins.
+      if (/'s$/i.test(written[i] ?? '') && run.length > 0 && run.every((w) => /^\p{Lu}/u.test(w)) && topical(words[i + 1])) phrases.push(run.join(' '));
     });
     flush();
   }
-  // A lone -ing/-ed word is almost always a verb form ("spreading", "banned"), not a topic;
-  // so is an -ed word closing a phrase ("garage door opener stopped").
-  return phrases.map((p) => (p.includes(' ') ? p.replace(/\s+\S+ed$/i, '') : p)).filter((p) => p.includes(' ') || !/(?:ing|ed)$/i.test(p));
+  // A lone -ing/-ed word is almost always a verb form ("spreading", "banned"), not a topic, unless written
+  // as a name ("Boeing"); so is an -ed word closing a phrase ("garage door opener stopped").
+  return phrases.map((p) => (p.includes(' ') ? p.replace(/\s+\S+ed$/i, '') : p)).filter((p) => p.includes(' ') || !/^\p{Ll}.*(?:ing|ed)$/u.test(p));
+}
+
+/** "Melania Trump", "Jerry Garcia": every word capitalized, as a person's name is written (not "Melania Trump religion"). */
+export function isWrittenAsName(phrase: string): boolean {
+  return phrase.split(/\s+/).every((w) => /^\p{Lu}/u.test(w));
 }
 
 /** A phrase headed by an aspect noun ("the main advantages"): what was asked about a topic, never the topic itself. */
