@@ -46,6 +46,10 @@ describe('topic tracking', () => {
     expect(candidatePhrases("What is the dog's name?")).toEqual(['dog name']);
     // A lone -ing/-ed word is a verb form unless written as a name.
     expect(candidatePhrases('And Jared? What about spreading?')).toEqual(['Jared']);
+    // A word after a degree word that closes its clause is a predicate adjective.
+    expect(candidatePhrases('Which is the most delicious?')).toEqual([]);
+    expect(candidatePhrases('Which one is more expensive, the crown?')).toEqual(['crown']);
+    expect(candidatePhrases('Which has the most Vitamin C?')).toEqual(['Vitamin C']);
   });
 
   it('ranks the user\'s recent topic above words scattered in long answers', () => {

@@ -33,6 +33,9 @@ export interface TopicOptions {
 
 const MAX_PHRASE_WORDS = 4;
 
+/** Words of degree, before an adjective ("the most delicious", "too expensive"). */
+const DEGREE_WORDS: ReadonlySet<string> = new Set(['most', 'more', 'less', 'least', 'very', 'too', 'so', 'quite', 'really', 'how', 'as', 'pretty', 'fairly', 'extremely']);
+
 /** Texts whose phrases are remembered: every turn of the history the condenser reads (read-bounds.ts), several times over. */
 const REMEMBERED_TEXTS = 256;
 const remembered = new Map<string, readonly string[]>();
@@ -77,8 +80,11 @@ function readPhrases(text: string): string[] {
       // A number is part of a name when it modifies a noun ("a 529 plan", "the 321 method") or ends a capitalized one ("Model 3").
       // A lone digit before a noun is a count ("1 hit", "3 days"), and an all-capitals word before a number an abbreviation ("the US 21").
       const number = /^\d[\d/.-]*$/.test(word) && ((word.length > 1 && topical(words[i + 1])) || (/^\p{Lu}\p{Ll}/u.test(words[i - 1] ?? '') && topical(words[i - 1]) && run.length > 0));
+      // "Which is the most delicious?", "is it more expensive?": a word after a degree word that closes its
+      // clause is a predicate adjective, no topic.
+      const predicate = i === words.length - 1 && DEGREE_WORDS.has(words[i - 1]?.toLowerCase() ?? '') && !/^\p{Lu}/u.test(word);
       // Contractions ("isn't", "I'd") are never topics.
-      if (inName || topical(word) || number) run.push(word);
+      if (!predicate && (inName || topical(word) || number)) run.push(word);
       else flush();
       // "Melania Trump's religion": a name in the possessive is a topic of its own as well (what "she" means),
       // before the phrase it begins.
