@@ -284,6 +284,20 @@ describe('resolve, then expand', () => {
     // No name to contrast with, or a remnant that is no name: spliced as before.
     expect(resolveAndExpand('and to Canada?', [{ user: 'How long does shipping take?', assistant: '' }], sp).question).toBe('How long does shipping take to Canada?');
     expect(resolveAndExpand('and Canada?', [{ user: 'how long does shipping take?', assistant: '' }], sp).question).toBe('how long does shipping take, for Canada?');
+    // A name that is a whole noun phrase after "the" takes the article with it; one before a noun leaves it to the noun.
+    const people = specific({ ivanka: 0.9, lady: 0.5, pro: 0.6, plus: 0.6, plan: 0.3 });
+    expect(resolveAndExpand('What about Ivanka?', [{ user: 'Do we pay the First Lady?', assistant: '' }], people).question).toBe('Do we pay Ivanka?');
+    expect(resolveAndExpand('and Plus?', [{ user: 'How much is the Pro plan?', assistant: '' }], people).question).toBe('How much is the Plus plan?');
+  });
+
+  it('a remnant that picks by rank replaces the question’s rank of the same kind', () => {
+    const sp = specific({ period: 0.6, characteristic: 0.4, crust: 0.8, oceanic: 0.8 });
+    const periods = [{ user: 'You mentioned three periods. What was characteristic about the first one?', assistant: '' }];
+    expect(resolveAndExpand('What about the second?', periods, sp).question).toBe('What was characteristic about the second one?');
+    expect(resolveAndExpand('And the last?', [...periods, { user: 'What about the second?', assistant: '' }], sp).question).toBe('What was characteristic about the last one?');
+    expect(resolveAndExpand('What about the oldest?', [{ user: 'Where is the youngest oceanic crust found?', assistant: '' }], sp).question).toBe('Where is the oldest oceanic crust found?');
+    // An ordinal does not replace a superlative.
+    expect(resolveAndExpand('What about the second?', [{ user: 'Where is the youngest oceanic crust found?', assistant: '' }], sp).question).not.toMatch(/the second oceanic/);
   });
 
   it('a lower-case remnant replaces the modifiers of its own noun, or a modifier the conversation shows it contrasts with; otherwise it is spliced', () => {

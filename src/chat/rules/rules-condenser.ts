@@ -147,6 +147,11 @@ function contrastedName(base: string, fragment: string): Correlate | undefined {
   const names = [...base.matchAll(NAME_RUN)].filter((m) => m[0] !== 'I');
   const last = names.at(-1);
   if (!last || last[0].toLowerCase() === fragment.toLowerCase()) return undefined;
+  // "Do we pay the First Lady?" then "and Ivanka?": a name that is a whole noun phrase after "the" takes the
+  // article with it ("Do we pay Ivanka?"); before a noun ("the Pro plan") the article belongs to the noun.
+  const article = /\bthe\s+$/i.exec(base.slice(0, last.index));
+  const wholePhrase = !/^\s+[\p{Ll}\p{N}]/u.test(base.slice(last.index + last[0].length)) || /^\s+(?:and|or|to|than|vs|versus)\b/i.test(base.slice(last.index + last[0].length));
+  if (article && wholePhrase) return { name: base.slice(article.index, last.index + last[0].length), index: article.index };
   return { name: last[0], index: last.index };
 }
 
@@ -177,6 +182,8 @@ function contrastedModifier(base: string, fragment: string, history: readonly Hi
   const prepositional = CONTRAST_PREPOSITIONS.exec(fragment);
   if (prepositional) return samePreposition(base, tokens, (prepositional[1] ?? '').toLowerCase());
   const core = fragment.replace(/^(?:the|a|an|my|our|your)\s+/i, '');
+  const rank = RANKED.exec(fragment);
+  if (rank) return sameRank(base, tokens, (rank[1] ?? '').toLowerCase());
   const remnant = tokenize(core).map((t) => t.word);
   if (remnant.length === 0 || remnant.length > 3 || !remnant.every((w) => isContentWord(w) && !COMMON_VERBS.has(w))) return undefined;
   const modifies = (i: number) => {
@@ -228,6 +235,25 @@ function wordsFollowing(text: string): Map<string, Set<string>> {
     else following.set(word, new Set([stem]));
   }
   return following;
+}
+
+/** "the second", "the oldest": a remnant that picks a member of a series by rank. */
+const RANKED = /^the\s+(first|second|third|fourth|fifth|last|next|previous|final|\p{Ll}{2,}est)$/iu;
+const ORDINALS: ReadonlySet<string> = new Set(['first', 'second', 'third', 'fourth', 'fifth', 'last', 'next', 'previous', 'final']);
+
+/**
+ * "What about the second?" after "What was characteristic about the first one?", "What about the oldest?"
+ * after "Where is the youngest oceanic crust found?": the remnant's rank replaces the question's rank of the
+ * same kind (an ordinal for an ordinal, a superlative for a superlative), each after "the".
+ */
+function sameRank(base: string, tokens: readonly { word: string; index: number }[], rank: string): Correlate | undefined {
+  const ordinal = ORDINALS.has(rank);
+  for (let i = tokens.length - 1; i > 0; i--) {
+    const token = tokens[i] as { word: string; index: number };
+    if ((tokens[i - 1] as { word: string }).word !== 'the' || token.word === rank) continue;
+    if (ordinal ? ORDINALS.has(token.word) : /\p{Ll}{2,}est$/u.test(token.word) && !ORDINALS.has(token.word)) return { name: base.slice(token.index, token.index + token.word.length), index: token.index, replacement: rank };
+  }
+  return undefined;
 }
 
 /** The last phrase of `base` after `preposition`: the preposition and the content words that follow it (a determiner may open them). */
