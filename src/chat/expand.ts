@@ -168,6 +168,9 @@ function topicWordCount(text: string): number {
 /** Decisions whose reference a statement just before the question can satisfy (a pronoun may still point further back). */
 const SELF_REFERENCE_REASONS: ReadonlySet<GateReason> = new Set(['demonstrative', 'ellipsis', 'fragment']);
 
+/** Questions that ask about what was just said and nothing else: "Why?", "How so?", "Is that true?", "Really?". */
+const BARE_ASK = /^(?:and\s+|but\s+|so\s+)?(?:why(?:\s+not)?|how(?:\s+so|\s+come)?|really|is\s+(?:that|it|this)\s+(?:true|right|so|correct)|what\s+for|since\s+when)\s*\?+\s*$/i;
+
 const CONTINUED_QUESTION = /^(?:and|but|also|so|or|plus)\s+(?:what|which|who|whom|whose|when|where|why|how|is|are|was|were|do|does|did|can|could|will|would|should)\s+\S+\s+\S+/i;
 const PREPOSITIONAL = /^(?:about|with|for|of|in|on|to|at|from|by|into|than|like|as|and|or|but|if|so|because|after|before|since|during|without|within|between|over|under)\b/i;
 
@@ -437,6 +440,12 @@ function phrasesByHead(text: string): Map<string, string[]> {
  */
 function resolveTurn(text: string, history: readonly HistoryTurn[], resolvedHistory: readonly HistoryTurn[], specificity: Specificity, options: ExpandOptions, center: Center = { phrases: [] }): ResolvedQuery {
   const { preamble, ask: typedAsk } = splitPreamble(text);
+  // "Now it stopped working. Why?", "What do the guidelines say? Why?": a bare question asks about what the
+  // message said just before it, so that is what is resolved (or kept), and the bare question follows as typed.
+  if (preamble && history.length > 0 && BARE_ASK.test(typedAsk)) {
+    const said = resolveTurn(preamble, history, resolvedHistory, specificity, options, center);
+    if (said.decision.action === 'condense') return { ...said, question: `${said.question} ${typedAsk}`, query: { ...said.query, text: `${said.query.text} ${typedAsk}` } };
+  }
   const first = gateBySpecificity(text, history.length > 0, specificity, typedAsk);
   // "the College" → "the Electoral College", before anything else reads the question.
   // A demonstrative before a noun ("this theory") is read like "the theory" (demonstratives the gate flagged only).

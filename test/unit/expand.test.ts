@@ -142,6 +142,17 @@ describe('resolve, then expand', () => {
     expect(out.question).toContain('remedy');
   });
 
+  it('a bare “Why?” after a statement asks about the statement: the statement is resolved, the question follows as typed', () => {
+    const sp = specific({ garage: 0.8, door: 0.3, opener: 0.7, working: 0.2, bad: 0.1 });
+    const history = [{ user: 'How do you know when your garage door opener is going bad?', assistant: 'It makes noise.' }];
+    const out = resolveAndExpand('Now it stopped working. Why?', history, sp);
+    expect(out.question).toBe('Now the garage door opener stopped working. Why?');
+    expect(out.query.text).toBe('Now the garage door opener stopped working. Why?');
+    // A statement that stands alone leaves the message as typed; a "why" with words of its own is read as before.
+    expect(resolveAndExpand('My garage door opener stopped working. Why?', history, sp)).toMatchObject({ question: 'My garage door opener stopped working. Why?', decision: { action: 'keep' } });
+    expect(resolveAndExpand('Now it stopped working. Why is it so loud?', history, sp).question).not.toMatch(/Why\?/);
+  });
+
   it('a bare plural subject names a kind, and a noun after an article is a noun: both questions stand alone', () => {
     const sp = specific({ turkey: 0.9, share: 0.2, solar: 0.4, energy: 0.2, power: 0.2, cost: 0.1 });
     const history = [{ user: 'How much of the market does Turkey share?', assistant: '' }, { user: 'Why is solar energy important?', assistant: '' }];
