@@ -233,6 +233,12 @@ describe('resolve, then expand', () => {
     // A name is written as one: "Melania Trump", not the phrase her possessive begins.
     const religion = specific({ melania: 0.9, trump: 0.6, religion: 0.5 });
     expect(resolveAndExpand('Does she have children?', [{ user: "What is Melania Trump's religion?", assistant: '' }], religion).question).toBe('Does Melania Trump have children?');
+    // "it's" is "it is" after "if" or a verb that takes a clause, and a misspelled "its" after a verb that takes an object.
+    const pain = specific({ shoulder: 0.8, pain: 0.5, growth: 0.3 });
+    const shoulder = [{ user: 'Why does my shoulder pain keep coming back?', assistant: '' }];
+    expect(resolveAndExpand("How do I know if it's serious?", shoulder, pain).question).toBe('How do I know if my shoulder pain is serious?');
+    expect(resolveAndExpand("I heard it's hereditary?", shoulder, pain).question).toBe('I heard my shoulder pain is hereditary?');
+    expect(resolveAndExpand("Describe it's growth.", [{ user: 'Tell me about Netflix.', assistant: '' }], specific({ netflix: 0.9 })).question).toBe("Describe Netflix's growth.");
   });
 
   it('a pronoun continues only a center of its own kind, and whoever he or she meant is no later “it”', () => {

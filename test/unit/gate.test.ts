@@ -27,6 +27,9 @@ const LATER_TURNS: Row[] = [
   ['What happens this year to the Free plan limits?', 'keep', 'self-contained'],
   ['If a parcel arrives late, can I return it?', 'keep', 'self-contained'],
   ['When customers cancel, do they lose their notes?', 'keep', 'self-contained'],
+  // after a noun, "that" opens a relative clause, an auxiliary after it or not
+  ['Which Lumen pens have a battery that can last a week?', 'keep', 'self-contained'],
+  ['Will that work for Lumen pens?', 'condense', 'demonstrative'],
   // a pronoun's antecedent inside the question must agree with it, and be a noun
   ['Besides inventive flavors, what made it successful?', 'condense', 'dangling-pronoun'],
   ['What else should I consider when installing it?', 'condense', 'dangling-pronoun'],

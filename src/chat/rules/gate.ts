@@ -167,7 +167,10 @@ function isRelativeThat(tokens: Token[], i: number): boolean {
   const prev = tokens[i - 1]?.word;
   const next = tokens[i + 1]?.word;
   if (!prev || !next) return false;
-  return isContentWord(prev) && !FUNCTION_WORDS.has(prev) && !AUXILIARIES.has(next);
+  if (!isContentWord(prev) || FUNCTION_WORDS.has(prev)) return false;
+  // "exercises that could help", "a plan that will work": after a noun, "that" opens a relative clause,
+  // auxiliary or not; after a verb ("I heard that will …"), it is a demonstrative before an auxiliary.
+  return !AUXILIARIES.has(next) || (isNoun(prev) && !/(?:ed|ing)$/.test(prev) && !SUBORDINATORS.has(prev));
 }
 
 const EXISTENTIAL_AFTER = new Set(['is', 'are', 'was', 'were', 'be', 'been', 'being', "there's", 'will', 'would', 'should', 'could', 'can', 'may', 'might', 'must', 'seem', 'seems', 'seemed', 'appear', 'appears', 'exist', 'exists', 'used', 'has', 'have', 'had', 'any', 'some', 'a', 'an', 'no']);

@@ -295,12 +295,21 @@ function replaceReference(question: string, word: string, topics: Topic[], histo
   // "they" is mostly generic ("what do they eat?" → "what do Spanish people eat?"): its phrase stays bare.
   const named = PLURAL_PRONOUNS.has(word) ? top.phrase : withDeterminer(top.phrase, history);
   if (word === 'there') return { question: splice(question, token.index, token.index + word.length, `in ${named}`), reason: `read “there” as “in ${named}”`, antecedents: [top.phrase] };
-  const replacement = POSSESSIVES.has(word) ? `${named}'s` : named;
+  // "it's" is a misspelled "its" after a verb that takes an object or a preposition ("describe it's growth", "about it's
+  // history"), and "it is" elsewhere: first, after "if", a wh-word or an auxiliary, or a verb that takes a clause ("I heard it's …").
+  const prior = tokens[at - 1]?.word ?? '';
+  const objectSlot = (isContentWord(prior) && !CLAUSE_VERBS.has(prior)) || OBJECT_PREPOSITIONS.has(prior);
+  const contracted = word === "it's" ? (objectSlot ? `${named}'s` : `${named} is`) : undefined;
+  const replacement = contracted ?? (POSSESSIVES.has(word) ? `${named}'s` : named);
   // "It came broken?" → "The tablet came broken?": a sentence that began with the pronoun begins with its replacement.
   const initial = /^\p{Lu}/u.test(question.charAt(token.index)) && /^\p{Ll}/u.test(replacement) && /(?:^|[.!?]\s+)$/.test(question.slice(0, token.index));
   const written = initial ? replacement.charAt(0).toUpperCase() + replacement.slice(1) : replacement;
   return { question: splice(question, token.index, token.index + word.length, written), reason: `replaced “${word}” with “${named}”`, antecedents: [top.phrase] };
 }
+
+/** Verbs whose object is a clause ("I heard it's made from almonds"), and prepositions whose object is a noun phrase. */
+const CLAUSE_VERBS: ReadonlySet<string> = new Set(['heard', 'hear', 'think', 'thought', 'know', 'knew', 'say', 'says', 'said', 'believe', 'guess', 'feel', 'felt', 'read', 'mean', 'suppose', 'assume', 'hope', 'seems', 'seem', 'sure', 'true']);
+const OBJECT_PREPOSITIONS: ReadonlySet<string> = new Set(['about', 'of', 'for', 'with', 'on', 'in', 'to', 'from', 'at', 'by', 'into', 'over', 'under', 'during', 'without', 'between']);
 
 /** Determiners a phrase may have been written with, and what the condensed question says instead. */
 const DETERMINERS: Readonly<Record<string, string>> = { the: 'the', a: 'the', an: 'the', this: 'the', that: 'the', these: 'the', those: 'the', my: 'my', our: 'our', your: 'the' };
