@@ -330,6 +330,14 @@ function readHistory(history: readonly HistoryTurn[], specificity: Specificity, 
 /** What the previous user turn's references were read as, and the pronoun that referred to it (none for an alternative or a definite). */
 interface Center { phrases: readonly string[]; pronoun?: string | undefined; persons?: readonly string[] }
 
+/** True when `word` in `text` is a pronoun, not a determiner: no noun follows it ("fix that?", "that is", not "that refund"). */
+function standsAlone(text: string, word: string): boolean {
+  const tokens = tokenize(text);
+  const at = tokens.findIndex((t) => t.word === word.toLowerCase());
+  const next = tokens[at + 1]?.word;
+  return at >= 0 && (next === undefined || !isNoun(next));
+}
+
 /** he/she (one person), they (a plural or a group), it (a thing): a pronoun continues a center only of its own kind. */
 function pronounKind(word: string): 'person' | 'plural' | 'thing' {
   const w = word.toLowerCase().replace(/['’]s$/, '');
@@ -476,7 +484,13 @@ function resolveTurn(text: string, history: readonly HistoryTurn[], resolvedHist
   // restaurants in Tokyo" → Tokyo), ahead of more salient phrases that are no place.
   const place = decision.evidence[0] === 'there' ? history.map((h) => h.user) : [];
   const isPlace = (t: Topic) => place.some((u) => new RegExp(`\\b(?:in|at|near|around|from|visit|visiting)\\s+(?:the\\s+)?${escapeRegExp(t.phrase)}\\b`, 'i').test(u));
+  // "how do I fix that?": a demonstrative standing alone points at what was just said (discourse deixis), so the
+  // previous user turn's phrases come first; "that refund" names its noun and is read like "the refund".
+  const pointing = decision.reason === 'demonstrative' && standsAlone(ask, decision.evidence[0] ?? '');
+  const justSaid = pointing ? new Set(candidatePhrases(resolvedHistory.at(-1)?.user ?? '').map((p) => stemsOf(p).join(' '))) : new Set<string>();
   const centered = (topics: Topic[]) => {
+    const recent = justSaid.size ? topics.filter((t) => justSaid.has(t.stems.join(' '))) : [];
+    if (recent.length) topics = [...recent, ...topics.filter((t) => !recent.includes(t))];
     const places = place.length ? topics.filter(isPlace) : [];
     if (places.length) topics = [...places, ...topics.filter((t) => !places.includes(t))];
     const things = decision.reason !== 'dangling-pronoun' || kind === 'person' ? topics : topics.filter((t) => !center.persons?.includes(t.stems.join(' ')));

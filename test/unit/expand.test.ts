@@ -307,6 +307,24 @@ describe('resolve, then expand', () => {
     expect(resolveAndExpand('and Plus?', [{ user: 'How much is the Pro plan?', assistant: '' }], people).question).toBe('How much is the Plus plan?');
   });
 
+  it('a remnant noun with a phrase of its own replaces the question’s noun and its determiner, not its verb', () => {
+    const sp = specific({ order: 0.5, orders: 0.5, canada: 0.9, track: 0.4 });
+    const out = resolveAndExpand('what about orders to canada?', [{ user: 'my order hasnt arrived', assistant: '' }, { user: 'how do i track my order', assistant: '' }], sp);
+    expect(out.question).toBe('how do i track orders to canada?');
+    // An infinitive after the remnant is no phrase of a noun's: spliced as before.
+    expect(resolveAndExpand('What about the largest to ever walk the earth?', [{ user: 'What is the largest mammal in the world?', assistant: '' }], sp).question).toMatch(/in the world, for the largest to ever walk the earth\?$/);
+  });
+
+  it('a demonstrative standing alone points at what the previous turn said; with a noun it is read like “the”', () => {
+    const sp = specific({ offline: 0.9, devices: 0.4, note: 0.4, edit: 0.5, fix: 0.3 });
+    const history = [{ user: 'does it work offline?', assistant: 'Yes.' }, { user: 'what happens when two devices edit the same note?', assistant: 'Both versions are kept.' }];
+    const out = resolveAndExpand('how do I fix that?', history, sp);
+    expect(out.decision.reason).toBe('demonstrative');
+    expect(out.question).toBe('how do I fix the note?');
+    // "it" continues the conversation's topic instead.
+    expect(resolveAndExpand('how do I turn it on?', history, sp).question).not.toMatch(/note/);
+  });
+
   it('a remnant that picks by rank replaces the question’s rank of the same kind', () => {
     const sp = specific({ period: 0.6, characteristic: 0.4, crust: 0.8, oceanic: 0.8 });
     const periods = [{ user: 'You mentioned three periods. What was characteristic about the first one?', assistant: '' }];

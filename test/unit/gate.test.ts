@@ -30,6 +30,13 @@ const LATER_TURNS: Row[] = [
   // after a noun, "that" opens a relative clause, an auxiliary after it or not
   ['Which Lumen pens have a battery that can last a week?', 'keep', 'self-contained'],
   ['Will that work for Lumen pens?', 'condense', 'demonstrative'],
+  // "after him": a subordinator right before a pronoun is a preposition, no clause boundary
+  ['Who was the next Rookie of the Year for the team after him?', 'condense', 'dangling-pronoun'],
+  ['Who won after he retired from the Reds?', 'condense', 'dangling-pronoun'],
+  // "the same note" names its noun; "the same one" points back
+  ['What happens when two devices edit the same note?', 'keep', 'self-contained'],
+  ['Is it the same one?', 'condense', 'dangling-pronoun'],
+  ['Can I get the same one in blue?', 'condense', 'which-one'],
   // a pronoun's antecedent inside the question must agree with it, and be a noun
   ['Besides inventive flavors, what made it successful?', 'condense', 'dangling-pronoun'],
   ['What else should I consider when installing it?', 'condense', 'dangling-pronoun'],

@@ -50,6 +50,9 @@ describe('topic tracking', () => {
     expect(candidatePhrases('Which is the most delicious?')).toEqual([]);
     expect(candidatePhrases('Which one is more expensive, the crown?')).toEqual(['crown']);
     expect(candidatePhrases('Which has the most Vitamin C?')).toEqual(['Vitamin C']);
+    // After a plural noun, a word without -s before a determiner is its verb.
+    expect(candidatePhrases('What happens when two devices edit the same note?')).toEqual(['devices', 'note']);
+    expect(candidatePhrases('Do customers cancel their orders often?')).toEqual(['customers', 'orders']);
   });
 
   it('ranks the user\'s recent topic above words scattered in long answers', () => {

@@ -58,7 +58,8 @@ const EXTRAPOSING_VERBS = new Set(['mean', 'means', 'take', 'takes', 'took', 'co
 /** Verbs and adjectives whose "to" is a preposition ("compare to", "similar to"), never an infinitive's. */
 const TO_TAKING = new Set(['compare', 'compares', 'relate', 'relates', 'contribute', 'contributes', 'belong', 'belongs', 'lead', 'leads', 'refer', 'refers', 'respond', 'responds', 'react', 'reacts', 'happen', 'happens', 'similar', 'close', 'due', 'next', 'equivalent', 'relative', 'compared', 'related', 'linked', 'connected', 'opposed']);
 const SUBORDINATORS = new Set(['if', 'when', 'because', 'once', 'after', 'before', 'since', 'while', 'although', 'though', 'whenever', 'unless']);
-const WHICH_ONE = /\b(?:which|what) (?:one|ones)\b|\b(?:popular|good|best|main|other|famous|cheap|new|old|big|small|different|similar|common) ones\b|\bthe (?:other|former|latter|same|first|second|last|next|previous) (?:one|ones)?\b|\b(?:either|neither|both) (?:one|of them)\b|\bthe (?:former|latter)\b/i;
+// "the other", "the same one" point back; "the same note", "the first step" name a noun of their own.
+const WHICH_ONE = /\b(?:which|what) (?:one|ones)\b|\b(?:popular|good|best|main|other|famous|cheap|new|old|big|small|different|similar|common) ones\b|\bthe (?:other|former|latter)\b|\bthe (?:same|first|second|last|next|previous) (?:one|ones)\b|\b(?:either|neither|both) (?:one|of them)\b|\bthe (?:former|latter)\b/i;
 const LEADING_ACK = /^(?:(?:hi|hello|hey|thanks|thank you|thx|ok(?:ay)?|great|cool|perfect|got it|alright|sure|nice|i see)\b[\s!,.;:-]*)+/i;
 
 /**
@@ -129,7 +130,8 @@ function hasInternalAntecedent(text: string, tokens: Token[], i: number): boolea
   const coordinated = before.some((t, j) => COORDINATORS.has(t.word) && WH_WORDS.has(tokens[j + 1]?.word ?? '') && tokens.slice(0, j).some((x) => isNoun(x.word)));
   // "feijoada and its significance": a possessive joined to a noun phrase belongs to it.
   if (POSSESSIVE_PRONOUNS.has(tokens[i]?.word ?? '') && COORDINATORS.has(tokens[i - 1]?.word ?? '') && isNoun(tokens[i - 2]?.word ?? '')) return true;
-  const boundary = coordinated || before.some((t) => SUBORDINATORS.has(t.word)) || /[,;.!?]/.test(text.slice(0, tokens[i]?.index ?? 0));
+  // "after him", "since then": a subordinator right before the pronoun is a preposition taking it as object, no clause boundary.
+  const boundary = coordinated || before.some((t, j) => SUBORDINATORS.has(t.word) && j < i - 1) || /[,;.!?]/.test(text.slice(0, tokens[i]?.index ?? 0));
   // Only a noun can be an antecedent: "what happens if it goes untreated?" has a verb before "if", and "it" still points back.
   // And one that agrees in number: in "Besides inventive flavors, what made it successful?" "it" is not the flavors.
   const pronoun = tokens[i]?.word ?? '';

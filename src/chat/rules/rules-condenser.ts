@@ -5,7 +5,7 @@
  * with the conversation's most salient topic, and otherwise adds that topic as
  * context. Deterministic, and it always says what it did.
  */
-import { decide, isContentWord, tokenize, type GateDecision } from './gate';
+import { decide, isContentWord, isNoun, tokenize, type GateDecision } from './gate';
 import { readableHistory } from './read-bounds';
 import { isWrittenAsName, stemsOf, trackTopics, type HistoryTurn, type Topic } from './topics';
 import { COMMON_VERBS, ELLIPSIS_OPENERS, PLURAL_PRONOUNS } from './word-lists';
@@ -184,6 +184,25 @@ function contrastedModifier(base: string, fragment: string, history: readonly Hi
   const core = fragment.replace(/^(?:the|a|an|my|our|your)\s+/i, '');
   const rank = RANKED.exec(fragment);
   if (rank) return sameRank(base, tokens, (rank[1] ?? '').toLowerCase());
+  // "what about orders to Canada?" after "how do I track my order?": a noun of the question with a phrase of its own
+  // after it replaces that noun and what stands before it ("how do I track orders to Canada?").
+  const attached = /^([\p{L}-]+(?:\s+[\p{L}-]+){0,2})\s+(?:to|in|for|from|at|on|with|of|by|under|over)\s+([\p{L}-]+)/iu.exec(core);
+  const object = attached?.[2]?.toLowerCase() ?? '';
+  const nounFirst = tokenize(attached?.[1] ?? '').every((t) => modifiesNoun(t.word)) && isNoun(tokenize(attached?.[1] ?? '').at(-1)?.word ?? '') && !/est$/.test(attached?.[1] ?? '');
+  // An infinitive ("the largest to ever walk the earth") is no phrase of the noun's.
+  if (attached && nounFirst && (/^(?:the|a|an|my|our|your)$/.test(object) || modifiesNoun(object)) && !/ly$|^ever$/.test(object)) {
+    const headStem = stemsOf(tokenize(attached[1] ?? '').at(-1)?.word ?? '')[0];
+    for (let j = tokens.length - 1; j >= 0; j--) {
+      const head = tokens[j] as { word: string; index: number };
+      if (stemsOf(head.word)[0] !== headStem) continue;
+      let from = j;
+      while (from > 0 && modifiesNoun(tokens[from - 1]?.word ?? '') && !/ly$/.test(tokens[from - 1]?.word ?? '')) from--;
+      // The phrase's determiner goes with it; the word before that is the question's verb ("track my order").
+      if (from > 0 && /^(?:the|a|an|my|our|your|this|that)$/.test(tokens[from - 1]?.word ?? '')) from--;
+      const index = (tokens[from] as { index: number }).index;
+      return { name: base.slice(index, head.index + head.word.length), index, replacement: fragment };
+    }
+  }
   const remnant = tokenize(core).map((t) => t.word);
   if (remnant.length === 0 || remnant.length > 3 || !remnant.every((w) => isContentWord(w) && !COMMON_VERBS.has(w))) return undefined;
   const modifies = (i: number) => {
@@ -235,6 +254,11 @@ function wordsFollowing(text: string): Map<string, Set<string>> {
     else following.set(word, new Set([stem]));
   }
   return following;
+}
+
+/** A word that may stand before a noun inside its phrase: a content word, no frequent verb. */
+function modifiesNoun(word: string): boolean {
+  return isContentWord(word) && !COMMON_VERBS.has(word);
 }
 
 /** "the second", "the oldest": a remnant that picks a member of a series by rank. */
@@ -322,7 +346,8 @@ const DETERMINERS: Readonly<Record<string, string>> = { the: 'the', a: 'the', an
  * then the answers, whose possessives speak for the assistant.
  */
 function withDeterminer(phrase: string, history: readonly HistoryTurn[]): string {
-  const pattern = new RegExp(`(?:^|[^\\p{L}\\p{N}'’-])(the|an?|this|that|these|those|my|our|your)\\s+${escapeRegExp(phrase).replace(/\s+/g, '\\s+')}(?![\\p{L}\\p{N}])`, 'iu');
+  // One word may stand between ("the same note", "my old phone": words no topic holds).
+  const pattern = new RegExp(`(?:^|[^\\p{L}\\p{N}'’-])(the|an?|this|that|these|those|my|our|your)\\s+(?:[\\p{L}-]+\\s+)?${escapeRegExp(phrase).replace(/\s+/g, '\\s+')}(?![\\p{L}\\p{N}])`, 'iu');
   const bare = new RegExp(`(?:^|[^\\p{L}\\p{N}'’-])${escapeRegExp(phrase).replace(/\s+/g, '\\s+')}(?![\\p{L}\\p{N}])`, 'iu');
   for (const role of ['user', 'assistant'] as const) {
     for (let t = history.length - 1; t >= 0; t--) {

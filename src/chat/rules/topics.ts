@@ -33,6 +33,9 @@ export interface TopicOptions {
 
 const MAX_PHRASE_WORDS = 4;
 
+/** Words that open a noun phrase. */
+const DETERMINERS: ReadonlySet<string> = new Set(['the', 'a', 'an', 'my', 'your', 'our', 'their', 'its', 'his', 'her', 'this', 'that', 'these', 'those', 'some', 'any', 'every', 'each', 'no']);
+
 /** Words of degree, before an adjective ("the most delicious", "too expensive"). */
 const DEGREE_WORDS: ReadonlySet<string> = new Set(['most', 'more', 'less', 'least', 'very', 'too', 'so', 'quite', 'really', 'how', 'as', 'pretty', 'fairly', 'extremely']);
 
@@ -83,8 +86,11 @@ function readPhrases(text: string): string[] {
       // "Which is the most delicious?", "is it more expensive?": a word after a degree word that closes its
       // clause is a predicate adjective, no topic.
       const predicate = i === words.length - 1 && DEGREE_WORDS.has(words[i - 1]?.toLowerCase() ?? '') && !/^\p{Lu}/u.test(word);
+      // "when two devices edit the same note": after a plural noun, a word without -s before a determiner is
+      // the plural subject's verb (a noun phrase has no determiner inside it), whatever verb lists say.
+      const verb = run.length > 0 && /[^su's]s$/i.test(words[i - 1] ?? '') && !/s$/i.test(word) && /^\p{Ll}/u.test(word) && DETERMINERS.has(words[i + 1]?.toLowerCase() ?? '');
       // Contractions ("isn't", "I'd") are never topics.
-      if (!predicate && (inName || topical(word) || number)) run.push(word);
+      if (!predicate && !verb && (inName || topical(word) || number)) run.push(word);
       else flush();
       // "Melania Trump's religion": a name in the possessive is a topic of its own as well (what "she" means),
       // before the phrase it begins.
