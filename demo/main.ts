@@ -293,6 +293,7 @@ function wire(): void {
 mountEvaluatePanel({
   files: $<HTMLInputElement>('#eval-files'),
   corroboration: $<HTMLInputElement>('#eval-corroboration'),
+  goldAnswers: $<HTMLInputElement>('#eval-gold-answers'),
   run: $<HTMLButtonElement>('#eval-run'),
   exportJson: $<HTMLButtonElement>('#eval-export'),
   output: $<HTMLElement>('#eval-output'),

@@ -7,6 +7,7 @@
  * GPU. The set is indexed in its own IndexedDB name, apart from the user's documents.
  */
 import { runEval, type EvalEngine, type EvalReport } from '../../scripts/eval/core';
+import { withGoldAnswers } from '../../scripts/eval/answers';
 import { parseEvalSet } from '../../scripts/eval/parse';
 import { svgChart, table } from '../../scripts/eval/report';
 import { contexts, type Strategy } from '../../scripts/eval/strategies';
@@ -20,6 +21,8 @@ export interface EvaluatePanelParts {
   files: HTMLInputElement;
   /** Checked: hybrid search weighs the dense ranking by its lexical agreement (search.weights.corroboration 1); unchecked: 0. */
   corroboration: HTMLInputElement;
+  /** Checked: empty assistant turns are filled with their gold passages (`npm run eval -- --answers gold`), for sets written without answers. */
+  goldAnswers: HTMLInputElement;
   run: HTMLButtonElement;
   exportJson: HTMLButtonElement;
   output: HTMLElement;
@@ -42,7 +45,10 @@ export function mountEvaluatePanel(parts: EvaluatePanelParts): { run(): Promise<
     parts.exportJson.hidden = true;
     try {
       parts.bar.set(null, 'Reading the set…');
-      const set = parseEvalSet(corpus ? await corpus.text() : null, await conversations.text());
+      const gold = parts.goldAnswers.checked;
+      if (gold && !corpus) { parts.bar.fail('Gold answers need corpus.jsonl: the answers are its gold passages.'); return null; }
+      const parsed = parseEvalSet(corpus ? await corpus.text() : null, await conversations.text());
+      const set = gold ? withGoldAnswers(parsed) : parsed;
       const name = `playground-eval-${models.key}`;
       const corroboration = parts.corroboration.checked ? 1 : 0;
       const tl = await createThreadline({ name, embedder: models.embedder, search: { weights: { corroboration } }, ...(models.llm ? { llm: models.llm } : {}) });
@@ -71,7 +77,7 @@ export function mountEvaluatePanel(parts: EvaluatePanelParts): { run(): Promise<
         };
         const strategies: Strategy[] = ['raw', 'rules', 'expand', ...(models.llm ? ['llm' as const, 'llm-expand' as const] : []), 'oracle'];
         parts.bar.set(null, models.llm ? `Condensing with ${models.llm.id} and searching…` : 'Condensing and searching…');
-        report = await runEval(set, set.passages ? engine : { ...engine, rank: () => Promise.resolve([]) }, { data: `${conversations.name} (playground${corroboration ? '' : ', corroboration off'})`, strategies, ...(models.llm ? { llm: models.llm } : {}) });
+        report = await runEval(set, set.passages ? engine : { ...engine, rank: () => Promise.resolve([]) }, { data: `${conversations.name} (playground${corroboration ? '' : ', corroboration off'})`, answers: gold ? 'gold' : 'as-given', strategies, ...(models.llm ? { llm: models.llm } : {}) });
       } finally {
         await tl.dispose();
       }

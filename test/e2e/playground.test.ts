@@ -61,7 +61,7 @@ describe('playground Evaluate panel (built; scripted fake LLM as the language mo
     await page.locator('section[aria-labelledby="eval-h"]').screenshot({ path: 'test-results/playground-eval.png' });
     const download = page.waitForEvent('download');
     await page.click('#eval-export');
-    const json = JSON.parse(readFileSync(await (await download).path(), 'utf8')) as { corpus: boolean; strategies: Record<string, { kinds?: { followup: { mrr: number } }; terms: { f1: number } }>; turns?: unknown };
+    const json = JSON.parse(readFileSync(await (await download).path(), 'utf8')) as { answers: string; corpus: boolean; strategies: Record<string, { kinds?: { followup: { mrr: number } }; terms: { f1: number } }>; turns?: unknown };
     expect(json.corpus).toBe(true);
     expect(json.strategies.oracle?.kinds?.followup.mrr).toBeGreaterThan(json.strategies.raw?.kinds?.followup.mrr ?? 1);
     expect(json.strategies.llm?.terms.f1).toBeGreaterThanOrEqual(0);
@@ -77,6 +77,22 @@ describe('playground Evaluate panel (built; scripted fake LLM as the language mo
     const off = JSON.parse(readFileSync(await (await again).path(), 'utf8')) as { data: string; strategies: Record<string, { kinds?: { followup: { mrr: number } } }> };
     expect(off.data).toMatch(/corroboration off/);
     expect(off.strategies.raw?.kinds?.followup.mrr).toBeGreaterThan(0);
+    // Answers the set leaves empty filled with gold passages (npm run eval -- --answers gold): said in the table and the JSON.
+    expect(json).toMatchObject({ answers: 'as-given' });
+    await page.check('#eval-corroboration');
+    await page.check('#eval-gold-answers');
+    await page.click('#eval-run');
+    await page.locator('#eval-export:not([hidden])').waitFor({ timeout: 120_000 });
+    expect(await page.locator('.eval-table').textContent()).toMatch(/empty answers filled with gold passages/);
+    const third = page.waitForEvent('download');
+    await page.click('#eval-export');
+    const gold = JSON.parse(readFileSync(await (await third).path(), 'utf8')) as { answers: string; strategies: Record<string, { kinds?: { followup: { mrr: number } } }> };
+    expect(gold.answers).toBe('gold');
+    expect(gold.strategies.expand?.kinds?.followup.mrr).toBeGreaterThan(0);
+    // Without a corpus there are no gold passages to answer with: a clear message, no run.
+    await page.setInputFiles('#eval-files', [join(set, 'conversations.jsonl')]);
+    await page.click('#eval-run');
+    await expect.poll(() => page.locator('#eval-progress').textContent()).toMatch(/Gold answers need corpus\.jsonl/);
     // The user's own index was not touched by the evaluation set.
     expect(await page.locator('#index-info').getAttribute('data-docs')).toBe('0');
     expect(foreign).toEqual([]);
