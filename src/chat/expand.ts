@@ -15,12 +15,12 @@
  */
 import type { WeightedTerm } from '../retriever';
 import { contentWords, lexicalTerms } from '../text/tokens';
-import { decide, isContentWord, isNoun, tokenize, type GateDecision, type GateReason } from './rules/gate';
+import { decide, isContentWord, isNoun, looksPlural, tokenize, type GateDecision, type GateReason } from './rules/gate';
 import { alternativeOf, condenseWithRules } from './rules/rules-condenser';
 import { generalSpecificity, SPECIFIC, type Specificity } from './specificity';
 import { candidatePhrases, isAspect, isWrittenAsName, stemsOf, type HistoryTurn, type Topic } from './rules/topics';
 import { compactSpace, MAX_READ_QUESTION, readableHistory } from './rules/read-bounds';
-import { ANAPHORIC_PRONOUNS, ELLIPSIS_OPENERS, PLURAL_PRONOUNS } from './rules/word-lists';
+import { ANAPHORIC_PRONOUNS, ELLIPSIS_OPENERS, PERSONAL_PRONOUNS, PLURAL_PRONOUNS } from './rules/word-lists';
 import { escapeRegExp } from '../util/escape-regexp';
 
 export interface ExpandOptions {
@@ -157,7 +157,7 @@ function aspectOfTopic(ask: string): string | undefined {
 function genericSubject(ask: string): string | undefined {
   const match = /^(?:(?:what|where|why|how|when)\s+)?(?:is|are|do|does|did|was|were|can|could|will|would|should)\s+([\p{L}-]+)((?:\s+[\p{L}'-]+)?)\s*\??\s*$/iu.exec(ask.trim());
   const noun = match?.[1]?.toLowerCase() ?? '';
-  if (!match || !isNoun(noun) || !/[^su']s$/.test(noun) || /(?:is|ics|ous)$/.test(noun) || isAspect(noun) || PRO_FORMS.has(noun) || ANAPHORIC_PRONOUNS.has(noun)) return undefined;
+  if (!match || !isNoun(noun) || !looksPlural(noun) || isAspect(noun) || PRO_FORMS.has(noun) || ANAPHORIC_PRONOUNS.has(noun)) return undefined;
   return match[1];
 }
 
@@ -341,7 +341,7 @@ function standsAlone(text: string, word: string): boolean {
 /** he/she (one person), they (a plural or a group), it (a thing): a pronoun continues a center only of its own kind. */
 function pronounKind(word: string): 'person' | 'plural' | 'thing' {
   const w = word.toLowerCase().replace(/['’]s$/, '');
-  if (/^(?:he|him|his|himself|she|her|hers|herself)$/.test(w)) return 'person';
+  if (PERSONAL_PRONOUNS.has(w)) return 'person';
   return PLURAL_PRONOUNS.has(w) ? 'plural' : 'thing';
 }
 

@@ -10,6 +10,7 @@
 import { ThreadlineError, throwIfAborted, toThreadlineError } from '../errors';
 import type { ProgressListener } from '../progress';
 import { raced } from '../util/abort';
+import { every } from '../util/every';
 import { readStream } from '../util/read-stream';
 import { MAX_INDEX_BYTES } from '../prebuilt/format';
 
@@ -88,12 +89,8 @@ async function download(url: string, signal: AbortSignal | undefined, followRedi
     void response.body?.cancel().catch(() => undefined);
     throw tooLarge();
   }
-  let reported = 0;
-  const everyFew = onBytes && ((loaded: number) => {
-    if (performance.now() - reported < PROGRESS_MS) return;
-    reported = performance.now();
-    onBytes(loaded, total);
-  });
+  const due = every(PROGRESS_MS);
+  const everyFew = onBytes && ((loaded: number) => { if (due()) onBytes(loaded, total); });
   const read = response.body ? readStream(response.body, { maxBytes: MAX_INDEX_BYTES, tooLarge, signal, ...(everyFew ? { onBytes: everyFew } : {}) }) : response.arrayBuffer().then((b) => new Uint8Array(b));
   const bytes = await read.catch((error: unknown) => {
     if (signal?.aborted) throw new ThreadlineError('ABORTED', 'The operation was aborted.', { cause: signal.reason });

@@ -2,6 +2,7 @@
 import type { Embedder } from '../embedding/embedder';
 import { documentFields, storedChunk } from '../ingest/prepare';
 import type { ProgressListener } from '../progress';
+import { every } from '../util/every';
 import type { PendingDoc, StoredIndex } from '../storage/index-store';
 
 /** Progress is reported at most this often (and once at the end): a rebuild of many small documents would otherwise post one message each. */
@@ -12,7 +13,8 @@ export async function reembed(docs: StoredIndex['docs'], chunks: StoredIndex['ch
   const pending: PendingDoc[] = [];
   const chunksTotal = docs.reduce((n, doc) => n + doc.chunkKeys.length, 0);
   let chunksDone = 0;
-  let reported = performance.now();
+  // The first event is posted below; the next after PROGRESS_MS.
+  const due = every(PROGRESS_MS, performance.now());
   onProgress?.({ phase: 'rebuild', docsDone: 0, docsTotal: docs.length, chunksDone, chunksTotal });
   for (const doc of docs) {
     // In the document's own order (storage hands chunks back in shard order).
@@ -23,8 +25,7 @@ export async function reembed(docs: StoredIndex['docs'], chunks: StoredIndex['ch
       vectors: await embedder.embed(own.map((c) => c.context)),
     });
     chunksDone += doc.chunkKeys.length;
-    if (performance.now() - reported >= PROGRESS_MS || pending.length === docs.length) {
-      reported = performance.now();
+    if (due() || pending.length === docs.length) {
       onProgress?.({ phase: 'rebuild', docsDone: pending.length, docsTotal: docs.length, chunksDone, chunksTotal });
     }
   }

@@ -151,7 +151,7 @@ const NOT_NOUNS = new Set(['else', 'besides', 'instead', 'otherwise', 'anyway', 
 const SINGULAR_PRONOUNS = new Set(['it', 'its', "it's", 'itself', 'this', 'that']);
 
 /** A regular English plural: "flavors", "policies"; not "glass", "virus", "analysis", "physics". */
-function looksPlural(word: string): boolean {
+export function looksPlural(word: string): boolean {
   return /[^su']s$/.test(word) && !/(?:is|ics|ous)$/.test(word);
 }
 

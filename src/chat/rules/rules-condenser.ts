@@ -8,7 +8,7 @@
 import { decide, isContentWord, isNoun, tokenize, type GateDecision } from './gate';
 import { readableHistory } from './read-bounds';
 import { isWrittenAsName, stemsOf, trackTopics, type HistoryTurn, type Topic } from './topics';
-import { COMMON_VERBS, ELLIPSIS_OPENERS, PLURAL_PRONOUNS } from './word-lists';
+import { COMMON_VERBS, ELLIPSIS_OPENERS, PERSONAL_PRONOUNS, PLURAL_PRONOUNS } from './word-lists';
 import { escapeRegExp } from '../../util/escape-regexp';
 
 export interface Condensation {
@@ -196,7 +196,7 @@ function contrastedModifier(base: string, fragment: string, history: readonly Hi
       const head = tokens[j] as { word: string; index: number };
       if (stemsOf(head.word)[0] !== headStem) continue;
       let from = j;
-      while (from > 0 && modifiesNoun(tokens[from - 1]?.word ?? '') && !/ly$/.test(tokens[from - 1]?.word ?? '')) from--;
+      while (from > 0 && isNoun(tokens[from - 1]?.word ?? '')) from--;
       // The phrase's determiner goes with it; the word before that is the question's verb ("track my order").
       if (from > 0 && /^(?:the|a|an|my|our|your|this|that)$/.test(tokens[from - 1]?.word ?? '')) from--;
       const index = (tokens[from] as { index: number }).index;
@@ -204,11 +204,8 @@ function contrastedModifier(base: string, fragment: string, history: readonly Hi
     }
   }
   const remnant = tokenize(core).map((t) => t.word);
-  if (remnant.length === 0 || remnant.length > 3 || !remnant.every((w) => isContentWord(w) && !COMMON_VERBS.has(w))) return undefined;
-  const modifies = (i: number) => {
-    const word = tokens[i]?.word ?? '';
-    return isContentWord(word) && !COMMON_VERBS.has(word);
-  };
+  if (remnant.length === 0 || remnant.length > 3 || !remnant.every(modifiesNoun)) return undefined;
+  const modifies = (i: number) => modifiesNoun(tokens[i]?.word ?? '');
   const headStem = stemsOf(remnant.at(-1) ?? '')[0];
   if (remnant.length > 1) {
     // The remnant names its noun: the same noun in the question, with other modifiers before it.
@@ -287,7 +284,7 @@ function samePreposition(base: string, tokens: readonly { word: string; index: n
     let to = i + 1;
     if (/^(?:the|a|an|my|our|your)$/.test((tokens[to] as { word: string }).word)) to++;
     const start = to;
-    while (to < tokens.length && isContentWord((tokens[to] as { word: string }).word) && !COMMON_VERBS.has((tokens[to] as { word: string }).word)) to++;
+    while (to < tokens.length && modifiesNoun((tokens[to] as { word: string }).word)) to++;
     if (to === start) return undefined;
     const from = (tokens[i] as { index: number }).index;
     const last = tokens[to - 1] as { word: string; index: number };
@@ -307,7 +304,7 @@ function replaceReference(question: string, word: string, topics: Topic[], histo
   // must not become "the refund window", where refund is a mere modifier of another head.
   const nounStem = next ? stemsOf(next.word)[0] ?? '' : '';
   const nounTopic = next ? topics.find((t) => t.stems.at(-1) === nounStem) : undefined;
-  const determiner = next !== undefined && /^[\p{L}]/u.test(next.word) && isContentWord(next.word) && !COMMON_VERBS.has(next.word) && !/ly$/.test(next.word);
+  const determiner = next !== undefined && /^[\p{L}]/u.test(next.word) && isNoun(next.word);
   if (['this', 'that', 'these', 'those'].includes(word) && determiner) {
     if (nounTopic && nounTopic.stems.length > 1) {
       return { question: splice(question, token.index, next.index + next.word.length, `the ${nounTopic.phrase}`), reason: `read “${word} ${next.word}” as “${nounTopic.phrase}”`, antecedents: [nounTopic.phrase] };
@@ -362,7 +359,6 @@ function withDeterminer(phrase: string, history: readonly HistoryTurn[]): string
   return phrase;
 }
 
-const PERSONAL = new Set(['he', 'him', 'his', 'himself', 'she', 'her', 'hers', 'herself']);
 /** Plurals without an -s. */
 const IRREGULAR_PLURALS = new Set(['people', 'children', 'men', 'women', 'police', 'mice', 'teeth', 'feet', 'geese', 'cattle', 'data', 'media', 'criteria', 'bacteria', 'fungi', 'phenomena']);
 /** Singular nouns for groups, which English refers to as "they" as readily as "it". */
@@ -387,7 +383,7 @@ function agreeing(word: string, topics: Topic[]): Topic {
   // or an institution ("the Kit Kat Club", "Salt Lake City").
   // (A capitalized head in -s is a name such as Sanders, no plural.)
   const commonPlural = (t: Topic) => plural(t) && /^\p{Ll}/u.test(t.phrase.split(/\s+/).at(-1) ?? '');
-  const test = PERSONAL.has(word) ? (t: Topic) => isWrittenAsName(t.phrase) && !commonPlural(t) && !NO_PERSON_HEADS.has(head(t))
+  const test = PERSONAL_PRONOUNS.has(word) ? (t: Topic) => isWrittenAsName(t.phrase) && !commonPlural(t) && !NO_PERSON_HEADS.has(head(t))
     : word === 'there' ? (t: Topic) => /^\p{Lu}/u.test(t.phrase)
     : PLURAL_PRONOUNS.has(word) ? (t: Topic) => plural(t) || COLLECTIVE_NOUNS.has(head(t))
       : (t: Topic) => !plural(t);

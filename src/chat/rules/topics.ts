@@ -6,7 +6,7 @@
  * drown the user's topic.
  */
 import { stem } from '../../text/tokens';
-import { isContentWord, isEverydayWord } from './gate';
+import { isContentWord, isEverydayWord, looksPlural } from './gate';
 import { ASPECT_NOUNS, COMMON_VERBS, COMPARATIVES, NON_TOPIC_WORDS, PREPOSITIONS, SMALLTALK } from './word-lists';
 
 export interface HistoryTurn {
@@ -88,7 +88,7 @@ function readPhrases(text: string): string[] {
       const predicate = i === words.length - 1 && DEGREE_WORDS.has(words[i - 1]?.toLowerCase() ?? '') && !/^\p{Lu}/u.test(word);
       // "when two devices edit the same note": after a plural noun, a word without -s before a determiner is
       // the plural subject's verb (a noun phrase has no determiner inside it), whatever verb lists say.
-      const verb = run.length > 0 && /[^su's]s$/i.test(words[i - 1] ?? '') && !/s$/i.test(word) && /^\p{Ll}/u.test(word) && DETERMINERS.has(words[i + 1]?.toLowerCase() ?? '');
+      const verb = run.length > 0 && looksPlural((words[i - 1] ?? '').toLowerCase()) && !/s$/i.test(word) && /^\p{Ll}/u.test(word) && DETERMINERS.has(words[i + 1]?.toLowerCase() ?? '');
       // Contractions ("isn't", "I'd") are never topics.
       if (!predicate && !verb && (inName || topical(word) || number)) run.push(word);
       else flush();

@@ -6,6 +6,8 @@ const words = (s: string): ReadonlySet<string> => new Set(s.split(/\s+/).filter(
 
 /** Pronouns that point back at something named earlier. */
 export const ANAPHORIC_PRONOUNS = words(`it its itself they them their theirs themselves he him his himself she her hers herself`);
+/** Pronouns that mean one person: their antecedent is a name. */
+export const PERSONAL_PRONOUNS = words(`he him his himself she her hers herself`);
 /** Pronouns and demonstratives that need a plural antecedent. */
 export const PLURAL_PRONOUNS = words(`they them their theirs themselves these those`);
 
