@@ -149,6 +149,12 @@ async function openSession(id?: string): Promise<void> {
     view.element.append(h('p', { className: 'muted' }, 'Restored turn: its trace was not stored.'));
     return view.element;
   }));
+  // The page closed before this question's answer: it goes back into the box, to be asked again with Enter.
+  const unanswered = state.session.pending();
+  if (unanswered) {
+    ui.question.value = unanswered.user;
+    ui.chat.append(h('li', { className: 'muted unanswered' }, 'Your last question was not answered before the page closed; it is back in the question box.'));
+  }
 }
 
 /** Downloads the open conversation as Markdown or JSON, with its citations. */

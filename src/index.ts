@@ -36,7 +36,7 @@ export { passageLabel } from './chat/prompts';
 export type { GateDecision, GateReason } from './chat/rules/gate';
 export { MEMORY_DEFAULTS } from './chat/memory';
 export type { MemoryOptions } from './chat/memory';
-export type { SessionInfo } from './storage/session-store';
+export type { PendingQuestion, SessionInfo } from './storage/session-store';
 export { complete } from './llm/llm';
 export type { ChatMessage, GenerateOptions, GenerationUsage, Llm } from './llm/llm';
 export { WebLlm } from './llm/webllm';

@@ -3,13 +3,15 @@
  * events. One turn is the design's five steps: gate and condense
  * (condense.ts), retrieve, answer (answer.ts), remember. A turn is saved only
  * when it completes, so an abort (or a consumer that breaks out of its loop)
- * leaves no half turn; turns of one session run one at a time, and every
+ * leaves no half turn; the question alone is stored when the turn starts
+ * (`pending()`), so a page that closes or crashes mid-answer loses nothing
+ * the visitor typed. Turns of one session run one at a time, and every
  * await of a turn races its signal, so Stop always stops.
  */
 import { ThreadlineError, throwIfAborted } from '../errors';
 import { complete, type Llm } from '../llm/llm';
 import type { Retriever } from '../retriever';
-import type { SessionInfo, SessionStore, StoredTurn } from '../storage/session-store';
+import type { PendingQuestion, SessionInfo, SessionStore, StoredTurn } from '../storage/session-store';
 import { raced } from '../util/abort';
 import { Mutex } from '../util/mutex';
 import { answerTurn, type AbstainRule } from './answer';
@@ -91,6 +93,17 @@ export class ChatSession {
     return this.turns.map(({ user, assistant, mode, citations, at }) => ({ user, assistant, mode, citations, at }));
   }
 
+  /**
+   * The question of a turn that started and never ended (the page closed or
+   * crashed mid-answer), as stored when this session was opened or last
+   * asked; undefined once a later turn is saved or stopped. A chat UI offers
+   * it again ("your last question was not answered").
+   */
+  pending(): { user: string; at: number } | undefined {
+    const p = this.info.pending;
+    return p ? { user: p.user, at: p.at } : undefined;
+  }
+
   /** Forgets the turns, keeps the session id. */
   async reset(): Promise<void> {
     await this.lock.run(async () => {
@@ -121,8 +134,13 @@ export class ChatSession {
     if (text.length > MAX_QUESTION_CHARS) throw new ThreadlineError('INVALID_INPUT', `The question is longer than ${MAX_QUESTION_CHARS} characters.`);
     return eventStream<TurnEvent>(async (emit, signal) => {
       const release = await this.lock.acquire(signal);
+      const turn: Running = { id: crypto.randomUUID() };
       try {
-        await this.runTurn(text, emit, signal);
+        await this.runTurn(text, emit, signal, turn);
+      } catch (error) {
+        // Stopped on purpose: the question is no longer waiting for an answer. A failed turn leaves it, as a crash would.
+        if (signal.aborted && turn.marking) await this.unmark(turn.marking, turn.id);
+        throw error;
       } finally {
         release();
       }
@@ -130,7 +148,7 @@ export class ChatSession {
   }
 
   /** Gate and condense, retrieve, answer, remember. */
-  private async runTurn(text: string, emit: (e: TurnEvent) => void, signal: AbortSignal): Promise<void> {
+  private async runTurn(text: string, emit: (e: TurnEvent) => void, signal: AbortSignal, turn: Running): Promise<void> {
     const started = performance.now();
     await this.refresh(signal);
     const history: HistoryTurn[] = this.turns.map((t) => ({ user: t.user, assistant: t.assistant }));
@@ -138,6 +156,10 @@ export class ChatSession {
 
     const smalltalk = decide(text, history.length > 0);
     if (smalltalk.action === 'reply') return this.replySmalltalk(text, smalltalk.reason, emit, started);
+    // The question is stored while the turn runs (not awaited here: the write overlaps condensing and retrieval).
+    // Best effort: a store that cannot take it must not cost the visitor the answer.
+    const pending: PendingQuestion = { id: turn.id, user: text, at: Date.now() };
+    turn.marking = this.store.markPending(this.info, pending).then(() => true, () => false);
 
     // 1–2. Gate and condense.
     const condensed = await condenseTurn(text, history, window, { retriever: this.retriever, llm: this.llm, mode: this.options.condense, llmExpansion: this.options.llmExpansion, summary: this.info.summary, signal });
@@ -175,7 +197,8 @@ export class ChatSession {
 
     // 5. Remember: the user's own words and the answer, never the rewrite or the passages.
     throwIfAborted(signal);
-    await this.remember(text, done.answer, done.mode, done.citations.map(({ n, docId, label, url }) => ({ n, docId, label, ...(url !== undefined ? { url } : {}) })));
+    await turn.marking;
+    await this.remember(text, done.answer, done.mode, done.citations.map(({ n, docId, label, url }) => ({ n, docId, label, ...(url !== undefined ? { url } : {}) })), turn.id);
     void this.summarize(); // after this turn, outside the lock; runs even if the consumer stops at 'done'
     emit({ ...done, timings: { ...done.timings, condenseMs, retrieveMs, totalMs: performance.now() - started } });
   }
@@ -197,10 +220,20 @@ export class ChatSession {
     if (info) this.info = info;
   }
 
-  private async remember(user: string, assistant: string, mode: AnswerMode, citations: StoredTurn['citations']): Promise<void> {
+  /** Removes a stopped turn's question (best effort: the page may be closing). */
+  private async unmark(marking: Promise<boolean>, id: string): Promise<void> {
+    if (!(await marking)) return;
+    try {
+      this.info = await this.store.clearPending(this.info, id);
+    } catch {
+      // It stays offered as unanswered, which is what it is.
+    }
+  }
+
+  private async remember(user: string, assistant: string, mode: AnswerMode, citations: StoredTurn['citations'], answers?: string): Promise<void> {
     const now = Date.now();
     const info: SessionInfo = { ...this.info, title: this.info.title || user.slice(0, 80), updatedAt: now };
-    const saved = await this.store.append(info, { sessionId: this.info.id, user, assistant, mode, citations, at: now });
+    const saved = await this.store.append(info, { sessionId: this.info.id, user, assistant, mode, citations, at: now }, answers);
     this.info = saved.info;
     this.turns = [...this.turns, saved.turn];
   }
@@ -219,8 +252,7 @@ export class ChatSession {
       const older = this.turns.slice(from, upTo).map((t) => ({ user: t.user, assistant: t.assistant }));
       const text = await raced(complete(this.llm, summaryMessages(this.info.summary ?? '', older), { purpose: 'summary', temperature: 0, maxTokens: SUMMARY_MAX_TOKENS, signal: timeout }), timeout);
       await this.lock.run(async () => {
-        this.info = { ...this.info, summary: truncateToTokens(text.trim(), SUMMARY_MAX_TOKENS, this.count), summarizedUpTo: upTo };
-        await this.store.saveInfo(this.info);
+        this.info = await this.store.saveSummary(this.info, truncateToTokens(text.trim(), SUMMARY_MAX_TOKENS, this.count), upTo);
       });
       caughtUp = true;
     } catch {
@@ -232,6 +264,9 @@ export class ChatSession {
     if (caughtUp) await this.summarize();
   }
 }
+
+/** One ask()'s turn: its id, and the write of its pending question once started. */
+interface Running { id: string; marking?: Promise<boolean> }
 
 function smalltalkReply(text: string): string {
   const t = text.toLowerCase();

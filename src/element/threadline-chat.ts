@@ -54,6 +54,8 @@ export class ThreadlineChat extends HTMLElement {
   private opening: AbortController | null = null;
   private started: Promise<void> | null = null;
   private readyStatus = '';
+  /** The status while a question the page closed on waits in the box; the next turn clears it. */
+  private unansweredStatus = '';
   /** Why the configured language model is not in use, when it is not. */
   private llmNote = '';
   private readonly ui: ChatDom;
@@ -73,6 +75,10 @@ export class ThreadlineChat extends HTMLElement {
       viewOptions: () => this.viewOptions(),
       started: () => {
         this.ui.suggestions.hidden = true;
+        if (this.unansweredStatus) {
+          this.unansweredStatus = '';
+          if (this.ui.status.dataset.state !== 'error') this.setStatus(this.readyStatus);
+        }
         // The page itself scrolls the panel into view once, for a visitor who asked from far below or above it.
         this.ui.form.scrollIntoView?.({ block: 'nearest' });
       },
@@ -182,6 +188,7 @@ export class ThreadlineChat extends HTMLElement {
     this.ui.log.replaceChildren();
     this.llmNote = '';
     this.readyStatus = '';
+    this.unansweredStatus = '';
     this.setStatus('Loading the search model…');
     const opening = new AbortController();
     this.opening = opening;
@@ -217,7 +224,11 @@ export class ThreadlineChat extends HTMLElement {
       this.ui.progress.hidden = true;
       const answers = tl.llm ? `answers by ${tl.llm.id}` : `extractive answers (no language model${this.llmNote ? `: ${this.llmNote}` : ''})`;
       this.readyStatus = `${stats.docs} documents · ${answers}${stale}`;
-      this.setStatus(this.readyStatus);
+      // A question the page closed on before its answer is put back where it was typed, not asked again unbidden.
+      const unanswered = this.session.pending();
+      if (unanswered && !this.ui.input.value) this.ui.input.value = unanswered.user;
+      this.unansweredStatus = unanswered ? `${this.readyStatus} · your last question was not answered: it is in the box, press Enter to ask it` : '';
+      this.setStatus(this.unansweredStatus || this.readyStatus);
       this.chat.enable(true);
       this.ui.fresh.disabled = false;
       this.showSuggestions();
@@ -242,6 +253,11 @@ export class ThreadlineChat extends HTMLElement {
       return;
     }
     this.ui.log.replaceChildren();
+    if (this.unansweredStatus) {
+      // The unanswered question stays in the box, to be asked in the new conversation or cleared.
+      this.unansweredStatus = '';
+      this.setStatus(this.readyStatus);
+    }
     this.showSuggestions();
     this.ui.input.focus();
   }
@@ -266,7 +282,7 @@ export class ThreadlineChat extends HTMLElement {
     const bar = this.ui.progress;
     if (p.phase === 'model-ready' && this.readyStatus) {
       bar.hidden = true;
-      this.setStatus(this.readyStatus);
+      this.setStatus(this.unansweredStatus || this.readyStatus);
     } else if (p.phase === 'model-download' || p.phase === 'llm-load') {
       bar.hidden = p.phase === 'llm-load' && p.stage === 'ready';
       bar.value = p.fraction;
@@ -283,7 +299,7 @@ export class ThreadlineChat extends HTMLElement {
       this.llmNote = p.reason;
     } else if (p.phase === 'llm-status') {
       bar.hidden = true;
-      this.setStatus(p.status === 'ready' ? this.readyStatus : p.reason, p.status !== 'ready');
+      this.setStatus(p.status === 'ready' ? this.unansweredStatus || this.readyStatus : p.reason, p.status !== 'ready');
     }
   }
 

@@ -29,6 +29,19 @@ export interface SessionInfo {
   /** Running summary of turns [0, summarizedUpTo) when summary memory is on. */
   summary?: string;
   summarizedUpTo?: number;
+  /**
+   * The question of a turn that started and never ended: the page closed or
+   * crashed mid-answer. Written when a turn starts, removed when it is saved
+   * or stopped, so what a visitor typed survives a crash.
+   */
+  pending?: PendingQuestion;
+}
+
+export interface PendingQuestion {
+  /** Which turn wrote it: only that turn's save or stop removes it. */
+  id: string;
+  user: string;
+  at: number;
 }
 
 interface SessionDB extends DBSchema {
@@ -64,7 +77,7 @@ export class SessionStore {
   }
 
   async list(): Promise<SessionInfo[]> {
-    return this.guard(async () => ((await this.db.getAllFromIndex('sessions', 'byUpdated')) as unknown[]).filter(isSessionInfo).reverse(), 'Could not list sessions');
+    return this.guard(async () => ((await this.db.getAllFromIndex('sessions', 'byUpdated')) as unknown[]).filter(isSessionInfo).map(withValidPending).reverse(), 'Could not list sessions');
   }
 
   /**
@@ -80,7 +93,7 @@ export class SessionStore {
         tx.objectStore('turns').getAll(IDBKeyRange.bound([id, 0], [id, Number.MAX_SAFE_INTEGER])),
       ]);
       const turns = (records as unknown[]).filter(isStoredTurn);
-      return { info: isSessionInfo(info) ? info : undefined, turns, skipped: records.length - turns.length };
+      return { info: isSessionInfo(info) ? withValidPending(info) : undefined, turns, skipped: records.length - turns.length };
     }, 'Could not load the session');
   }
 
@@ -90,7 +103,7 @@ export class SessionStore {
    * tabs, or two chats in one page) never overwrite each other's turns. The
    * header is merged with the stored one. Returns what was stored.
    */
-  async append(info: SessionInfo, turn: Omit<StoredTurn, 'index'>): Promise<{ info: SessionInfo; turn: StoredTurn }> {
+  async append(info: SessionInfo, turn: Omit<StoredTurn, 'index'>, answers?: string): Promise<{ info: SessionInfo; turn: StoredTurn }> {
     return this.guard(async () => {
       const tx = this.db.transaction(['sessions', 'turns'], 'readwrite', TX);
       try {
@@ -100,12 +113,16 @@ export class SessionStore {
         const index = last ? (last.key)[1] + 1 : 0;
         const saved: StoredTurn = { ...turn, sessionId: info.id, index };
         const header = isSessionInfo(stored) ? stored : undefined;
+        const rest = withoutPending(info);
+        const pending = header?.pending !== undefined && header.pending.id !== answers ? header.pending : undefined;
         const merged: SessionInfo = {
-          ...info,
+          ...rest,
           title: header?.title || info.title,
           createdAt: header?.createdAt ?? info.createdAt,
           turnCount: count + 1,
           ...((header?.summarizedUpTo ?? 0) > (info.summarizedUpTo ?? 0) ? { summary: header?.summary, summarizedUpTo: header?.summarizedUpTo } : {}),
+          // The stored question stays unless this turn answers it (another tab's turn may be running).
+          ...(pending ? { pending } : {}),
         };
         await Promise.all([turns.put(saved), tx.objectStore('sessions').put(merged), tx.done]);
         return { info: merged, turn: saved };
@@ -116,8 +133,42 @@ export class SessionStore {
     }, 'Could not save the turn');
   }
 
-  async saveInfo(info: SessionInfo): Promise<void> {
-    await this.guard(() => this.db.put('sessions', info).then(() => undefined), 'Could not save the session');
+  /** Stores the running summary in the header as it is stored now (a pending question written since is kept). */
+  async saveSummary(info: SessionInfo, summary: string, summarizedUpTo: number): Promise<SessionInfo> {
+    return this.updateHeader(info, (header) => ({ ...header, summary, summarizedUpTo }), 'Could not save the session');
+  }
+
+  /**
+   * Records the question of a turn that has started (`fresh` is the header of
+   * a session not stored yet). A later question replaces an earlier one that
+   * was never answered.
+   */
+  async markPending(fresh: SessionInfo, pending: PendingQuestion): Promise<void> {
+    const title = fresh.title || pending.user.slice(0, 80);
+    await this.updateHeader(fresh, (header) => ({ ...header, title: header.title || title, updatedAt: Math.max(header.updatedAt, pending.at), pending }), 'Could not save the question');
+  }
+
+  /** Removes the pending question if `id`'s turn wrote it (a stopped turn); returns the header. */
+  async clearPending(fresh: SessionInfo, id: string): Promise<SessionInfo> {
+    return this.updateHeader(fresh, (header) => {
+      return header.pending?.id === id ? withoutPending(header) : header;
+    }, 'Could not save the session');
+  }
+
+  /** Read, change and write the header in one transaction, so two writers never lose each other's fields. */
+  private async updateHeader(fresh: SessionInfo, change: (header: SessionInfo) => SessionInfo, message: string): Promise<SessionInfo> {
+    return this.guard(async () => {
+      const tx = this.db.transaction('sessions', 'readwrite', TX);
+      try {
+        const stored = await tx.store.get(fresh.id);
+        const header = change(isSessionInfo(stored) ? withValidPending(stored) : withoutPending(fresh));
+        await Promise.all([tx.store.put(header), tx.done]);
+        return header;
+      } catch (error) {
+        abandon(tx);
+        throw error;
+      }
+    }, message);
   }
 
   /** Deletes the session's turns; with `keepSession`, keeps an empty header (reset). */
@@ -153,6 +204,19 @@ function isStoredTurn(value: unknown): value is StoredTurn {
   const t = value as Partial<StoredTurn> | null;
   return typeof t === 'object' && t !== null && isText(t.sessionId) && Number.isInteger(t.index) && isText(t.user) && isText(t.assistant)
     && isText(t.mode) && Array.isArray(t.citations) && t.citations.every((c) => typeof c === 'object' && c !== null && Number.isInteger(c.n) && isText(c.docId) && isText(c.label));
+}
+
+/** A header whose pending question is malformed (tampering, a future format) is kept without it. */
+function withValidPending(info: SessionInfo): SessionInfo {
+  const p = info.pending as Partial<PendingQuestion> | undefined;
+  const valid = p === undefined || (typeof p === 'object' && p !== null && isText(p.id) && isText(p.user) && p.user.trim() !== '' && typeof p.at === 'number');
+  return valid ? info : withoutPending(info);
+}
+
+function withoutPending(info: SessionInfo): SessionInfo {
+  const copy = { ...info };
+  delete copy.pending;
+  return copy;
 }
 
 function isSessionInfo(value: unknown): value is SessionInfo {

@@ -33,6 +33,30 @@ describe('tampered storage and files in Chromium (real worker, real IndexedDB)',
     await b.dispose();
   });
 
+  it('a tampered unanswered question (wrong types, a number, markup) is dropped or shown as text: the conversation still opens and lists', async () => {
+    const name = freshName('pending');
+    const tl = await createThreadline({ name });
+    await tl.add(sampleDocs);
+    await ask(await tl.chat({ sessionId: 'bad' }), "what's the refund window?");
+    await ask(await tl.chat({ sessionId: 'markup' }), "what's the refund window?");
+    const db = await openDB(`threadline:${name}:sessions`);
+    const header = async (id: string) => (await db.get('sessions', id)) as Record<string, unknown>;
+    await db.put('sessions', { ...(await header('bad')), pending: { id: 7, user: ['not', 'text'], at: 'soon' } });
+    await db.put('sessions', { ...(await header('markup')), pending: { id: 'x', user: '<img src=x onerror=alert(1)>', at: 1 } });
+    db.close();
+    const bad = await tl.chat({ sessionId: 'bad' });
+    expect(bad.pending()).toBeUndefined();
+    expect(bad.history()).toHaveLength(1);
+    expect((await tl.sessions()).find((s) => s.id === 'bad')?.pending).toBeUndefined();
+    // Well-formed, it is the visitor's own text, returned as is (a UI puts it in an input's value, never in markup).
+    expect((await tl.chat({ sessionId: 'markup' })).pending()?.user).toBe('<img src=x onerror=alert(1)>');
+    // Asking again works, and the question no longer waits.
+    const again = await tl.chat({ sessionId: 'bad' });
+    expect(await ask(again, 'what about damaged items?')).toContain('done');
+    expect(again.history()).toHaveLength(2);
+    await tl.dispose();
+  });
+
   it('a .tlix with a valid hash and a non-string chunk context is refused before any write; the stored index stays', async () => {
     const name = freshName('tlix');
     const tl = await createThreadline({ name });

@@ -377,3 +377,61 @@ describe('<threadline-chat> over a site whose index holds a PDF (threadline inde
     await pdfServer.close();
   });
 });
+
+describe('<threadline-chat> when the page closes mid-answer', () => {
+  it('puts the unanswered question back in the box after a reload (a scripted Llm that never answers), and answering it clears it', async () => {
+    const context = await browser.newContext();
+    const foreign = await confineTo(context, server.origin);
+    const page = await context.newPage();
+    await watchElementEvents(page);
+    await page.goto(`${server.origin}/index.html`);
+    expect(await waitForElement(page)).toMatchObject({ type: 'threadline-ready' });
+    await askRefundWindow(page);
+    // A language model that starts and never finishes: the page is reloaded while the answer is still coming.
+    await page.evaluate(() => {
+      const chat = document.querySelector('threadline-chat') as HTMLElement & { llm: unknown };
+      chat.llm = { id: 'scripted-never-ending', contextWindow: 4096, stream: () => ({ [Symbol.asyncIterator]: () => ({ next: () => new Promise<IteratorResult<string>>(() => undefined) }) }) };
+    });
+    await page.locator('threadline-chat .status', { hasText: 'answers by scripted-never-ending' }).waitFor({ timeout: 60_000 });
+    const input = page.locator('threadline-chat input');
+    await input.fill('what about damaged items?');
+    await input.press('Enter');
+    await page.locator('threadline-chat .tl-turn:nth-child(2)').waitFor({ timeout: 60_000 });
+    // What the page stored while the turn runs, read straight from IndexedDB until the question is there.
+    const stored = await page.evaluate(async () => {
+      const read = () => new Promise<{ pending?: unknown; turnCount: number }[]>((resolve, reject) => {
+        const open = indexedDB.open('threadline:threadline-chat:sessions');
+        open.onerror = () => reject(new Error(String(open.error)));
+        open.onsuccess = () => {
+          const all = open.result.transaction('sessions').objectStore('sessions').getAll();
+          all.onsuccess = () => { resolve((all.result as { pending?: unknown; turnCount: number }[]).map((s) => ({ pending: s.pending, turnCount: s.turnCount }))); open.result.close(); };
+        };
+      });
+      for (let i = 0; i < 200; i++) {
+        const sessions = await read();
+        if (sessions.some((s) => s.pending)) return sessions;
+        await new Promise((r) => setTimeout(r, 25));
+      }
+      return read();
+    });
+    expect(stored).toMatchObject([{ pending: { user: 'what about damaged items?' }, turnCount: 1 }]);
+    expect(stored).toHaveLength(1);
+
+    await page.reload();
+    expect(await waitForElementEvent(page, (e) => e.type === 'threadline-ready')).toBeTruthy();
+    const chat = page.locator('threadline-chat');
+    expect(await chat.locator('.tl-turn').count()).toBe(1);
+    expect(await input.inputValue()).toBe('what about damaged items?');
+    expect(await chat.locator('.status').textContent()).toMatch(/your last question was not answered/);
+    await input.press('Enter');
+    await page.locator('threadline-chat .tl-turn:nth-child(2) .tl-mode:not([hidden])').waitFor({ timeout: 60_000 });
+    expect(await chat.locator('.status').textContent()).not.toMatch(/not answered/);
+
+    await page.reload();
+    expect(await waitForElementEvent(page, (e) => e.type === 'threadline-ready')).toBeTruthy();
+    expect(await chat.locator('.tl-turn').count()).toBe(2);
+    expect(await input.inputValue()).toBe('');
+    expect(foreign).toEqual([]);
+    await context.close();
+  });
+});

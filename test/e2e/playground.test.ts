@@ -162,9 +162,31 @@ describe('playground (built, served by a plain static host)', () => {
     const dataBefore = Number(await page.locator('#storage').getAttribute('data-your-data'));
     expect(dataBefore).toBeGreaterThan(0);
 
+    // As if the page had closed while a fourth question was being answered: its question is stored in the
+    // conversation's header (written here as a turn writes it when it starts; element.test.ts closes a page mid-turn).
+    await page.evaluate(async () => {
+      for (const { name } of await indexedDB.databases()) {
+        if (!name?.endsWith(':sessions')) continue;
+        await new Promise<void>((resolve, reject) => {
+          const open = indexedDB.open(name);
+          open.onerror = () => reject(new Error(String(open.error)));
+          open.onsuccess = () => {
+            const store = open.result.transaction('sessions', 'readwrite').objectStore('sessions');
+            const all = store.getAll();
+            all.onsuccess = () => {
+              for (const s of all.result) store.put({ ...s, pending: { id: 'crashed-turn', user: 'and for the Pro plan?', at: Date.now() } });
+              store.transaction.oncomplete = () => { open.result.close(); resolve(); };
+            };
+          };
+        });
+      }
+    });
     // Reload: the index and the conversation come back; nothing is embedded again.
     await page.reload();
     await ready(page);
+    await page.locator('#chat .unanswered').waitFor();
+    expect(await page.inputValue('#question')).toBe('and for the Pro plan?');
+    await page.fill('#question', '');
     expect(await page.locator('#index-info').getAttribute('data-docs')).toBe(String(SAMPLE_KB.length));
     expect(await page.locator('#index-info').getAttribute('data-embedded-chunks')).toBe('0');
     expect(await page.locator('.tl-turn').count()).toBe(3);

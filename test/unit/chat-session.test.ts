@@ -26,6 +26,12 @@ async function run(chat: ChatSession, text: string, signal?: AbortSignal): Promi
   return events;
 }
 
+/** The type of a turn's next event (undefined once it ended). */
+async function nextType(stream: AsyncIterator<TurnEvent>): Promise<TurnEvent['type'] | undefined> {
+  const step = await stream.next();
+  return step.done ? undefined : step.value.type;
+}
+
 const find = <T extends TurnEvent['type']>(events: TurnEvent[], type: T) => events.find((e): e is Extract<TurnEvent, { type: T }> => e.type === type);
 
 describe('chat options are checked when the session opens', () => {
@@ -152,6 +158,55 @@ describe('chat session with the fake LLM (FakeLlm) and real retrieval', () => {
     // The next turn works normally.
     expect(find(await run(chat, 'how do I track my order?'), 'done')?.mode).toBe('generated');
     expect(chat.history()).toHaveLength(2);
+  });
+
+  it('a question whose answer never ends (the page closed mid-answer) is offered again after a reload, with no half turn', async () => {
+    const llm = new FakeLlm({ answer: () => ({ pieces: Array.from({ length: 40 }, (_, i) => `word${i} `), delayMs: 5 }) });
+    const { chat, store } = await session(llm);
+    await run(chat, "what's the refund window?");
+    expect(chat.pending()).toBeUndefined();
+    // The first page streams an answer and is never heard from again; a second page opens the same session meanwhile.
+    const stream = chat.ask('what about damaged items?');
+    expect(await nextType(stream)).toBe('condensed');
+    while (await nextType(stream) !== 'token');
+    const reloaded = await ChatSession.open(store, engine, llm, { sessionId: chat.id });
+    expect(reloaded.pending()).toMatchObject({ user: 'what about damaged items?' });
+    expect(reloaded.history().map((t) => t.user)).toEqual(["what's the refund window?"]);
+    expect((await store.list())[0]?.pending?.user).toBe('what about damaged items?');
+    // Asking again answers it: the question is no longer pending, for this page or the next.
+    await run(reloaded, 'what about damaged items?');
+    expect(reloaded.pending()).toBeUndefined();
+    expect((await ChatSession.open(store, engine, llm, { sessionId: chat.id })).pending()).toBeUndefined();
+    await stream.return?.(undefined);
+  });
+
+  it('the first question of a new conversation is stored at once: the conversation is listed and offers it', async () => {
+    const llm = new FakeLlm({ answer: () => ({ pieces: Array.from({ length: 40 }, (_, i) => `word${i} `), delayMs: 5 }) });
+    const { chat, store } = await session(llm);
+    const stream = chat.ask('how do I reset my password?');
+    while (await nextType(stream) !== 'token');
+    const [listed] = await store.list();
+    expect(listed).toMatchObject({ id: chat.id, title: 'how do I reset my password?', turnCount: 0, pending: { user: 'how do I reset my password?' } });
+    await stream.return?.(undefined);
+  });
+
+  it('a failed answer leaves its question pending; a stopped one does not', async () => {
+    // The retrieval worker dies mid-turn (a language model's failure falls back to an extractive answer instead).
+    const store = await SessionStore.open(`chat-${unique++}`);
+    const crashing = { termStats: engine.termStats.bind(engine), search: () => Promise.reject(new ThreadlineError('WORKER_CRASHED', 'the worker stopped')) };
+    const failed = await ChatSession.open(store, crashing, undefined);
+    await expect(run(failed, 'how do I track my order?')).rejects.toMatchObject({ code: 'WORKER_CRASHED' });
+    expect((await ChatSession.open(store, engine, undefined, { sessionId: failed.id })).pending()?.user).toBe('how do I track my order?');
+
+    const slow = new FakeLlm({ answer: () => ({ pieces: Array.from({ length: 40 }, (_, i) => `word${i} `), delayMs: 5 }) });
+    const b = await session(slow);
+    const controller = new AbortController();
+    const stopped = (async () => {
+      for await (const e of b.chat.ask('how do I track my order?', { signal: controller.signal })) if (e.type === 'token') controller.abort();
+    })();
+    await expect(stopped).rejects.toMatchObject({ code: 'ABORTED' });
+    expect(b.chat.pending()).toBeUndefined();
+    expect((await ChatSession.open(b.store, engine, slow, { sessionId: b.chat.id })).pending()).toBeUndefined();
   });
 
   it('removes invented citations and reports them', async () => {
