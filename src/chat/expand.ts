@@ -381,7 +381,9 @@ export function resolveDefinites(ask: string, history: readonly HistoryTurn[], s
     const determiner = tokens[i] as { word: string; index: number };
     const noun = tokens[i + 1] as { word: string; index: number };
     const after = tokens[i + 2]?.word;
-    if ((determiner.word !== 'the' && determiner.word !== demonstrative) || !isNoun(noun.word) || (after !== undefined && (isNoun(after) || after === 'of'))) continue;
+    // A noun after it makes a compound ("the Stanford experiment"); a participle does not ("was the Squad established").
+    const compound = after !== undefined && isNoun(after) && !/^.{2,}[^e]ed$/.test(after);
+    if ((determiner.word !== 'the' && determiner.word !== demonstrative) || !isNoun(noun.word) || compound || after === 'of') continue;
     // Only the determiner and the noun, adjacent: "the Stanford experiment" already says which.
     if (ask.slice(determiner.index + determiner.word.length, noun.index).trim() !== '') continue;
     const head = stemsOf(noun.word)[0] ?? noun.word;

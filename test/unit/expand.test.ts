@@ -184,6 +184,11 @@ describe('resolve, then expand', () => {
     expect(resolveAndExpand('How would the College be abolished?', [{ user: 'How is the president elected?', assistant: 'By the Electoral College.' }], sp).question).toBe('How would the Electoral College be abolished?');
     expect(resolveAndExpand('How would the College be abolished?', [{ user: 'How is the president elected?', assistant: 'By the Electoral College.' }, { user: 'Who counts the votes?', assistant: 'Congress does.' }], sp).question).not.toMatch(/Electoral/);
     expect(resolveAndExpand('What should I not miss on the Coast?', [{ user: 'Where should I go in Italy?', assistant: 'Details, Amalfi Coast: it was late morning by the time we arrived.' }], sp).question).toBe('What should I not miss on the Amalfi Coast?');
+    // A participle after the noun makes no compound ("was the Squad established"); a noun ending in -ed does ("the flower bed").
+    const protests = [{ user: 'There were protests in Nigeria. What happened?', assistant: 'Nigerians protested against the Special Anti-Robbery Squad, a unit of the police.' }];
+    expect(resolveAndExpand('Why was the Squad established in the first place?', protests, sp).question).toBe('Why was the Special Anti-Robbery Squad established in the first place?');
+    expect(resolveAndExpand('Is the Roadster related to the other cars?', [{ user: 'Tell me about the Tesla Roadster.', assistant: '' }], sp).question).toMatch(/^Is the Tesla Roadster related/);
+    expect(resolveAndExpand('How big is the garden bed?', [{ user: 'How do I start a vegetable garden?', assistant: '' }], sp).question).toMatch(/^How big is the garden bed/);
   });
 
   it('a demonstrative before a noun is read like a definite one: “this theory” after an answer naming the Catecholamine Theory', () => {

@@ -56,6 +56,22 @@ const LATER_TURNS: Row[] = [
   ['What is the role of melatonin?', 'condense', 'missing-argument'],
   ['Why is Batman not a member?', 'condense', 'missing-argument'],
   ['What kind should I get if I am allergic?', 'condense', 'missing-argument'],
+  // A stance or rule whose topic is never said (on what?), after an article, a possessive or a name.
+  ['What is the NFL policy?', 'condense', 'missing-argument'],
+  ["What were Ziegler's improvements?", 'condense', 'missing-argument'],
+  ['What are the EU rules?', 'condense', 'missing-argument'],
+  ["What is the French government's attitude?", 'condense', 'missing-argument'],
+  ['What is the NFL policy on steroids?', 'keep', 'self-contained'],
+  ["What is the French government's attitude toward alcohol in pregnancy?", 'keep', 'self-contained'],
+  ['What are the GMO labeling rules in the EU?', 'keep', 'self-contained'],
+  ['Does Lumen have a student discount policy?', 'keep', 'self-contained'], // the modifier names its topic
+  // Responding or comparing last in the question, with nothing said to respond to or compare with.
+  ['How did the international community respond?', 'condense', 'missing-argument'],
+  ['How did the community respond to the protests?', 'keep', 'self-contained'],
+  ['How does the use of rhyme in Biblical poetry compare?', 'condense', 'missing-argument'],
+  ['How do the three periods of dinosaur evolution compare?', 'keep', 'self-contained'], // a plural subject, compared within itself
+  ['How are anxiety and depression related?', 'keep', 'self-contained'],
+  ['What is the best way to learn React?', 'keep', 'self-contained'], // a name, not the verb
   ['What is the impact of tourism on coral reefs?', 'keep', 'self-contained'],
   ['What is the role of melatonin in sleep?', 'keep', 'self-contained'],
   ['What is the difference between baby back ribs and spareribs?', 'keep', 'self-contained'],

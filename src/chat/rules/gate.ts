@@ -163,6 +163,7 @@ export function isNoun(word: string): boolean {
 const COORDINATORS = new Set(['and', 'but', 'or']);
 const POSSESSIVE_PRONOUNS = new Set(['its', 'their', 'his', 'her']);
 const LIKENESS = new Set(['different', 'differ', 'differs', 'similar', 'alike', 'compare', 'compares', 'comparable', 'difference', 'differences', 'similarities']);
+const PLURAL_AUXILIARIES = new Set(['do', 'are', 'were', 'have']);
 const LIKENESS_COMPLEMENTS = new Set(['from', 'to', 'than', 'between', 'and', 'with', 'vs', 'versus', 'among', 'or']);
 
 function isRelativeThat(tokens: Token[], i: number): boolean {
@@ -251,7 +252,7 @@ function decideOnce(question: string, hasHistory: boolean): GateDecision {
   const whichOne = WHICH_ONE.exec(rest);
   if (whichOne) return { action: 'condense', reason: 'which-one', evidence: [whichOne[0].toLowerCase()] };
 
-  const unrelated = missingArgument(tokens);
+  const unrelated = missingArgument(tokens, rest);
   if (unrelated) return { action: 'condense', reason: 'missing-argument', evidence: [unrelated] };
 
   const comparative = tokens.find((t) => COMPARATIVES.has(t.word));
@@ -261,8 +262,13 @@ function decideOnce(question: string, hasHistory: boolean): GateDecision {
   // "How is a container different?": a difference with nothing to differ from.
   // Attributive uses ("different types", "similar experiments") compare nothing.
   const likeness = tokens.find((t, j) => LIKENESS.has(t.word) && !isContentWord(tokens[j + 1]?.word ?? 'the'));
-  if (likeness && !tokens.some((t) => LIKENESS_COMPLEMENTS.has(t.word)) && content.filter((t) => t !== likeness).length <= 2) {
-    return { action: 'condense', reason: 'comparative', evidence: [likeness.word] };
+  if (likeness && !tokens.some((t) => LIKENESS_COMPLEMENTS.has(t.word))) {
+    if (content.filter((t) => t !== likeness).length <= 2) return { action: 'condense', reason: 'comparative', evidence: [likeness.word] };
+    // Last in a question that names its subject at length ("How does the use of rhyme in Biblical poetry compare?"), what it
+    // is compared with is left unsaid: the conversation supplies it as context, beside the question's own words.
+    // A plural subject ("How do the three periods compare?") is compared within itself.
+    const plural = tokens.some((t) => PLURAL_AUXILIARIES.has(t.word));
+    if (likeness === tokens.at(-1) && !plural) return { action: 'condense', reason: 'missing-argument', evidence: [likeness.word] };
   }
   const prepositional = tokens[0] && FUNCTION_WORDS.has(tokens[0].word) && !tokens.some((t) => AUXILIARIES.has(t.word));
   if (content.length <= 1 || (prepositional && content.length <= 3) || (continuation && content.length <= 2)) {
@@ -279,6 +285,12 @@ const RELATIONS = new Set(['impact', 'impacts', 'effect', 'effects', 'influence'
 /** Nouns of a part something plays in a whole: "the role of X in Y". */
 const PARTS = new Set(['role', 'contribution', 'purpose', 'importance', 'significance']);
 const CLASSIFIERS = new Set(['kind', 'kinds', 'type', 'types', 'sort', 'sorts']);
+/** Nouns of a stance or rule about a topic: "the NFL policy on steroids", "the French government's attitude toward drinking". */
+const STANCES = new Set(['policy', 'policies', 'rules', 'laws', 'regulations', 'guidelines', 'recommendations', 'requirements', 'attitude', 'attitudes', 'stance', 'position', 'view', 'views', 'opinion', 'opinions', 'approach', 'improvements', 'criticism', 'criticisms', 'response', 'reaction', 'arguments', 'evidence']);
+/** Verbs of responding, whose stimulus ("to X") a follow-up leaves out. */
+const RESPONSES = new Set(['respond', 'responds', 'responded', 'react', 'reacts', 'reacted', 'retaliate', 'retaliated']);
+/** What names a stance's topic after it: a preposition or a complement clause. */
+const STANCE_COMPLEMENTS = new Set(['on', 'about', 'toward', 'towards', 'for', 'regarding', 'to', 'of', 'in', 'against', 'with', 'concerning', 'around', 'over', 'behind', 'that', 'at', 'from', 'between', 'among', 'within', 'under']);
 
 /**
  * A relation with one side unnamed: the other side is the conversation's
@@ -286,11 +298,16 @@ const CLASSIFIERS = new Set(['kind', 'kinds', 'type', 'types', 'sort', 'sorts'])
  * the role of melatonin?" (in what?), "Why is Batman not a member?" (of what?),
  * "What kind should I get?" (of what?).
  */
-function missingArgument(tokens: Token[]): string | null {
+function missingArgument(tokens: Token[], text: string): string | null {
   const words = tokens.map((t) => t.word);
   for (let i = 0; i < words.length; i++) {
     const word = words[i] as string;
     const next = words[i + 1];
+    // "How did the international community respond?": a response to something never named (not "React", a name).
+    if (RESPONSES.has(word) && i === words.length - 1 && !/^\p{Lu}/u.test(text.slice((tokens[i] as Token).index))) return word;
+    // "What is the NFL policy?", "What were Ziegler's improvements?": a stance whose topic is never said. Only after an
+    // article, a possessive or a name ("the drug policy", "labeling rules" name their topic in the modifier).
+    if (STANCES.has(word) && (next === undefined || !STANCE_COMPLEMENTS.has(next)) && (i === 0 || ownerOrArticle(tokens[i - 1] as Token, text))) return word;
     // "the impact on biology": the relation's first side ("of X") never named.
     if (RELATIONS.has(word) && (next === 'on' || next === 'to' || next === 'with') && !words.includes('between') && !words.slice(0, i).some((w) => w === 'of' || ANAPHORIC_PRONOUNS.has(w))) return word;
     // "the role of melatonin": what it plays a part in never named.
@@ -300,6 +317,11 @@ function missingArgument(tokens: Token[]): string | null {
     if (CLASSIFIERS.has(word) && (words[i - 1] === 'what' || words[i - 1] === 'which') && next !== 'of') return word;
   }
   return null;
+}
+
+/** "the", a possessive ("its", "Ziegler's", "government's") or a name written with a capital ("NFL", "EU"). */
+function ownerOrArticle(token: Token, text: string): boolean {
+  return token.word === 'the' || POSSESSIVE_PRONOUNS.has(token.word) || token.word === 'their' || /'s$/.test(token.word) || /^\p{Lu}/u.test(text.slice(token.index, token.index + 1));
 }
 
 /** Only everyday words, and no capitalized word inside a sentence (a name). */
