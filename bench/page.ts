@@ -48,6 +48,10 @@ const bench = {
     const texts = await sentences(chunkCount);
     return benchWorker().ingest(texts.map((text, i) => ({ id: `s${i}`, text })));
   },
+  /** The same comparison on documents as sites have them: Markdown pages of about 4,000 characters, ≥ `chars` in all. */
+  async ingestMarkdownVsBare(chars: number) {
+    return benchWorker().ingest(syntheticCorpus(await loadVocab(), chars));
+  },
   /** search() p50/p95 from the main thread on an index of `chunks` chunks. */
   async query10k(chunks: number, count: number) {
     const name = `bench-query-${Date.now()}`;

@@ -63,6 +63,7 @@ try {
   const hydrate: HydrateResult = await page.evaluate(({ n, dims, runs }) => window.bench.hydrate(n, dims, runs), { n: SIZE.hydrate, dims: DIMS, runs: SIZE.hydrateRuns });
   log('ingest vs bare pipeline');
   const ingest = await page.evaluate((n) => window.bench.ingestVsBare(n), SIZE.ingest);
+  const ingestMarkdown = await page.evaluate((c) => window.bench.ingestMarkdownVsBare(c), SIZE.chars / 4);
   log('Markdown corpus, reload');
   const name = `bench-${Date.now()}`;
   const corpus = await page.evaluate(({ name, chars }) => window.bench.ingest(name, chars), { name, chars: SIZE.chars });
@@ -96,6 +97,7 @@ try {
     quick,
     scan, hydrate,
     ingest: { chunksPerS: ingest.chunksPerS, overhead: ingest.overhead, bareChunksPerS: ingest.bareChunksPerS, chunks: ingest.chunks, floorOverhead: ingest.floorOverhead, replaceOneMs: ingest.replaceOneMs },
+    ingestMarkdown: { chunksPerS: ingestMarkdown.chunksPerS, overhead: ingestMarkdown.overhead, bareChunksPerS: ingestMarkdown.bareChunksPerS, chunks: ingestMarkdown.chunks, floorOverhead: ingestMarkdown.floorOverhead },
     query: { p50Ms: query.p50Ms, p95Ms: query.p95Ms, chunks: SIZE.query, queries: query.count },
     mainThread: { longestTaskMsIngest: mainThread.longestTaskMsIngest, longestTaskMsQuery: mainThread.longestTaskMsQuery, ingestChunks: mainThread.chunks },
     peers,
@@ -119,6 +121,7 @@ try {
   }
   for (const [size, h] of Object.entries(hydrate)) row(`hydrate ${size}`, `${f(h.ms, 0)} ms, ${f(h.ratioToRawRead)}× raw IndexedDB read (${f(h.rawReadMs, 0)} ms), ${f(h.mbPerS, 0)} MB/s`);
   row('ingest add() vs bare embedder', `${f(ingest.chunksPerS, 0)} vs ${f(ingest.bareChunksPerS, 0)} chunks/s, overhead ${f(ingest.overhead * 100, 0)}% (${ingest.chunks} chunks; the embedder plus one transaction storing its output: ${f(ingest.floorOverhead * 100, 0)}%; then replacing one document ${f(ingest.replaceOneMs, 1)} ms)`);
+  row('ingest add() vs bare embedder, Markdown pages', `${f(ingestMarkdown.chunksPerS, 0)} vs ${f(ingestMarkdown.bareChunksPerS, 0)} chunks/s, overhead ${f(ingestMarkdown.overhead * 100, 0)}% (${ingestMarkdown.chunks} chunks of pages of about 4,000 characters; the embedder plus one transaction: ${f(ingestMarkdown.floorOverhead * 100, 0)}%)`);
   row(`search() main thread, ${SIZE.query} chunks`, `p50 ${f(query.p50Ms)} ms, p95 ${f(query.p95Ms)} ms (${query.count} queries)`);
   row('longest main-thread task', `ingest of ${mainThread.chunks} chunks: ${f(mainThread.longestTaskMsIngest, 0)} ms; 100 queries: ${f(mainThread.longestTaskMsQuery, 0)} ms`);
   for (const [peer, p] of Object.entries(peers)) row(`peer ${peer}`, p.scanMs === undefined ? (p.note ?? 'no result') : `${p.note ? `(${p.note}) ` : ''}N=${p.n}: scan ${f(p.scanMs ?? NaN)} ms vs ours ${f(p.oursMs ?? NaN)} ms = ${f(p.scanRatioToOurs ?? NaN)}× ours${p.recallAt10 !== undefined ? `, recall@10 ${f(p.recallAt10, 3)}` : ''} (build ${f((p.buildMs ?? 0) / 1000, 1)} s)`);

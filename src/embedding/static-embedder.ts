@@ -105,7 +105,7 @@ export class StaticEmbedder implements Embedder {
   }
 
   countTokens(text: string): number {
-    return this.ids(text).length;
+    return this.tokenizer.count(text);
   }
 
   embed(texts: readonly string[], options: { signal?: AbortSignal } = {}): Promise<Float32Array> {

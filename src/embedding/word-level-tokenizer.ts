@@ -17,6 +17,8 @@
 export interface TokenIds {
   /** Ids of `text`'s tokens, no special tokens added; an unknown word without an unknown token is `undefined`, as in the general tokenizer. */
   encode(text: string): (number | undefined)[];
+  /** `encode(text).length`, without looking the tokens up (the chunker counts every sentence it reads). */
+  count(text: string): number;
   readonly unkId: number | undefined;
   /** One more than the largest id, added tokens included. */
   readonly vocabSize: number;
@@ -28,8 +30,10 @@ export async function generalTokenIds(json: object, config: object): Promise<Tok
   const tokenizer = new Tokenizer(json, config);
   let max = -1;
   for (const id of tokenizer.get_vocab(true).values()) if (id > max) max = id;
+  const encode = (text: string) => tokenizer.encode(text, { add_special_tokens: false }).ids;
   return {
-    encode: (text) => tokenizer.encode(text, { add_special_tokens: false }).ids,
+    encode,
+    count: (text) => encode(text).length,
     unkId: tokenizer.model?.unk_token_id,
     vocabSize: max + 1,
   };
@@ -49,9 +53,18 @@ interface AddedTokenJson { id: number; content: string; lstrip?: boolean; rstrip
 const isChinese = (cp: number) => (cp >= 19968 && cp <= 40959) || (cp >= 13312 && cp <= 19903) || (cp >= 131072 && cp <= 173791)
   || (cp >= 173824 && cp <= 177983) || (cp >= 177984 && cp <= 178207) || (cp >= 178208 && cp <= 183983) || (cp >= 63744 && cp <= 64255) || (cp >= 194560 && cp <= 195103);
 
+/** Printable ASCII, tabs and line breaks: text that cleaning, Chinese-character spacing and accent stripping leave as it is, but for whitespace. */
+const PLAIN_ASCII = /^[\t\n\r\x20-\x7e]*$/;
+
 function normalizer(config: BertNormalizerConfig | null): (text: string) => string {
   if (!config) return (text) => text;
   return (input) => {
+    // Most documents are plain ASCII: the steps below then only turn tabs and line breaks into spaces and lower-case
+    // (the same result, without a regular expression test per character).
+    if (PLAIN_ASCII.test(input)) {
+      const cleaned = config.clean_text ? input.replace(/[\t\n\r]/g, ' ') : input;
+      return config.lowercase ? cleaned.toLowerCase() : cleaned;
+    }
     let text = input;
     if (config.clean_text) {
       let out = '';
@@ -127,29 +140,37 @@ export function wordLevelTokenIds(json: unknown, config: unknown = {}): TokenIds
   const unkId = typeof c.unk_token === 'string' && Object.hasOwn(ids, c.unk_token) ? (ids[c.unk_token] as number) : undefined;
   const normalize = normalizer((t.normalizer ?? null) as BertNormalizerConfig | null);
   const idOf = (token: string): number | undefined => addedTokens.get(token)?.id ?? (Object.hasOwn(ids, token) ? (ids[token] as number) : unkId);
+  const encode = (text: string): (number | undefined)[] => {
+    const sections = splitAdded(text, contents);
+    for (let i = 0; i < sections.length; i++) {
+      const token = addedTokens.get(sections[i] ?? '');
+      if (!token) continue;
+      if (token.lstrip && i > 0) sections[i - 1] = (sections[i - 1] ?? '').trimEnd();
+      if (token.rstrip && i < sections.length - 1) sections[i + 1] = (sections[i + 1] ?? '').trimStart();
+    }
+    const out: (number | undefined)[] = [];
+    for (const section of sections) {
+      if (!section) continue;
+      const added = addedTokens.get(section);
+      if (added) { out.push(added.id); continue; }
+      const normalized = normalize(section);
+      if (!normalized) continue;
+      const normalizedAdded = addedTokens.get(normalized);
+      if (normalizedAdded) { out.push(normalizedAdded.id); continue; }
+      for (const token of normalized.trim().match(PRE_TOKEN) ?? []) out.push(idOf(token));
+    }
+    return out;
+  };
   return {
     unkId,
     vocabSize: max + 1,
-    encode(text) {
-      const sections = splitAdded(text, contents);
-      for (let i = 0; i < sections.length; i++) {
-        const token = addedTokens.get(sections[i] ?? '');
-        if (!token) continue;
-        if (token.lstrip && i > 0) sections[i - 1] = (sections[i - 1] ?? '').trimEnd();
-        if (token.rstrip && i < sections.length - 1) sections[i + 1] = (sections[i + 1] ?? '').trimStart();
-      }
-      const out: (number | undefined)[] = [];
-      for (const section of sections) {
-        if (!section) continue;
-        const added = addedTokens.get(section);
-        if (added) { out.push(added.id); continue; }
-        const normalized = normalize(section);
-        if (!normalized) continue;
-        const normalizedAdded = addedTokens.get(normalized);
-        if (normalizedAdded) { out.push(normalizedAdded.id); continue; }
-        for (const token of normalized.trim().match(PRE_TOKEN) ?? []) out.push(idOf(token));
-      }
-      return out;
+    encode,
+    count(text) {
+      // Without added tokens in the text every section is normalized text, one token per pre-token.
+      if (contents.some((c) => text.includes(c))) return encode(text).length;
+      const normalized = normalize(text);
+      if (!normalized) return 0;
+      return addedTokens.has(normalized) ? 1 : (normalized.trim().match(PRE_TOKEN) ?? []).length;
     },
   };
 }

@@ -42,14 +42,18 @@ const MAX_MEMO = 200_000;
 
 /** BM25 terms of `text`. Stems are memoized: a corpus reuses a bounded vocabulary. */
 export function lexicalTerms(text: string): string[] {
-  return contentWords(text).map((w) => {
+  // One pass (every chunk goes through here on ingest): contentWords' filter, then the memoized stem.
+  const out: string[] = [];
+  for (const w of rawWords(foldText(text))) {
+    if (w.length > MAX_TERM_LENGTH || STOPWORDS.has(w)) continue;
     let s = stems.get(w);
     if (s === undefined) {
       s = stem(w);
       if (stems.size < MAX_MEMO) stems.set(w, s);
     }
-    return s;
-  });
+    out.push(s);
+  }
+  return out;
 }
 
 const VOWEL = /[aeiouy]/;

@@ -14,7 +14,7 @@ describe('npm run bench -- --quick (runs and emits every key; how fast is not as
     const file = join(mkdtempSync(join(tmpdir(), 'bench-')), 'bench.json');
     await run('npx', ['tsx', 'bench/run.ts', '--quick', '--json', file], { cwd: resolve(import.meta.dirname, '../..'), timeout: 170_000 });
     const report = JSON.parse(readFileSync(file, 'utf8')) as {
-      machine: string; twoTabs?: unknown; pdf?: { node: Record<string, unknown>; chromium: unknown }; scan?: Record<string, unknown>; hydrate?: Record<string, unknown>; ingest?: unknown; query?: unknown; mainThread?: unknown; peers?: Record<string, unknown>;
+      machine: string; twoTabs?: unknown; pdf?: { node: Record<string, unknown>; chromium: unknown }; scan?: Record<string, unknown>; hydrate?: Record<string, unknown>; ingest?: unknown; ingestMarkdown?: unknown; query?: unknown; mainThread?: unknown; peers?: Record<string, unknown>;
     };
     expect(typeof report.machine).toBe('string');
     for (const size of ['10000x384', '100000x384']) {
@@ -27,6 +27,7 @@ describe('npm run bench -- --quick (runs and emits every key; how fast is not as
     const [hydrate] = Object.values(report.hydrate ?? {});
     expect(hydrate).toMatchObject({ ms: num, ratioToRawRead: num, mbPerS: num });
     expect(report.ingest).toMatchObject({ chunksPerS: num, overhead: num });
+    expect(report.ingestMarkdown).toMatchObject({ chunksPerS: num, overhead: num, bareChunksPerS: num });
     expect(report.query).toMatchObject({ p50Ms: num, p95Ms: num });
     expect(report.mainThread).toMatchObject({ longestTaskMsIngest: num, longestTaskMsQuery: num });
     for (const peer of ['orama', 'langchain', 'hnswlib-wasm', 'voy-search', 'client-vector-search']) expect(report.peers?.[peer]).toBeDefined();

@@ -9,7 +9,7 @@ const tokenizerJson = JSON.parse(readFileSync(resolve(MODEL, 'tokenizer.json'), 
 const tokenizerConfig = JSON.parse(readFileSync(resolve(MODEL, 'tokenizer_config.json'), 'utf8')) as Record<string, unknown>;
 
 /** Deterministic text from a palette chosen to hit every branch of BERT normalization and pre-tokenization. */
-function hostileTexts(count: number, seed = 7): string[] {
+function hostileTexts(count: number, seed = 7, only?: RegExp): string[] {
   const palette = [
     'refund', 'Refund', 'REFUND', 'window', 'the', 'damaged', 'Lumen', '30', 'days', '2FA', 'e-mail', "don't", 'U.S.A.',
     ' ', '  ', '\t', '\n', '\r\n', '\u00a0', '\u2028', '\u3000', '\u200b', '\ufeff', '\u0000', '\u0007', '\u007f', '\u00ad', '\ufffd',
@@ -17,7 +17,7 @@ function hostileTexts(count: number, seed = 7): string[] {
     '一', '中文字', '𠀀', '丽', 'カタカナ', '한국어', '😀', '👍🏽', '\ud800', '\udc00', '\ue000', '\u{10fffd}',
     '.', ',', '!?', '—', '…', '«', '»', '¿', '@', '#', '$', '%', '^', '&', '*', '(', ')', '[', ']', '{', '}', '<', '>', '/', '\\', '|', '~', '`', '"', "'",
     '[UNK]', '[PAD]', '[unk]', '[PAD][UNK]', 'x[UNK]y', '__proto__', 'constructor', 'hasOwnProperty', 'toString', 'valueOf',
-  ];
+  ].filter((p) => !only || only.test(p));
   let state = seed;
   const next = () => { state = (state * 1_103_515_245 + 12_345) % 2_147_483_648; return state / 2_147_483_648; };
   return Array.from({ length: count }, () => {
@@ -36,11 +36,15 @@ async function expectSameIds(json: object, config: object, texts: readonly strin
   expect(fast?.vocabSize).toBe(general.vocabSize);
   const differ = texts.filter((t) => JSON.stringify(fast?.encode(t)) !== JSON.stringify(general.encode(t)));
   expect(differ.slice(0, 3).map((t) => [t, fast?.encode(t), general.encode(t)])).toEqual([]);
+  // The count the chunker uses, taken without looking tokens up, is the number of ids.
+  const miscounted = texts.filter((t) => fast?.count(t) !== general.encode(t).length);
+  expect(miscounted.slice(0, 3).map((t) => [t, fast?.count(t), general.encode(t).length])).toEqual([]);
 }
 
 describe('word-level fast path: the same ids as @huggingface/tokenizers', () => {
   const corpus = readFileSync(resolve(import.meta.dirname, '../../docs/eval-sample/corpus.jsonl'), 'utf8').split('\n').filter(Boolean).map((l) => (JSON.parse(l) as { text: string }).text);
-  const texts = [...SAMPLE_KB.map((d) => d.markdown), ...corpus, ...hostileTexts(4000), '', '   ', '\u0000\u0000'];
+  // Plain ASCII takes a shorter normalization: generated strings of only such characters test it too.
+  const texts = [...SAMPLE_KB.map((d) => d.markdown), ...corpus, ...hostileTexts(4000), ...hostileTexts(1000, 5, /^[\t\n\r\x20-\x7e]*$/), '', '   ', '\u0000\u0000'];
 
   it('on the offline model: documents, evaluation passages and 4,000 generated hostile strings', async () => {
     await expectSameIds(tokenizerJson, tokenizerConfig, texts);
@@ -55,7 +59,7 @@ describe('word-level fast path: the same ids as @huggingface/tokenizers', () => 
       { normalizer: { type: 'BertNormalizer', clean_text: true, handle_chinese_chars: false, lowercase: false, strip_accents: true } },
       { normalizer: null, added_tokens: [...(tokenizerJson.added_tokens as unknown[]), ...added] },
     ];
-    const withSep = hostileTexts(1500, 11).map((t, i) => (i % 3 === 0 ? `${t} <sep> ${t}<sep>` : t));
+    const withSep = [...hostileTexts(1500, 11), ...hostileTexts(300, 3, /^[\t\n\r\x20-\x7e]*$/)].map((t, i) => (i % 3 === 0 ? `${t} <sep> ${t}<sep>` : t));
     for (const variant of variants) {
       const json = { ...tokenizerJson, ...variant };
       await expectSameIds(json, tokenizerConfig, withSep);
