@@ -72,6 +72,11 @@ const LATER_TURNS: Row[] = [
   ['How do the three periods of dinosaur evolution compare?', 'keep', 'self-contained'], // a plural subject, compared within itself
   ['How are anxiety and depression related?', 'keep', 'self-contained'],
   ['What is the best way to learn React?', 'keep', 'self-contained'], // a name, not the verb
+  // "other" contrasts with something said before; not in "each other", "other than …", "in other words".
+  ['What are other good sources of calcium?', 'condense', 'missing-argument'],
+  ['How do plants and fungi help each other?', 'keep', 'self-contained'],
+  ['Are there sources of calcium other than milk?', 'keep', 'self-contained'],
+  ['In other words, is Bitcoin a currency?', 'keep', 'self-contained'],
   ['What is the impact of tourism on coral reefs?', 'keep', 'self-contained'],
   ['What is the role of melatonin in sleep?', 'keep', 'self-contained'],
   ['What is the difference between baby back ribs and spareribs?', 'keep', 'self-contained'],

@@ -287,6 +287,9 @@ const PARTS = new Set(['role', 'contribution', 'purpose', 'importance', 'signifi
 const CLASSIFIERS = new Set(['kind', 'kinds', 'type', 'types', 'sort', 'sorts']);
 /** Nouns of a stance or rule about a topic: "the NFL policy on steroids", "the French government's attitude toward drinking". */
 const STANCES = new Set(['policy', 'policies', 'rules', 'laws', 'regulations', 'guidelines', 'recommendations', 'requirements', 'attitude', 'attitudes', 'stance', 'position', 'view', 'views', 'opinion', 'opinions', 'approach', 'improvements', 'criticism', 'criticisms', 'response', 'reaction', 'arguments', 'evidence']);
+/** "other" that contrasts with nothing said before: "each other", "every other day", "in other words", "other than milk", "on the other hand". */
+const NOT_CONTRASTING_BEFORE: ReadonlySet<string> = new Set(['each', 'every', 'one', 'among', 'the']);
+const NOT_CONTRASTING_AFTER: ReadonlySet<string> = new Set(['than', 'words', 'hand', 'side', 'way']);
 /** Verbs of responding, whose stimulus ("to X") a follow-up leaves out. */
 const RESPONSES = new Set(['respond', 'responds', 'responded', 'react', 'reacts', 'reacted', 'retaliate', 'retaliated']);
 /** What names a stance's topic after it: a preposition or a complement clause. */
@@ -303,6 +306,8 @@ function missingArgument(tokens: Token[], text: string): string | null {
   for (let i = 0; i < words.length; i++) {
     const word = words[i] as string;
     const next = words[i + 1];
+    // "What are other good sources of calcium?": other than what was said (not "each other", "other than", "in other words", "every other day").
+    if (word === 'other' && !NOT_CONTRASTING_BEFORE.has(words[i - 1] ?? '') && !NOT_CONTRASTING_AFTER.has(next ?? '')) return word;
     // "How did the international community respond?": a response to something never named (not "React", a name).
     if (RESPONSES.has(word) && i === words.length - 1 && !/^\p{Lu}/u.test(text.slice((tokens[i] as Token).index))) return word;
     // "What is the NFL policy?", "What were Ziegler's improvements?": a stance whose topic is never said. Only after an
