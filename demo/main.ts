@@ -151,9 +151,12 @@ async function openSession(id?: string): Promise<void> {
   }));
   // The page closed before this question's answer: it goes back into the box, to be asked again with Enter.
   const unanswered = state.session.pending();
-  if (unanswered) {
+  if (unanswered && !ui.question.value) {
     ui.question.value = unanswered.user;
     ui.chat.append(h('li', { className: 'muted unanswered' }, 'Your last question was not answered before the page closed; it is back in the question box.'));
+  } else if (unanswered) {
+    // Not over what is typed in the box: the question is shown instead (as text).
+    ui.chat.append(h('li', { className: 'muted unanswered' }, `Your last question was not answered before the page closed: “${unanswered.user}”`));
   }
 }
 

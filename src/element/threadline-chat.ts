@@ -225,8 +225,9 @@ export class ThreadlineChat extends HTMLElement {
       const answers = tl.llm ? `answers by ${tl.llm.id}` : `extractive answers (no language model${this.llmNote ? `: ${this.llmNote}` : ''})`;
       this.readyStatus = `${stats.docs} documents · ${answers}${stale}`;
       // A question the page closed on before its answer is put back where it was typed, not asked again unbidden.
-      const unanswered = this.session.pending();
-      if (unanswered && !this.ui.input.value) this.ui.input.value = unanswered.user;
+      // Not over what the visitor has typed meanwhile.
+      const unanswered = this.ui.input.value ? undefined : this.session.pending();
+      if (unanswered) this.ui.input.value = unanswered.user;
       this.unansweredStatus = unanswered ? `${this.readyStatus} · your last question was not answered: it is in the box, press Enter to ask it` : '';
       this.setStatus(this.unansweredStatus || this.readyStatus);
       this.chat.enable(true);
