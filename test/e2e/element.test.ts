@@ -201,12 +201,7 @@ describe('<threadline-chat> when its index file cannot be fetched again', () => 
     ['unreachable (HTTP 503)', { status: 503, body: 'Service Unavailable' }],
     ['replaced by a broken file', { status: 200, body: 'TLIX garbage from a broken deploy' }],
   ])('%s: warns, and answers from the verified copy stored on the first visit', async (_label, reply) => {
-    const context = await browser.newContext();
-    const foreign = await confineTo(context, server.origin);
-    const page = await context.newPage();
-    await watchElementEvents(page);
-    await page.goto(`${server.origin}/index.html`);
-    expect(await waitForElement(page)).toMatchObject({ type: 'threadline-ready' });
+    const { context, foreign, page } = await openExample();
     await context.route('**/*.tlix', (route) => route.fulfill(reply));
     await page.reload();
     expect(await waitForElementEvent(page, (e) => e.type === 'threadline-ready')).toMatchObject({ detail: { docs: SAMPLE_KB.length } });
@@ -219,6 +214,17 @@ describe('<threadline-chat> when its index file cannot be fetched again', () => 
     await context.close();
   });
 });
+
+/** The example page, other origins blocked and the element's events watched; resolves once it is ready. */
+async function openExample() {
+  const context = await browser.newContext();
+  const foreign = await confineTo(context, server.origin);
+  const page = await context.newPage();
+  await watchElementEvents(page);
+  await page.goto(`${server.origin}/index.html`);
+  expect(await waitForElement(page)).toMatchObject({ type: 'threadline-ready' });
+  return { context, foreign, page };
+}
 
 /** The example page with llm="auto" set before the element starts, other origins blocked; resolves at its first ready/error event. */
 async function openWithLlmAuto(from: Browser, site: StaticServer = llmServer) {
@@ -380,12 +386,7 @@ describe('<threadline-chat> over a site whose index holds a PDF (threadline inde
 
 describe('<threadline-chat> when the page closes mid-answer', () => {
   it('puts the unanswered question back in the box after a reload (a scripted Llm that never answers), and answering it clears it', async () => {
-    const context = await browser.newContext();
-    const foreign = await confineTo(context, server.origin);
-    const page = await context.newPage();
-    await watchElementEvents(page);
-    await page.goto(`${server.origin}/index.html`);
-    expect(await waitForElement(page)).toMatchObject({ type: 'threadline-ready' });
+    const { context, foreign, page } = await openExample();
     await askRefundWindow(page);
     // A language model that starts and never finishes: the page is reloaded while the answer is still coming.
     await page.evaluate(() => {
