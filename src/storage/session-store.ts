@@ -112,7 +112,7 @@ export class SessionStore {
         const [last, count, stored] = await Promise.all([turns.openCursor(range, 'prev'), turns.count(range), tx.objectStore('sessions').get(info.id)]);
         const index = last ? (last.key)[1] + 1 : 0;
         const saved: StoredTurn = { ...turn, sessionId: info.id, index };
-        const header = isSessionInfo(stored) ? stored : undefined;
+        const header = isSessionInfo(stored) ? withValidPending(stored) : undefined;
         const rest = withoutPending(info);
         const pending = header?.pending !== undefined && header.pending.id !== answers ? header.pending : undefined;
         const merged: SessionInfo = {
@@ -150,9 +150,7 @@ export class SessionStore {
 
   /** Removes the pending question if `id`'s turn wrote it (a stopped turn); returns the header. */
   async clearPending(fresh: SessionInfo, id: string): Promise<SessionInfo> {
-    return this.updateHeader(fresh, (header) => {
-      return header.pending?.id === id ? withoutPending(header) : header;
-    }, 'Could not save the session');
+    return this.updateHeader(fresh, (header) => (header.pending?.id === id ? withoutPending(header) : header), 'Could not save the session');
   }
 
   /** Read, change and write the header in one transaction, so two writers never lose each other's fields. */
