@@ -208,7 +208,8 @@ export class ChatSession {
     const reply = smalltalkReply(text);
     emit({ type: 'token', text: reply });
     const ms = performance.now() - started;
-    await this.remember(text, reply, 'smalltalk', []);
+    // A new turn, even small talk, takes the place of a question left unanswered.
+    await this.remember(text, reply, 'smalltalk', [], this.info.pending?.id);
     emit({ type: 'done', answer: reply, mode: 'smalltalk', citations: [], invalidCitations: [], timings: { condenseMs: 0, retrieveMs: 0, firstTokenMs: ms, totalMs: ms } });
   }
 

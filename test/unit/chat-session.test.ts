@@ -180,6 +180,19 @@ describe('chat session with the fake LLM (FakeLlm) and real retrieval', () => {
     await stream.return?.(undefined);
   });
 
+  it('small talk after a reload also takes the place of the unanswered question', async () => {
+    const llm = new FakeLlm({ answer: () => ({ pieces: Array.from({ length: 40 }, (_, i) => `word${i} `), delayMs: 5 }) });
+    const { chat, store } = await session(llm);
+    const stream = chat.ask('how do I track my order?');
+    while (await nextType(stream) !== 'token');
+    const reloaded = await ChatSession.open(store, engine, llm, { sessionId: chat.id });
+    expect(reloaded.pending()?.user).toBe('how do I track my order?');
+    expect(find(await run(reloaded, 'thanks!'), 'done')?.mode).toBe('smalltalk');
+    expect(reloaded.pending()).toBeUndefined();
+    expect((await ChatSession.open(store, engine, llm, { sessionId: chat.id })).pending()).toBeUndefined();
+    await stream.return?.(undefined);
+  });
+
   it('the first question of a new conversation is stored at once: the conversation is listed and offers it', async () => {
     const llm = new FakeLlm({ answer: () => ({ pieces: Array.from({ length: 40 }, (_, i) => `word${i} `), delayMs: 5 }) });
     const { chat, store } = await session(llm);
