@@ -12,9 +12,9 @@ import { benchPage } from './bench-page';
 
 const markdownAt = process.argv.indexOf('--markdown');
 const markdownChars = markdownAt > 0 ? Number(process.argv[markdownAt + 1] ?? 300_000) : 0;
-const args = process.argv.slice(2).filter((_, i) => markdownAt < 0 || (i + 2 !== markdownAt && i + 2 !== markdownAt + 1));
-const docs = Number(args[0] ?? 2000);
-const runs = Number(args[1] ?? 3);
+const [docsArg, runsArg] = process.argv.slice(2).filter((a, i, all) => !a.startsWith('--') && all[i - 1] !== '--markdown');
+const docs = Number(docsArg ?? 2000);
+const runs = Number(runsArg ?? 3);
 const { page, open, close } = await benchPage();
 try {
   await open();

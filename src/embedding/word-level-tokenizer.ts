@@ -166,8 +166,8 @@ export function wordLevelTokenIds(json: unknown, config: unknown = {}): TokenIds
     vocabSize: max + 1,
     encode,
     count(text) {
-      // Without added tokens in the text every section is normalized text, one token per pre-token.
-      if (contents.some((c) => text.includes(c))) return encode(text).length;
+      // With no added token in it, the text is one section of normalized text: one token per pre-token.
+      if (splitAdded(text, contents).length !== 1 || addedTokens.has(text)) return encode(text).length;
       const normalized = normalize(text);
       if (!normalized) return 0;
       return addedTokens.has(normalized) ? 1 : (normalized.trim().match(PRE_TOKEN) ?? []).length;

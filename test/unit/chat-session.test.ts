@@ -26,6 +26,9 @@ async function run(chat: ChatSession, text: string, signal?: AbortSignal): Promi
   return events;
 }
 
+/** A fake LLM whose answer streams for about 200 ms: long enough to reload, stop or look at the store mid-answer. */
+const slowLlm = () => new FakeLlm({ answer: () => ({ pieces: Array.from({ length: 40 }, (_, i) => `word${i} `), delayMs: 5 }) });
+
 /** The type of a turn's next event (undefined once it ended). */
 async function nextType(stream: AsyncIterator<TurnEvent>): Promise<TurnEvent['type'] | undefined> {
   const step = await stream.next();
@@ -161,7 +164,7 @@ describe('chat session with the fake LLM (FakeLlm) and real retrieval', () => {
   });
 
   it('a question whose answer never ends (the page closed mid-answer) is offered again after a reload, with no half turn', async () => {
-    const llm = new FakeLlm({ answer: () => ({ pieces: Array.from({ length: 40 }, (_, i) => `word${i} `), delayMs: 5 }) });
+    const llm = slowLlm();
     const { chat, store } = await session(llm);
     await run(chat, "what's the refund window?");
     expect(chat.pending()).toBeUndefined();
@@ -181,7 +184,7 @@ describe('chat session with the fake LLM (FakeLlm) and real retrieval', () => {
   });
 
   it('small talk after a reload also takes the place of the unanswered question', async () => {
-    const llm = new FakeLlm({ answer: () => ({ pieces: Array.from({ length: 40 }, (_, i) => `word${i} `), delayMs: 5 }) });
+    const llm = slowLlm();
     const { chat, store } = await session(llm);
     const stream = chat.ask('how do I track my order?');
     while (await nextType(stream) !== 'token');
@@ -194,7 +197,7 @@ describe('chat session with the fake LLM (FakeLlm) and real retrieval', () => {
   });
 
   it('the first question of a new conversation is stored at once: the conversation is listed and offers it', async () => {
-    const llm = new FakeLlm({ answer: () => ({ pieces: Array.from({ length: 40 }, (_, i) => `word${i} `), delayMs: 5 }) });
+    const llm = slowLlm();
     const { chat, store } = await session(llm);
     const stream = chat.ask('how do I reset my password?');
     while (await nextType(stream) !== 'token');
@@ -211,7 +214,7 @@ describe('chat session with the fake LLM (FakeLlm) and real retrieval', () => {
     await expect(run(failed, 'how do I track my order?')).rejects.toMatchObject({ code: 'WORKER_CRASHED' });
     expect((await ChatSession.open(store, engine, undefined, { sessionId: failed.id })).pending()?.user).toBe('how do I track my order?');
 
-    const slow = new FakeLlm({ answer: () => ({ pieces: Array.from({ length: 40 }, (_, i) => `word${i} `), delayMs: 5 }) });
+    const slow = slowLlm();
     const b = await session(slow);
     const controller = new AbortController();
     const stopped = (async () => {

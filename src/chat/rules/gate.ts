@@ -309,7 +309,7 @@ function missingArgument(tokens: Token[], text: string): string | null {
     // "What are other good sources of calcium?": other than what was said (not "each other", "other than", "in other words", "every other day").
     if (word === 'other' && !NOT_CONTRASTING_BEFORE.has(words[i - 1] ?? '') && !NOT_CONTRASTING_AFTER.has(next ?? '')) return word;
     // "How did the international community respond?": a response to something never named (not "React", a name).
-    if (RESPONSES.has(word) && i === words.length - 1 && !/^\p{Lu}/u.test(text.slice((tokens[i] as Token).index))) return word;
+    if (RESPONSES.has(word) && i === words.length - 1 && !writtenCapitalized(tokens[i] as Token, text)) return word;
     // "What is the NFL policy?", "What were Ziegler's improvements?": a stance whose topic is never said. Only after an
     // article, a possessive or a name ("the drug policy", "labeling rules" name their topic in the modifier).
     if (STANCES.has(word) && (next === undefined || !STANCE_COMPLEMENTS.has(next)) && (i === 0 || ownerOrArticle(tokens[i - 1] as Token, text))) return word;
@@ -326,7 +326,12 @@ function missingArgument(tokens: Token[], text: string): string | null {
 
 /** "the", a possessive ("its", "Ziegler's", "government's") or a name written with a capital ("NFL", "EU"). */
 function ownerOrArticle(token: Token, text: string): boolean {
-  return token.word === 'the' || POSSESSIVE_PRONOUNS.has(token.word) || token.word === 'their' || /'s$/.test(token.word) || /^\p{Lu}/u.test(text.slice(token.index, token.index + 1));
+  return token.word === 'the' || POSSESSIVE_PRONOUNS.has(token.word) || /'s$/.test(token.word) || writtenCapitalized(token, text);
+}
+
+/** The token as typed starts with a capital (tokens themselves are lower-cased). */
+function writtenCapitalized(token: Token, text: string): boolean {
+  return /^\p{Lu}/u.test(text.slice(token.index, token.index + 2));
 }
 
 /** Only everyday words, and no capitalized word inside a sentence (a name). */
