@@ -10,7 +10,7 @@ export { deleteIndex } from './storage/delete-index';
 export type { DeleteIndexOptions } from './storage/delete-index';
 export type { Threadline, ThreadlineOptions } from './threadline';
 export { RETRIEVER_METHODS } from './retriever';
-export type { AddOptions, AddResult, CallOptions, IndexStats, LoadOptions, LoadResult, Query, Retriever, SearchOptions, TermStats, WeightedTerm } from './retriever';
+export type { AddOptions, AddResult, CallOptions, IndexStats, LoadOptions, LoadResult, Query, Retriever, SearchOptions, TermStats, TermStatsOptions, WeightedTerm } from './retriever';
 export type { DocumentFormat, ParsedDocument, Section, ThreadlineDocument } from './document';
 export type { DocumentInfo, HybridWeights, SearchHit, SearchMode } from './retrieval/memory-index';
 export type { MetadataValue, SearchFilter } from './retrieval/filter';

@@ -42,6 +42,11 @@ export interface CallOptions {
   signal?: AbortSignal;
 }
 
+export interface TermStatsOptions extends CallOptions {
+  /** Also read how the chunks write each word (TermStats' `form`): a few chunks per word, so asked for only when needed. @default false */
+  forms?: boolean;
+}
+
 export interface AddOptions extends CallOptions {
   onProgress?: ProgressListener;
   /**
@@ -114,8 +119,13 @@ export interface IndexStats {
  * words), and the reference it is compared with.
  */
 export interface TermStats {
-  /** One entry per input word, in order: the word's index term (stem) and its importance. */
-  terms: { word: string; term: string; importance: number }[];
+  /**
+   * One entry per input word, in order: the word's index term (stem), its
+   * importance, and with `forms: true` its `form`: the way the chunks write
+   * the word inside their sentences when that is not lower case (a name:
+   * "Netflix", "US"), absent otherwise.
+   */
+  terms: { word: string; term: string; importance: number; form?: string }[];
   /** The importance of a word found once in one chunk of average length: the index's "very specific". */
   reference: number;
   /** Chunks in the index. */
@@ -138,7 +148,7 @@ export interface Retriever {
   clear(options?: CallOptions): Promise<void>;
   search(query: string | Query, options?: SearchOptions): Promise<SearchHit[]>;
   /** Importance of words in this index (see TermStats). */
-  termStats(words: readonly string[], options?: CallOptions): Promise<TermStats>;
+  termStats(words: readonly string[], options?: TermStatsOptions): Promise<TermStats>;
   stats(options?: CallOptions): Promise<IndexStats>;
   /** The stored documents (id, title, url, chunk count), sorted by id. */
   documents(options?: CallOptions): Promise<DocumentInfo[]>;

@@ -12,6 +12,7 @@ import { parseEvalSet } from '../../scripts/eval/parse';
 import { svgChart, table } from '../../scripts/eval/report';
 import { contexts, type Strategy } from '../../scripts/eval/strategies';
 import { specificityFrom } from '../../src/chat/specificity';
+import { writtenFormsFrom } from '../../src/chat/written-forms';
 import { contentWords } from '../../src/text/tokens';
 import { createThreadline, type EmbedderOptions, type Llm } from '../../src/index';
 import { download, h } from './dom';
@@ -62,10 +63,12 @@ export function mountEvaluatePanel(parts: EvaluatePanelParts): { run(): Promise<
         }
         const words = [...new Set(contexts(set.conversations).flatMap((c) => contentWords(c.turn.user)))].slice(0, 1000);
         const stats = await tl.stats();
+        const terms = await tl.termStats(words, { forms: true });
         let done = 0;
         const engine: EvalEngine = {
           model: stats.modelId,
-          specificity: specificityFrom(await tl.termStats(words)),
+          specificity: specificityFrom(terms),
+          forms: writtenFormsFrom(terms),
           rank: async (queries, depth) => {
             const ranked: string[][] = [];
             for (const q of queries) {

@@ -9,6 +9,8 @@
  */
 import type { ExpandOptions } from '../../src/chat/expand';
 import type { Specificity } from '../../src/chat/specificity';
+import type { WrittenForm } from '../../src/chat/written-forms';
+import type { Typing } from './typing';
 import type { Llm } from '../../src/llm/llm';
 import type { SearchMode } from '../../src/retrieval/memory-index';
 import type { Conversation, Passage, TurnKind } from './parse';
@@ -37,6 +39,8 @@ export interface EvalOptions {
    * so rules that read the last answer are measured. @default 'as-given'
    */
   answers?: 'as-given' | 'gold';
+  /** `phone`: user turns in lower case, without apostrophes or a closing question mark (typing.ts). @default 'as-given' */
+  typing?: Typing;
 }
 
 export interface StrategyReport {
@@ -83,6 +87,8 @@ export interface EvalReport {
   corpus: boolean;
   /** What the history's assistant turns said: the set's own text, or gold passages where it had none (EvalOptions.answers). */
   answers: 'as-given' | 'gold';
+  /** How the user turns were typed (EvalOptions.typing). */
+  typing: Typing;
   /** Where specificity came from: the corpus's own BM25 statistics, or the vocabulary prior. */
   specificity: 'corpus' | 'vocabulary-prior';
   strategies: Partial<Record<Strategy, StrategyReport>>;
@@ -123,6 +129,8 @@ export interface EvalEngine {
   /** The passage ids for each query, best first, `depth` of them at most. */
   rank(queries: readonly StrategyQuery[], depth: number): Promise<string[][]>;
   specificity: Specificity;
+  /** How the corpus writes words that are names (TermStats' form), for messages typed in lower case. */
+  forms?: WrittenForm;
   model: string;
 }
 
@@ -145,7 +153,7 @@ export async function runEval(set: { passages: readonly Passage[] | null; conver
   const specificity = engine?.specificity ?? (() => 0);
 
   const queries = new Map<Strategy, StrategyQuery[]>();
-  for (const s of strategies) queries.set(s, await Promise.all(turns.map((c) => strategyQuery(s, c, specificity, options.llm, options.expand))));
+  for (const s of strategies) queries.set(s, await Promise.all(turns.map((c) => strategyQuery(s, c, specificity, options.llm, options.expand, engine?.forms))));
 
   const ranks = new Map<Strategy, number[]>();
   const report: EvalReport['strategies'] = {};
@@ -168,7 +176,7 @@ export async function runEval(set: { passages: readonly Passage[] | null; conver
   const rulesGate = queries.get('rules');
   const expand = queries.get('expand');
   return {
-    data: options.data, answers: options.answers ?? 'as-given', retrieval, k, depth, corpus: !!passages && !!engine, specificity: passages ? 'corpus' : 'vocabulary-prior', strategies: report, skipped, model: engine?.model ?? '',
+    data: options.data, answers: options.answers ?? 'as-given', typing: options.typing ?? 'as-given', retrieval, k, depth, corpus: !!passages && !!engine, specificity: passages ? 'corpus' : 'vocabulary-prior', strategies: report, skipped, model: engine?.model ?? '',
     // A strategy that was not run has no gate to report (an absent one read as "keeps every turn").
     ...(expand ? { gate: {
       keptFirst: share(turns, 'first', (_, i) => !expand[i]?.changed),

@@ -6,6 +6,7 @@ import { resolve } from 'node:path';
 import { CHAT_DEFAULTS } from '../../src/chat/session';
 import { shouldAbstain } from '../../src/chat/answer';
 import { specificityFrom } from '../../src/chat/specificity';
+import { writtenFormsFrom } from '../../src/chat/written-forms';
 import type { Embedder } from '../../src/embedding/embedder';
 import { loadEmbedder } from '../../src/embedding/load-embedder';
 import { hedgedFusion } from '../../src/retrieval/fusion';
@@ -15,6 +16,7 @@ import { runEval, type EvalEngine, type EvalOptions, type EvalReport } from './c
 import type { Conversation, Passage } from './parse';
 import { loadEvalSet, withGoldAnswers } from './data';
 import { vocabularyPrior } from './prior';
+import { withTyping } from './typing';
 import { contexts, type StrategyQuery } from './strategies';
 
 export { ALL_STRATEGIES, runEval } from './core';
@@ -24,7 +26,7 @@ export async function evaluate(options: EvalOptions): Promise<EvalReport> {
   const retrieval = options.retrieval ?? 'hybrid';
   const modelPath = options.model ?? resolve(import.meta.dirname, '../../.models/threadline-glove-30k') + '/';
   const loaded = loadEvalSet(options.data);
-  const set = options.answers === 'gold' ? withGoldAnswers(loaded) : loaded;
+  const set = withTyping(options.answers === 'gold' ? withGoldAnswers(loaded) : loaded, options.typing ?? 'as-given');
   const embedder = await loadEmbedder({ model: modelPath });
   let engine: EvalEngine;
   let index: MemoryIndex | null = null;
@@ -34,9 +36,11 @@ export async function evaluate(options: EvalOptions): Promise<EvalReport> {
     index = built;
     built.addChunks(passages.map((p, key) => ({ key, docId: p.id, text: p.text, context: p.text, headingPath: [], start: 0, end: p.text.length })), await embedder.embed(passages.map((p) => p.text)));
     const words = [...new Set(contexts(set.conversations).flatMap((c) => contentWords(c.turn.user)))];
+    const stats = built.termStats(words, { forms: true });
     engine = {
       model: embedder.modelId,
-      specificity: specificityFrom(built.termStats(words)),
+      specificity: specificityFrom(stats),
+      forms: writtenFormsFrom(stats),
       rank: async (qs, depth) => {
         const vectors = retrieval === 'lexical' ? null : await embedder.embed(qs.map((q) => q.query.text));
         const hedges = qs.map((q) => q.query.hedge);

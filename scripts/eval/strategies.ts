@@ -8,6 +8,7 @@ import { decide } from '../../src/chat/rules/gate';
 import { windowTurns } from '../../src/chat/memory';
 import { condenseWithRules } from '../../src/chat/rules/rules-condenser';
 import type { Specificity } from '../../src/chat/specificity';
+import { NO_FORMS, type WrittenForm } from '../../src/chat/written-forms';
 import type { HistoryTurn } from '../../src/chat/rules/topics';
 import type { Llm } from '../../src/llm/llm';
 import type { Query } from '../../src/retriever';
@@ -38,7 +39,7 @@ function rulesQuestion({ turn, history }: TurnContext): string {
   return decision.action === 'condense' ? condenseWithRules(turn.user, history, decision).question : turn.user;
 }
 
-export async function strategyQuery(strategy: Strategy, c: TurnContext, specificity: Specificity, llm?: Llm, expand: ExpandOptions = {}): Promise<StrategyQuery> {
+export async function strategyQuery(strategy: Strategy, c: TurnContext, specificity: Specificity, llm?: Llm, expand: ExpandOptions = {}, forms: WrittenForm = NO_FORMS): Promise<StrategyQuery> {
   const plain = (text: string) => ({ query: { text }, changed: text !== c.turn.user });
   const earlierUsers = c.history.map((h) => h.user);
   switch (strategy) {
@@ -51,7 +52,7 @@ export async function strategyQuery(strategy: Strategy, c: TurnContext, specific
       return text === c.turn.user ? plain(text) : { query: { text, hedge: c.turn.user }, changed: true };
     }
     case 'expand': {
-      const r = resolveAndExpand(c.turn.user, c.history, specificity, expand);
+      const r = resolveAndExpand(c.turn.user, c.history, specificity, expand, forms);
       return { query: { text: r.query.text, ...(r.query.terms.length ? { terms: r.query.terms } : {}) }, question: r.question, changed: r.decision.action === 'condense', reason: r.decision.reason };
     }
     // The chat session's own condensation with a language model (src/chat/condense.ts): the same gate, the
@@ -60,7 +61,7 @@ export async function strategyQuery(strategy: Strategy, c: TurnContext, specific
     case 'llm':
     case 'llm-expand': {
       if (!llm) return plain(c.turn.user);
-      const e = await condenseWithSpecificity(c.turn.user, c.history, windowTurns(c.history), specificity, { llm, mode: 'llm', llmExpansion: strategy === 'llm-expand', expand });
+      const e = await condenseWithSpecificity(c.turn.user, c.history, windowTurns(c.history), specificity, { llm, mode: 'llm', llmExpansion: strategy === 'llm-expand', expand, forms });
       if (e.method === 'kept') return plain(c.turn.user);
       return { query: { text: e.query.text, ...(e.query.terms.length ? { terms: e.query.terms } : {}) }, question: e.question, changed: true, reason: e.gate };
     }

@@ -12,6 +12,7 @@ import { decide } from './rules/gate';
 import { condenseWithLlm } from './llm-condenser';
 import { specificityFrom, wordsToScore, type Specificity } from './specificity';
 import { readableHistory } from './rules/read-bounds';
+import { NO_FORMS, writtenFormsFrom, type WrittenForm } from './written-forms';
 import type { HistoryTurn } from './rules/topics';
 import type { CondenseMode, TurnEvent } from './types';
 
@@ -30,9 +31,12 @@ export interface CondenseContext {
 
 export async function condenseTurn(text: string, history: readonly HistoryTurn[], window: readonly HistoryTurn[], ctx: CondenseContext): Promise<CondensedEvent> {
   if (ctx.mode === 'off') return { ...keptAsTyped(text), method: 'kept', gate: decide(text, history.length > 0).reason, reason: 'condensation is off' };
-  // One round trip: how specific the turn's and the history's words are in the user's own index.
-  const specificity = history.length ? specificityFrom(await raced(ctx.retriever.termStats(wordsToScore(text, readableHistory(history)), ctx.signal ? { signal: ctx.signal } : {}), ctx.signal)) : () => 0;
-  return condenseWithSpecificity(text, history, window, specificity, ctx);
+  // One round trip: how specific the turn's and the history's words are in the user's own index, and, for a
+  // conversation with a message typed all in lower case, how the index writes them (written-forms.ts).
+  const readable = readableHistory(history);
+  const forms = [text, ...readable.map((h) => h.user)].some((t) => !/\p{Lu}/u.test(t));
+  const stats = history.length ? await raced(ctx.retriever.termStats(wordsToScore(text, readable), { forms, ...(ctx.signal ? { signal: ctx.signal } : {}) }), ctx.signal) : undefined;
+  return condenseWithSpecificity(text, history, window, stats ? specificityFrom(stats) : () => 0, { ...ctx, forms: stats ? writtenFormsFrom(stats) : NO_FORMS });
 }
 
 function keptAsTyped(text: string) {
@@ -46,10 +50,10 @@ function keptAsTyped(text: string) {
  */
 export async function condenseWithSpecificity(
   text: string, history: readonly HistoryTurn[], window: readonly HistoryTurn[], specificity: Specificity,
-  ctx: Omit<CondenseContext, 'retriever'> & { expand?: ExpandOptions },
+  ctx: Omit<CondenseContext, 'retriever'> & { expand?: ExpandOptions; forms?: WrittenForm },
 ): Promise<CondensedEvent> {
   const kept = keptAsTyped(text);
-  const zero = resolveAndExpand(text, history, specificity, ctx.expand);
+  const zero = resolveAndExpand(text, history, specificity, ctx.expand, ctx.forms);
   const gate = zero.decision.reason;
   if (zero.decision.action !== 'condense') return { ...kept, method: 'kept', gate, reason: zero.reason };
   if (ctx.llm && ctx.mode !== 'rules') {

@@ -22,6 +22,7 @@ import { candidatePhrases, isAspect, isWrittenAsName, stemsOf, type HistoryTurn,
 import { compactSpace, MAX_READ_QUESTION, readableHistory } from './rules/read-bounds';
 import { ANAPHORIC_PRONOUNS, ELLIPSIS_OPENERS, PERSONAL_PRONOUNS, PLURAL_PRONOUNS } from './rules/word-lists';
 import { escapeRegExp } from '../util/escape-regexp';
+import { asWritten, NO_FORMS, type WrittenForm } from './written-forms';
 
 export interface ExpandOptions {
   /** Weight of the previous user turn's specific words. @default 0.3 */
@@ -169,7 +170,7 @@ function topicWordCount(text: string): number {
 const SELF_REFERENCE_REASONS: ReadonlySet<GateReason> = new Set(['demonstrative', 'ellipsis', 'fragment']);
 
 /** Questions that ask about what was just said and nothing else: "Why?", "How so?", "Is that true?", "Really?". */
-const BARE_ASK = /^(?:and\s+|but\s+|so\s+)?(?:why(?:\s+not)?|how(?:\s+so|\s+come)?|really|is\s+(?:that|it|this)\s+(?:true|right|so|correct)|what\s+for|since\s+when)\s*\?+\s*$/i;
+const BARE_ASK = /^(?:and\s+|but\s+|so\s+)?(?:why(?:\s+not)?|how(?:\s+so|\s+come)?|really|is\s+(?:that|it|this)\s+(?:true|right|so|correct)|what\s+for|since\s+when)\s*\?*\s*$/i;
 
 const CONTINUED_QUESTION = /^(?:and|but|also|so|or|plus)\s+(?:what|which|who|whom|whose|when|where|why|how|is|are|was|were|do|does|did|can|could|will|would|should)\s+\S+\s+\S+/i;
 const PREPOSITIONAL = /^(?:about|with|for|of|in|on|to|at|from|by|into|than|like|as|and|or|but|if|so|because|after|before|since|during|without|within|between|over|under)\b/i;
@@ -250,10 +251,14 @@ function historyTurnWeight(i: number, count: number, options: ExpandOptions): nu
  */
 export function splitPreamble(text: string): { preamble: string; ask: string } {
   const sentences = text.trim().split(/(?<=[.!?…])\s+(?=\S)/);
-  const last = sentences.findLastIndex((x) => /\?\s*$/.test(x));
+  // Many leave out the question mark: a last sentence with no closing punctuation, worded as a question, is one.
+  const last = sentences.findLastIndex((x, i) => /\?\s*$/.test(x) || (i === sentences.length - 1 && !/[.!…]\s*$/.test(x) && INTERROGATIVE.test(x)));
   if (last <= 0) return { preamble: '', ask: text.trim() };
   return { preamble: sentences.slice(0, last).join(' '), ask: sentences.slice(last).join(' ') };
 }
+
+/** A sentence worded as a question: a wh-word or an auxiliary first, after a discourse word or two ("and", "okay so") or a short phrase and a comma ("If so,", "More broadly,"). */
+const INTERROGATIVE = /^(?:[^,;:]{1,30},\s*)?(?:(?:and|but|so|also|then|ok|okay|well|oh|now|plus|or)\b[\s,]+){0,2}(?:what|which|who|whom|whose|when|where|why|how|is|are|was|were|am|do|does|did|can|could|will|would|should|shall|may|might|must|has|have|had|isn['’]?t|aren['’]?t|wasn['’]?t|don['’]?t|doesn['’]?t|didn['’]?t|can['’]?t|won['’]?t)\b/i;
 
 /**
  * Words written as names (capitalized inside a sentence: "Michael Jackson",
@@ -348,18 +353,26 @@ function pronounKind(word: string): 'person' | 'plural' | 'thing' {
 /** Turns resolved again for the topic ranking; older ones count as typed (their weight is ≤ 0.7¹⁰ anyway). */
 const RESOLVED_TURNS = 10;
 
-/** Gate, resolve, expand: one turn's query. */
-export function resolveAndExpand(typed: string, fullHistory: readonly HistoryTurn[], corpusSpecificity: Specificity, options: ExpandOptions = {}): ResolvedQuery {
+/**
+ * Gate, resolve, expand: one turn's query. Messages are read as written
+ * (written-forms.ts): `forms` puts back the capitals of one typed all in
+ * lower case, and contractions get their apostrophes, so a visitor on a
+ * phone is read as one at a keyboard.
+ */
+export function resolveAndExpand(typed: string, fullHistory: readonly HistoryTurn[], corpusSpecificity: Specificity, options: ExpandOptions = {}, forms: WrittenForm = NO_FORMS): ResolvedQuery {
   // Read within bounds (read-bounds.ts): these rules run on the page's main thread, and no input may stall it.
   if (typed.trim().length > MAX_READ_QUESTION) {
     const reason = fullHistory.length > 0 ? 'long-message' : 'first-turn';
     return { decision: { action: 'keep', reason, evidence: [] }, question: typed, query: { text: typed, terms: [] }, reason: `kept as typed (${reason})`, antecedents: [] };
   }
-  const text = compactSpace(typed);
-  const history = readableHistory(fullHistory);
+  const compact = compactSpace(typed);
+  const text = asWritten(compact, forms);
+  const history = readableHistory(fullHistory).map((turn) => ({ ...turn, user: asWritten(turn.user, forms) }));
   const specificity = withNames(corpusSpecificity, [text, ...history.map((h) => h.user)]);
   const read = readHistory(history, specificity, options);
-  return resolveTurn(text, history, read.turns, specificity, options, read.antecedents.at(-1));
+  const resolved = resolveTurn(text, history, read.turns, specificity, options, read.antecedents.at(-1));
+  // A question that stands alone is searched and shown exactly as typed (only its spacing tidied, as before).
+  return resolved.decision.action === 'condense' ? resolved : { ...resolved, question: compact, query: { text: compact, terms: [] } };
 }
 
 /**

@@ -202,6 +202,15 @@ export class Bm25Index {
     return this.idf(pairs.length / 2) * best;
   }
 
+  /** Up to `limit` live keys of chunks that hold `term` (in no particular order). */
+  keysWith(term: string, limit: number): number[] {
+    const pairs: number[] = [];
+    this.livePairs(term, pairs);
+    const keys: number[] = [];
+    for (let i = 0; i < pairs.length && keys.length < limit; i += 2) keys.push(pairs[i] as number);
+    return keys;
+  }
+
   /** The importance of a term found once, in one chunk of average length: the scale importance is read against. */
   referenceImportance(): number {
     return this.docLength.size ? this.idf(1) : 0;

@@ -7,6 +7,7 @@ import { ThreadlineError } from '../errors';
 import type { Query, TermStats } from '../retriever';
 import { Bm25Index, indexTerms } from './bm25';
 import { lexicalTerms } from '../text/tokens';
+import { FORM_SAMPLE_CHUNKS, writtenForm } from './written-form';
 import type { IndexedChunk, LexicalSegment } from '../index-data';
 import { isCurrentSegment } from './lexical-segment';
 import { matchesFilter, type MetadataValue, type SearchFilter } from './filter';
@@ -211,16 +212,27 @@ export class MemoryIndex {
     this.docs.clear();
   }
 
-  /** Importance of each word in this index (see Bm25Index.importance). */
-  termStats(words: readonly string[]): TermStats {
+  /** Importance of each word in this index (see Bm25Index.importance); with `forms`, the form the chunks write it in where that is not lower case. */
+  termStats(words: readonly string[], options: { forms?: boolean } = {}): TermStats {
     return {
       terms: words.map((word) => {
         const term = lexicalTerms(word)[0];
-        return { word, term: term ?? '', importance: term === undefined ? 0 : this.lexical.importance(term) };
+        if (term === undefined) return { word, term: '', importance: 0 };
+        const importance = this.lexical.importance(term);
+        const form = options.forms && importance > 0 ? writtenForm(word, this.textsWith(term)) : undefined;
+        return { word, term, importance, ...(form !== undefined ? { form } : {}) };
       }),
       reference: this.lexical.referenceImportance(),
       chunks: this.chunks.size,
     };
+  }
+
+  /** The texts of a few chunks holding `term`, read lazily. */
+  private *textsWith(term: string): Generator<string> {
+    for (const key of this.lexical.keysWith(term, FORM_SAMPLE_CHUNKS)) {
+      const text = this.chunks.get(key)?.text;
+      if (text !== undefined) yield text;
+    }
   }
 
   search(input: string | Query, queryVector: Float32Array | null, options: MemorySearchOptions): SearchHit[] {

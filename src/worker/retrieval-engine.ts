@@ -14,7 +14,7 @@ import type { ProgressListener } from '../progress';
 import type { ChunkOptions } from '../retrieval/chunker';
 import { hedgedFusion } from '../retrieval/fusion';
 import { MemoryIndex, type DocumentInfo, type HybridWeights, type SearchHit } from '../retrieval/memory-index';
-import type { AddOptions, AddResult, CallOptions, IndexStats, LoadOptions, LoadResult, Query, Retriever, SearchOptions, TermStats } from '../retriever';
+import type { AddOptions, AddResult, CallOptions, IndexStats, LoadOptions, LoadResult, Query, Retriever, SearchOptions, TermStats, TermStatsOptions } from '../retriever';
 import { openChangeFeed, type ChangeFeed } from '../storage/change-feed';
 import { IndexStore, type LostReason, type PendingDoc, type StoredIndex } from '../storage/index-store';
 import { withWriteLock } from '../storage/write-lock';
@@ -205,9 +205,9 @@ export class RetrievalEngine implements Retriever {
     return hedgedFusion(keyed(main), keyed(plain), k).map(({ key: _key, ...hit }) => hit);
   }
 
-  async termStats(words: unknown, _options: CallOptions = {}): Promise<TermStats> {
+  async termStats(words: unknown, options: TermStatsOptions = {}): Promise<TermStats> {
     const list = parseStrings(words, 'termStats() takes an array of at most 1000 words', 1000);
-    return Promise.resolve(this.memory?.termStats(list) ?? { terms: list.map((word) => ({ word, term: word, importance: 0 })), reference: 0, chunks: 0 });
+    return Promise.resolve(this.memory?.termStats(list, { forms: options.forms === true }) ?? { terms: list.map((word) => ({ word, term: word, importance: 0 })), reference: 0, chunks: 0 });
   }
 
   async embed(texts: unknown, options: CallOptions = {}): Promise<Float32Array> {

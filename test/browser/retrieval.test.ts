@@ -37,6 +37,27 @@ describe('retrieval in Chromium (real worker, real IndexedDB, real offline model
     await two.dispose();
   });
 
+  it('a conversation typed in lower case is read with the capitals the stored documents use (after a reload)', async () => {
+    const name = freshName('forms');
+    const a = await createThreadline({ name });
+    await a.add(sampleDocs);
+    await a.dispose();
+    const tl = await createThreadline({ name });
+    const stats = await tl.termStats(['plus', 'pro', 'refund'], { forms: true });
+    expect(stats.terms.map((t) => t.form)).toEqual(['Plus', 'Pro', undefined]);
+    expect((await tl.termStats(['plus'])).terms[0]?.form).toBeUndefined();
+    const chat = await tl.chat();
+    // Every event is read: breaking out of the loop would cancel the turn, and the next would have no history.
+    const asked = async (q: string) => {
+      let question = '';
+      for await (const e of chat.ask(q)) if (e.type === 'condensed') question = e.question;
+      return question;
+    };
+    await asked('how much is the pro plan');
+    expect(await asked('and plus')).toBe('how much is the Plus plan?');
+    await tl.dispose();
+  });
+
   it('abort mid-ingest leaves whole documents only, and memory equals storage', async () => {
     const name = freshName('abort');
     const workers = capturingWorkers();
