@@ -303,6 +303,7 @@ mountEvaluatePanel({
   files: $<HTMLInputElement>('#eval-files'),
   corroboration: $<HTMLInputElement>('#eval-corroboration'),
   goldAnswers: $<HTMLInputElement>('#eval-gold-answers'),
+  phoneTyping: $<HTMLInputElement>('#eval-phone'),
   run: $<HTMLButtonElement>('#eval-run'),
   exportJson: $<HTMLButtonElement>('#eval-export'),
   output: $<HTMLElement>('#eval-output'),

@@ -10,6 +10,7 @@ import { runEval, type EvalEngine, type EvalReport } from '../../scripts/eval/co
 import { withGoldAnswers } from '../../scripts/eval/answers';
 import { parseEvalSet } from '../../scripts/eval/parse';
 import { svgChart, table } from '../../scripts/eval/report';
+import { withTyping } from '../../scripts/eval/typing';
 import { contexts, type Strategy } from '../../scripts/eval/strategies';
 import { specificityFrom } from '../../src/chat/specificity';
 import { writtenFormsFrom } from '../../src/chat/written-forms';
@@ -24,6 +25,8 @@ export interface EvaluatePanelParts {
   corroboration: HTMLInputElement;
   /** Checked: empty assistant turns are filled with their gold passages (`npm run eval -- --answers gold`), for sets written without answers. */
   goldAnswers: HTMLInputElement;
+  /** Checked: user turns retyped as on a phone (`npm run eval -- --typing phone`). */
+  phoneTyping: HTMLInputElement;
   run: HTMLButtonElement;
   exportJson: HTMLButtonElement;
   output: HTMLElement;
@@ -49,7 +52,8 @@ export function mountEvaluatePanel(parts: EvaluatePanelParts): { run(): Promise<
       const gold = parts.goldAnswers.checked;
       if (gold && !corpus) { parts.bar.fail('Gold answers need corpus.jsonl: the answers are its gold passages.'); return null; }
       const parsed = parseEvalSet(corpus ? await corpus.text() : null, await conversations.text());
-      const set = gold ? withGoldAnswers(parsed) : parsed;
+      const typing = parts.phoneTyping.checked ? 'phone' : 'as-given';
+      const set = withTyping(gold ? withGoldAnswers(parsed) : parsed, typing);
       const name = `playground-eval-${models.key}`;
       const corroboration = parts.corroboration.checked ? 1 : 0;
       const tl = await createThreadline({ name, embedder: models.embedder, search: { weights: { corroboration } }, ...(models.llm ? { llm: models.llm } : {}) });
@@ -80,7 +84,7 @@ export function mountEvaluatePanel(parts: EvaluatePanelParts): { run(): Promise<
         };
         const strategies: Strategy[] = ['raw', 'rules', 'expand', ...(models.llm ? ['llm' as const, 'llm-expand' as const] : []), 'oracle'];
         parts.bar.set(null, models.llm ? `Condensing with ${models.llm.id} and searching…` : 'Condensing and searching…');
-        report = await runEval(set, set.passages ? engine : { ...engine, rank: () => Promise.resolve([]) }, { data: `${conversations.name} (playground${corroboration ? '' : ', corroboration off'})`, answers: gold ? 'gold' : 'as-given', strategies, ...(models.llm ? { llm: models.llm } : {}) });
+        report = await runEval(set, set.passages ? engine : { ...engine, rank: () => Promise.resolve([]) }, { data: `${conversations.name} (playground${corroboration ? '' : ', corroboration off'})`, answers: gold ? 'gold' : 'as-given', typing, strategies, ...(models.llm ? { llm: models.llm } : {}) });
       } finally {
         await tl.dispose();
       }

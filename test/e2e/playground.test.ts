@@ -89,6 +89,19 @@ describe('playground Evaluate panel (built; scripted fake LLM as the language mo
     const gold = JSON.parse(readFileSync(await (await third).path(), 'utf8')) as { answers: string; strategies: Record<string, { kinds?: { followup: { mrr: number } } }> };
     expect(gold.answers).toBe('gold');
     expect(gold.strategies.expand?.kinds?.followup.mrr).toBeGreaterThan(0);
+    // The same set retyped as on a phone (npm run eval -- --typing phone): said in the table and the JSON.
+    await page.uncheck('#eval-gold-answers');
+    await page.check('#eval-phone');
+    await page.click('#eval-run');
+    await page.locator('#eval-export:not([hidden])').waitFor({ timeout: 120_000 });
+    expect(await page.locator('.eval-table').textContent()).toMatch(/typed as on a phone/);
+    const fourth = page.waitForEvent('download');
+    await page.click('#eval-export');
+    const phone = JSON.parse(readFileSync(await (await fourth).path(), 'utf8')) as { typing: string; strategies: Record<string, { kinds?: { followup: { mrr: number } } }> };
+    expect(phone.typing).toBe('phone');
+    expect(phone.strategies.expand?.kinds?.followup.mrr).toBeGreaterThan(0);
+    await page.uncheck('#eval-phone');
+    await page.check('#eval-gold-answers');
     // Without a corpus there are no gold passages to answer with: a clear message, no run.
     await page.setInputFiles('#eval-files', [join(set, 'conversations.jsonl')]);
     await page.click('#eval-run');
