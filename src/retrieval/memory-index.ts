@@ -91,6 +91,9 @@ function corroborated(agreement: number, share: number): number {
   return 1 - share + share * agreement;
 }
 
+/** Characters of chunk text one termStats call reads for forms at most (about 1,000 chunks of a usual size). */
+const FORM_SCAN_CHARS = 2_000_000;
+
 /** Each ranking contributes this many candidates (at least) to the fusion. */
 const FUSION_DEPTH = 50;
 
@@ -214,12 +217,14 @@ export class MemoryIndex {
 
   /** Importance of each word in this index (see Bm25Index.importance); with `forms`, the form the chunks write it in where that is not lower case. */
   termStats(words: readonly string[], options: { forms?: boolean } = {}): TermStats {
+    // Reading forms scans chunk text: bounded per call, whatever the chunks hold (later words then get none).
+    const budget = { chars: FORM_SCAN_CHARS };
     return {
       terms: words.map((word) => {
         const term = lexicalTerms(word)[0];
         if (term === undefined) return { word, term: '', importance: 0 };
         const importance = this.lexical.importance(term);
-        const form = options.forms && importance > 0 ? writtenForm(word, this.textsWith(term)) : undefined;
+        const form = options.forms && importance > 0 ? writtenForm(word, this.textsWith(term, budget)) : undefined;
         return { word, term, importance, ...(form !== undefined ? { form } : {}) };
       }),
       reference: this.lexical.referenceImportance(),
@@ -227,11 +232,14 @@ export class MemoryIndex {
     };
   }
 
-  /** The texts of a few chunks holding `term`, read lazily. */
-  private *textsWith(term: string): Generator<string> {
+  /** The texts of a few chunks holding `term`, read lazily while `budget` lasts. */
+  private *textsWith(term: string, budget: { chars: number }): Generator<string> {
     for (const key of this.lexical.keysWith(term, FORM_SAMPLE_CHUNKS)) {
       const text = this.chunks.get(key)?.text;
-      if (text !== undefined) yield text;
+      if (text === undefined) continue;
+      if (text.length > budget.chars) return;
+      budget.chars -= text.length;
+      yield text;
     }
   }
 

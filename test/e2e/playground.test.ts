@@ -68,38 +68,35 @@ describe('playground Evaluate panel (built; scripted fake LLM as the language mo
     expect(json.turns).toBeUndefined();
     // The fake model was asked to condense follow-ups through the page's own pipeline.
     expect(await page.evaluate(() => (window as unknown as { llmCalls: string[] }).llmCalls.filter((k) => k === 'condense').length)).toBeGreaterThan(0);
+    type Exported = { data: string; answers: string; typing: string; strategies: Record<string, { kinds?: { followup: { mrr: number } } }> };
+    /** Runs the set again with the panel's switches as they are; the table's text and the exported JSON. */
+    const rerun = async (): Promise<{ table: string; json: Exported }> => {
+      await page.click('#eval-run');
+      await page.locator('#eval-export:not([hidden])').waitFor({ timeout: 120_000 });
+      const exported = page.waitForEvent('download');
+      await page.click('#eval-export');
+      return { table: (await page.locator('.eval-table').textContent()) ?? '', json: JSON.parse(readFileSync(await (await exported).path(), 'utf8')) as Exported };
+    };
     // The same set with agreement weighting off (search.weights.corroboration 0), as one would compare with a strong model.
     await page.uncheck('#eval-corroboration');
-    await page.click('#eval-run');
-    await page.locator('#eval-export:not([hidden])').waitFor({ timeout: 120_000 });
-    const again = page.waitForEvent('download');
-    await page.click('#eval-export');
-    const off = JSON.parse(readFileSync(await (await again).path(), 'utf8')) as { data: string; strategies: Record<string, { kinds?: { followup: { mrr: number } } }> };
+    const off = (await rerun()).json;
     expect(off.data).toMatch(/corroboration off/);
     expect(off.strategies.raw?.kinds?.followup.mrr).toBeGreaterThan(0);
     // Answers the set leaves empty filled with gold passages (npm run eval -- --answers gold): said in the table and the JSON.
     expect(json).toMatchObject({ answers: 'as-given' });
     await page.check('#eval-corroboration');
     await page.check('#eval-gold-answers');
-    await page.click('#eval-run');
-    await page.locator('#eval-export:not([hidden])').waitFor({ timeout: 120_000 });
-    expect(await page.locator('.eval-table').textContent()).toMatch(/empty answers filled with gold passages/);
-    const third = page.waitForEvent('download');
-    await page.click('#eval-export');
-    const gold = JSON.parse(readFileSync(await (await third).path(), 'utf8')) as { answers: string; strategies: Record<string, { kinds?: { followup: { mrr: number } } }> };
-    expect(gold.answers).toBe('gold');
-    expect(gold.strategies.expand?.kinds?.followup.mrr).toBeGreaterThan(0);
+    const gold = await rerun();
+    expect(gold.table).toMatch(/empty answers filled with gold passages/);
+    expect(gold.json.answers).toBe('gold');
+    expect(gold.json.strategies.expand?.kinds?.followup.mrr).toBeGreaterThan(0);
     // The same set retyped as on a phone (npm run eval -- --typing phone): said in the table and the JSON.
     await page.uncheck('#eval-gold-answers');
     await page.check('#eval-phone');
-    await page.click('#eval-run');
-    await page.locator('#eval-export:not([hidden])').waitFor({ timeout: 120_000 });
-    expect(await page.locator('.eval-table').textContent()).toMatch(/typed as on a phone/);
-    const fourth = page.waitForEvent('download');
-    await page.click('#eval-export');
-    const phone = JSON.parse(readFileSync(await (await fourth).path(), 'utf8')) as { typing: string; strategies: Record<string, { kinds?: { followup: { mrr: number } } }> };
-    expect(phone.typing).toBe('phone');
-    expect(phone.strategies.expand?.kinds?.followup.mrr).toBeGreaterThan(0);
+    const phone = await rerun();
+    expect(phone.table).toMatch(/typed as on a phone/);
+    expect(phone.json.typing).toBe('phone');
+    expect(phone.json.strategies.expand?.kinds?.followup.mrr).toBeGreaterThan(0);
     await page.uncheck('#eval-phone');
     await page.check('#eval-gold-answers');
     // Without a corpus there are no gold passages to answer with: a clear message, no run.
@@ -240,11 +237,24 @@ describe('playground (built, served by a plain static host)', () => {
     await page.click('#clear-all');
     await page.click('#clear-all');
     await page.waitForFunction(() => document.querySelector('#index-info')?.getAttribute('data-docs') === '0');
-    // "Your data" drops once everything is cleared (IndexedDB usage is reported lazily: wait for it).
-    await page.waitForFunction((before) => Number(document.querySelector('#storage')?.getAttribute('data-your-data')) < before, dataBefore, { timeout: 20_000 }).catch(() => undefined);
+    // What "Clear everything" promises is that the data is gone: every store of the page's IndexedDB is empty but the
+    // index's one manifest record. The "your data" figure is re-read and printed; its bytes are the browser's to free
+    // (Chromium 150 reports more after the deletes than before, until its storage compacts), so they are not asserted.
+    const records = await page.evaluate(async () => {
+      const out: Record<string, number> = {};
+      for (const { name } of await indexedDB.databases()) {
+        if (!name) continue;
+        const db = await new Promise<IDBDatabase>((ok, no) => { const r = indexedDB.open(name); r.onsuccess = () => ok(r.result); r.onerror = () => no(r.error ?? new Error(`cannot open ${name}`)); });
+        for (const store of [...db.objectStoreNames]) out[`${name}/${store}`] = await new Promise<number>((ok, no) => { const r = db.transaction(store).objectStore(store).count(); r.onsuccess = () => ok(r.result); r.onerror = () => no(r.error ?? new Error(`cannot count ${store}`)); });
+        db.close();
+      }
+      return out;
+    });
+    expect(Object.keys(records).length).toBeGreaterThan(2);
+    expect(Object.entries(records).filter(([, n]) => n > 0)).toEqual([['threadline:playground-offline/meta', 1]]);
     const dataAfter = Number(await page.locator('#storage').getAttribute('data-your-data'));
     console.log(`playground storage, your data: ${dataBefore} bytes before Clear everything, ${dataAfter} after`);
-    expect(dataAfter).toBeLessThanOrEqual(dataBefore);
+    expect(dataAfter).toBeGreaterThan(0);
 
     expect(foreign).toEqual([]);
     expect(dialogs).toEqual([]);

@@ -48,6 +48,16 @@ describe('writtenForm: how the documents write a word inside their sentences', (
     expect(writtenForm('name', [long])).toBe('Name'); // stops counting after a few dozen occurrences
   });
 
+  it('termStats reads a bounded amount of chunk text for forms, however large the chunks', () => {
+    const memory = new MemoryIndex(2);
+    // Twenty chunks of 300,000 characters, each naming Zed and Quux once inside a sentence: the budget (2 million) reads six.
+    const huge = `${'filler words here '.repeat(16_000)}and Zed met Quux.`;
+    memory.addChunks(Array.from({ length: 20 }, (_, key) => ({ key, docId: `d${key}`, text: huge, context: huge, headingPath: [], start: 0, end: huge.length })), new Float32Array(40).fill(0.5));
+    expect(memory.termStats(['quux'], { forms: true }).terms[0]?.form).toBe('Quux');
+    // "zed" spends the budget (one occurrence a chunk, so it reads all it may): "quux" then gets no form rather than more reading.
+    expect(memory.termStats(['zed', 'quux'], { forms: true }).terms.map((t) => t.form)).toEqual(['Zed', undefined]);
+  });
+
   it('termStats reports it only when asked, and only for words the index has', () => {
     const memory = plansIndex();
     expect(memory.termStats(['plus', 'lumen']).terms.every((t) => t.form === undefined)).toBe(true);
