@@ -35,6 +35,13 @@ async function nextType(stream: AsyncIterator<TurnEvent>): Promise<TurnEvent['ty
   return step.done ? undefined : step.value.type;
 }
 
+/** Reads a turn's events until its answer starts streaming; a turn that ends first fails the test instead of looping forever. */
+async function untilAnswerStreams(stream: AsyncIterator<TurnEvent>): Promise<void> {
+  for (let type = await nextType(stream); type !== 'token'; type = await nextType(stream)) {
+    if (type === undefined) throw new Error('the turn ended before its answer streamed');
+  }
+}
+
 const find = <T extends TurnEvent['type']>(events: TurnEvent[], type: T) => events.find((e): e is Extract<TurnEvent, { type: T }> => e.type === type);
 
 describe('chat options are checked when the session opens', () => {
@@ -171,7 +178,7 @@ describe('chat session with the fake LLM (FakeLlm) and real retrieval', () => {
     // The first page streams an answer and is never heard from again; a second page opens the same session meanwhile.
     const stream = chat.ask('what about damaged items?');
     expect(await nextType(stream)).toBe('condensed');
-    while (await nextType(stream) !== 'token');
+    await untilAnswerStreams(stream);
     const reloaded = await ChatSession.open(store, engine, llm, { sessionId: chat.id });
     expect(reloaded.pending()).toMatchObject({ user: 'what about damaged items?' });
     expect(reloaded.history().map((t) => t.user)).toEqual(["what's the refund window?"]);
@@ -187,7 +194,7 @@ describe('chat session with the fake LLM (FakeLlm) and real retrieval', () => {
     const llm = slowLlm();
     const { chat, store } = await session(llm);
     const stream = chat.ask('how do I track my order?');
-    while (await nextType(stream) !== 'token');
+    await untilAnswerStreams(stream);
     const reloaded = await ChatSession.open(store, engine, llm, { sessionId: chat.id });
     expect(reloaded.pending()?.user).toBe('how do I track my order?');
     expect(find(await run(reloaded, 'thanks!'), 'done')?.mode).toBe('smalltalk');
@@ -200,7 +207,7 @@ describe('chat session with the fake LLM (FakeLlm) and real retrieval', () => {
     const llm = slowLlm();
     const { chat, store } = await session(llm);
     const stream = chat.ask('how do I reset my password?');
-    while (await nextType(stream) !== 'token');
+    await untilAnswerStreams(stream);
     const [listed] = await store.list();
     expect(listed).toMatchObject({ id: chat.id, title: 'how do I reset my password?', turnCount: 0, pending: { user: 'how do I reset my password?' } });
     await stream.return?.(undefined);
