@@ -1,10 +1,11 @@
+import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { evaluate, type EvalReport } from '../../scripts/eval/evaluate';
 import { svgChart, table } from '../../scripts/eval/report';
 import { closureInterval } from '../../scripts/eval/metrics';
-import { withGoldAnswers } from '../../scripts/eval/data';
+import { loadEvalSet, withGoldAnswers } from '../../scripts/eval/data';
 import { contexts, strategyQuery } from '../../scripts/eval/strategies';
 import { FakeLlm } from '../fakes/fake-llm';
 
@@ -106,5 +107,20 @@ describe('the llm strategies condense as a chat session does (scripted fake LLM)
     const out = await strategyQuery('llm', second!, specific, llm);
     const zero = await strategyQuery('expand', second!, specific);
     expect(out).toEqual(zero);
+  });
+});
+
+describe('the README set (build/eval-readmes, written from the installed packages)', () => {
+  it('is written from node_modules with every gold section found, and evaluates', async () => {
+    const root = resolve(import.meta.dirname, '../..');
+    execFileSync(process.execPath, ['--import', 'tsx', 'scripts/eval/write-readme-set.ts'], { cwd: root, stdio: 'pipe' });
+    const dir = resolve(root, 'build/eval-readmes');
+    const set = loadEvalSet(dir);
+    expect(set.passages?.length).toBeGreaterThan(60);
+    expect(set.conversations.length).toBe(10);
+    const ids = new Set(set.passages?.map((p) => p.id));
+    for (const turn of set.conversations.flatMap((c) => c.turns)) for (const g of turn.gold) expect(ids.has(g), g).toBe(true);
+    const report = await evaluate({ data: dir, strategies: ['raw', 'expand', 'oracle'] });
+    expect(report.strategies.oracle?.kinds?.followup?.mrr).toBeGreaterThan(report.strategies.raw?.kinds?.followup?.mrr ?? 1);
   });
 });

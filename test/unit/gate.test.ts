@@ -27,6 +27,8 @@ const LATER_TURNS: Row[] = [
   ['What happens this year to the Free plan limits?', 'keep', 'self-contained'],
   ['If a parcel arrives late, can I return it?', 'keep', 'self-contained'],
   ['When customers cancel, do they lose their notes?', 'keep', 'self-contained'],
+  ['How do I get the tokens as they are generated?', 'keep', 'self-contained'], // "as" opens a clause before "they are"
+  ['How do I know when it has finished?', 'condense', 'dangling-pronoun'], // a clause, but no noun before it
   // after a noun, "that" opens a relative clause, an auxiliary after it or not
   ['Which Lumen pens have a battery that can last a week?', 'keep', 'self-contained'],
   ['Will that work for Lumen pens?', 'condense', 'demonstrative'],

@@ -105,4 +105,14 @@ describe('what is remembered between calls changes no result', () => {
     expect(Object.isFrozen(candidatePhrases(text))).toBe(true);
     expect(candidatePhrases(text)).toEqual(['symptoms', 'breast cancer']);
   });
+
+  it('a verb is no part of a topic: after a subject pronoun, and at the end of a question that asks for its object', () => {
+    expect(candidatePhrases('how do I install idb')).toEqual(['idb']);
+    expect(candidatePhrases('How can I test IndexedDB code in Node?')).toEqual(['IndexedDB code', 'Node']);
+    expect(candidatePhrases('Which models does WebLLM support?')).toEqual(['models', 'WebLLM']);
+    expect(candidatePhrases('How much does an Irish Wolfhound weigh?')).toEqual(['Irish Wolfhound']);
+    // The object stays where nothing was asked for in front, and "you" after no auxiliary is an object.
+    expect(candidatePhrases('Why did Dali choose surrealism?').at(-1)).toMatch(/surrealism$/);
+    expect(candidatePhrases('Will they email you receipts?')).toEqual(['receipts']);
+  });
 });

@@ -131,7 +131,9 @@ function hasInternalAntecedent(text: string, tokens: Token[], i: number): boolea
   // "feijoada and its significance": a possessive joined to a noun phrase belongs to it.
   if (POSSESSIVE_PRONOUNS.has(tokens[i]?.word ?? '') && COORDINATORS.has(tokens[i - 1]?.word ?? '') && isNoun(tokens[i - 2]?.word ?? '')) return true;
   // "after him", "since then": a subordinator right before the pronoun is a preposition taking it as object, no clause boundary.
-  const boundary = coordinated || before.some((t, j) => SUBORDINATORS.has(t.word) && j < i - 1) || /[,;.!?]/.test(text.slice(0, tokens[i]?.index ?? 0));
+  // "as they are generated", "when it breaks": right before a subject pronoun and its verb, a subordinator opens a clause.
+  const opensClause = (SUBORDINATORS.has(tokens[i - 1]?.word ?? '') || tokens[i - 1]?.word === 'as') && SUBJECT_FORMS.has(tokens[i]?.word ?? '') && AUXILIARIES.has(tokens[i + 1]?.word ?? '');
+  const boundary = coordinated || opensClause || before.some((t, j) => SUBORDINATORS.has(t.word) && j < i - 1) || /[,;.!?]/.test(text.slice(0, tokens[i]?.index ?? 0));
   // Only a noun can be an antecedent: "what happens if it goes untreated?" has a verb before "if", and "it" still points back.
   // And one that agrees in number: in "Besides inventive flavors, what made it successful?" "it" is not the flavors.
   const pronoun = tokens[i]?.word ?? '';
@@ -148,6 +150,8 @@ function hasInternalAntecedent(text: string, tokens: Token[], i: number): boolea
 
 /** Content words that are never nouns ("What else should I consider when …"). */
 const NOT_NOUNS = new Set(['else', 'besides', 'instead', 'otherwise', 'anyway', 'together', 'ever']);
+/** Pronouns that can be a clause's subject. */
+const SUBJECT_FORMS = new Set(['it', 'they', 'he', 'she']);
 const SINGULAR_PRONOUNS = new Set(['it', 'its', "it's", 'itself', 'this', 'that']);
 
 /** A regular English plural: "flavors", "policies"; not "glass", "virus", "analysis", "physics". */

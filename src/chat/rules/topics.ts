@@ -7,7 +7,7 @@
  */
 import { stem } from '../../text/tokens';
 import { isContentWord, isEverydayWord, looksPlural } from './gate';
-import { ASPECT_NOUNS, COMMON_VERBS, COMPARATIVES, NON_TOPIC_WORDS, PREPOSITIONS, SMALLTALK } from './word-lists';
+import { ASPECT_NOUNS, AUXILIARIES, COMMON_VERBS, COMPARATIVES, NON_TOPIC_WORDS, PREPOSITIONS, SMALLTALK } from './word-lists';
 
 export interface HistoryTurn {
   user: string;
@@ -37,6 +37,10 @@ const MAX_PHRASE_WORDS = 4;
 const DETERMINERS: ReadonlySet<string> = new Set(['the', 'a', 'an', 'my', 'your', 'our', 'their', 'its', 'his', 'her', 'this', 'that', 'these', 'those', 'some', 'any', 'every', 'each', 'no']);
 
 /** Words of degree, before an adjective ("the most delicious", "too expensive"). */
+/** Pronouns that are only ever subjects: the next word is their verb (or an adverb). */
+const SUBJECTS: ReadonlySet<string> = new Set(['i', 'we', 'they', 'he', 'she']);
+/** A question whose object is asked for in front, then do-support and its subject: "which models does WebLLM …". */
+const FRONTED_OBJECT = /^\s*(?:what|which|who|whom|how\s+(?:much|many))\b(?:\s+[\p{L}'-]+){0,3}?\s+(?:do|does|did)\s+(?!(?:i|you|we|they|he|she|it)\b)\S/iu;
 const DEGREE_WORDS: ReadonlySet<string> = new Set(['most', 'more', 'less', 'least', 'very', 'too', 'so', 'quite', 'really', 'how', 'as', 'pretty', 'fairly', 'extremely']);
 
 /** Texts whose phrases are remembered: every turn of the history the condenser reads (read-bounds.ts), several times over. */
@@ -89,8 +93,15 @@ function readPhrases(text: string): string[] {
       // "when two devices edit the same note": after a plural noun, a word without -s before a determiner is
       // the plural subject's verb (a noun phrase has no determiner inside it), whatever verb lists say.
       const verb = run.length > 0 && looksPlural((words[i - 1] ?? '').toLowerCase()) && !/s$/i.test(word) && /^\p{Ll}/u.test(word) && DETERMINERS.has(words[i + 1]?.toLowerCase() ?? '');
+      // "how do I install idb", "I heard …", "does it support …": the word after a subject pronoun is its verb
+      // ("you" and "it" are objects too, "show you examples": a subject only after an auxiliary).
+      const before = words[i - 1]?.toLowerCase() ?? '';
+      const subject = SUBJECTS.has(before) || ((before === 'you' || before === 'it') && AUXILIARIES.has(words[i - 2]?.toLowerCase() ?? ''));
+      // "Which models does WebLLM support?", "How much does a wolfhound weigh?": with its object asked for in front,
+      // a clause with do-support ends in its verb (not "Why did Dali choose surrealism?", whose object stays last).
+      const doVerb = i === words.length - 1 && FRONTED_OBJECT.test(clause) && /^\p{Ll}/u.test(word) && !looksPlural(word.toLowerCase());
       // Contractions ("isn't", "I'd") are never topics.
-      if (!predicate && !verb && (inName || topical(word) || number)) run.push(word);
+      if (!predicate && !verb && !subject && !doVerb && (inName || topical(word) || number)) run.push(word);
       else flush();
       // "Melania Trump's religion": a name in the possessive is a topic of its own as well (what "she" means),
       // before the phrase it begins.
