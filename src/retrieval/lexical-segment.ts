@@ -9,7 +9,7 @@ import type { LexicalSegment, SegmentPart } from '../index-data';
 import { lexicalTerms } from '../text/tokens';
 
 /** Bump whenever lexicalTerms (folding, stopwords, stemming) changes. */
-export const LEXICAL_VERSION = 2;
+export const LEXICAL_VERSION = 1;
 
 export type { LexicalSegment, SegmentPart };
 

@@ -61,30 +61,7 @@ function hasVowel(s: string): boolean {
   return VOWEL.test(s);
 }
 
-/** Porter's measure m of a stem, [C](VC)^m[V]: how many vowel-consonant runs it has ("tree" 0, "trouble" 1, "troubles" 2). */
-function measure(s: string): number {
-  let m = 0;
-  let vowel = false;
-  for (let i = 0; i < s.length; i++) {
-    const v = /[aeiou]/.test(s[i] as string) || (s[i] === 'y' && i > 0 && !/[aeiou]/.test(s[i - 1] as string));
-    if (vowel && !v) m++;
-    vowel = v;
-  }
-  return m;
-}
-
-/** Porter's *o: the stem ends consonant–vowel–consonant, the last not w, x or y ("hop", "stor"; not "cach", "snow"). */
-function endsCvc(s: string): boolean {
-  return /[^aeiou][aeiouy][^aeiouwxy]$/.test(s);
-}
-
-/**
- * Porter step 1a–1c and 5a, enough to merge inflections without the
- * over-stemming of the steps between: 1b puts back the e that -ed and -ing
- * took from a short stem ("stored", "making" → "store", "make"), and 5a takes
- * the final e off a longer one, so "cache", "cached" and "caching" all meet
- * at "cach", "delete" and "deleted" at "delet".
- */
+/** Porter step 1a–1c, enough to merge inflections without the over-stemming of later steps. */
 export function stem(word: string): string {
   if (word.length <= 3 || !/^[a-z]+$/.test(word)) return word;
   let w = word;
@@ -100,16 +77,10 @@ export function stem(word: string): string {
         w = w.slice(0, -suffix.length);
         if (/(at|bl|iz)$/.test(w)) w += 'e';
         else if (/([^aeiouslz])\1$/.test(w)) w = w.slice(0, -1);
-        else if (measure(w) === 1 && endsCvc(w)) w += 'e';
         break;
       }
     }
   }
   if (w.endsWith('y') && w.length > 3 && hasVowel(w.slice(0, -1))) w = `${w.slice(0, -1)}i`;
-  if (w.endsWith('e') && w.length > 3) {
-    const base = w.slice(0, -1);
-    const m = measure(base);
-    if (m > 1 || (m === 1 && !endsCvc(base))) w = base;
-  }
   return w;
 }
