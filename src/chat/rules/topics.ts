@@ -36,11 +36,12 @@ const MAX_PHRASE_WORDS = 4;
 /** Words that open a noun phrase. */
 const DETERMINERS: ReadonlySet<string> = new Set(['the', 'a', 'an', 'my', 'your', 'our', 'their', 'its', 'his', 'her', 'this', 'that', 'these', 'those', 'some', 'any', 'every', 'each', 'no']);
 
-/** Words of degree, before an adjective ("the most delicious", "too expensive"). */
 /** Pronouns that are only ever subjects: the next word is their verb (or an adverb). */
 const SUBJECTS: ReadonlySet<string> = new Set(['i', 'we', 'they', 'he', 'she']);
 /** A question whose object is asked for in front, then do-support and its subject: "which models does WebLLM …". */
 const FRONTED_OBJECT = /^\s*(?:what|which|who|whom|how\s+(?:much|many))\b(?:\s+[\p{L}'-]+){0,3}?\s+(?:do|does|did)\s+(?!(?:i|you|we|they|he|she|it)\b)\S/iu;
+
+/** Words of degree, before an adjective ("the most delicious", "too expensive"). */
 const DEGREE_WORDS: ReadonlySet<string> = new Set(['most', 'more', 'less', 'least', 'very', 'too', 'so', 'quite', 'really', 'how', 'as', 'pretty', 'fairly', 'extremely']);
 
 /** Texts whose phrases are remembered: every turn of the history the condenser reads (read-bounds.ts), several times over. */
