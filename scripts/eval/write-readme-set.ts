@@ -155,6 +155,8 @@ const CONVERSATIONS: [string, ReturnType<typeof turn>[]][] = [
 
 const corpus = passages();
 const ids = new Set(corpus.map((p) => p.id));
+// Two sections of one README under the same heading would share an id, and a gold id would name either.
+if (ids.size !== corpus.length) throw new Error(`two sections share an id: ${corpus.map((p) => p.id).filter((id, i, all) => all.indexOf(id) !== i).join(', ')}`);
 const missing = CONVERSATIONS.flatMap(([, turns]) => turns.flatMap((t) => t.gold)).filter((g) => !ids.has(g));
 if (missing.length) throw new Error(`gold passages not in the installed READMEs (a package changed?): ${missing.join(', ')}`);
 const dir = resolve(ROOT, 'build/eval-readmes');
