@@ -31,10 +31,12 @@ export interface Query {
   hedge?: string;
   /**
    * Documents the conversation is reading (the previous answer's main
-   * source): their chunks join the fusion as one more ranking, at `weight`
-   * (a conversation tends to stay in a document while it moves across its sections).
+   * source): in hybrid search their chunks gain `weight` standard deviations
+   * of the fused scores (a conversation tends to stay in a document while it
+   * moves across its sections), except the chunks in `except` (the passage the
+   * answer just quoted, which competes on its own evidence alone).
    */
-  context?: { docIds: readonly string[]; weight: number };
+  context?: { docIds: readonly string[]; weight: number; except?: readonly number[] };
 }
 
 /** Every long call takes a signal; calls that report progress take a listener. */

@@ -18,6 +18,7 @@ import { average, closureInterval, scoreRanking, type KindMetrics } from './metr
 import { ALL_STRATEGIES, LLM_STRATEGIES, contexts, strategyQuery, type Strategy, type StrategyQuery, type TurnContext } from './strategies';
 import { termCounts, termScore, type TermScore } from './terms';
 import { pickSnippet } from '../../src/chat/snippet';
+import { READING_WEIGHT } from '../../src/chat/session';
 
 export { ALL_STRATEGIES, type Strategy } from './strategies';
 export type KindKey = TurnKind | 'all';
@@ -39,6 +40,11 @@ export interface EvalOptions {
    * so rules that read the last answer are measured. @default 'as-given'
    */
   answers?: 'as-given' | 'gold';
+  /**
+   * A changed follow-up also searches near the document of the previous turn's first passage, as a chat
+   * session searches near its previous answer's main source (READING_WEIGHT). `false`: every turn alone. @default true
+   */
+  reading?: boolean;
   /** `phone`: user turns in lower case, without apostrophes or a closing question mark (typing.ts). @default 'as-given' */
   typing?: Typing;
 }
@@ -89,6 +95,8 @@ export interface EvalReport {
   answers: 'as-given' | 'gold';
   /** How the user turns were typed (EvalOptions.typing). */
   typing: Typing;
+  /** Whether changed follow-ups searched near the previous turn's document (EvalOptions.reading). */
+  reading: boolean;
   /** Where specificity came from: the corpus's own BM25 statistics, or the vocabulary prior. */
   specificity: 'corpus' | 'vocabulary-prior';
   strategies: Partial<Record<Strategy, StrategyReport>>;
@@ -165,7 +173,7 @@ export async function runEval(set: { passages: readonly Passage[] | null; conver
     const entry: StrategyReport = { gapClosure: null, regression: 0, terms, changed };
     report[s] = entry;
     if (!engine || !passages) continue;
-    const rankings = await engine.rank(qs, depth);
+    const rankings = options.reading === false ? await engine.rank(qs, depth) : await rankAsRead(engine, qs, turns, passages, depth);
     ranks.set(s, rankings.map((ids, i) => 1 + ids.findIndex((id) => turns[i]?.turn.gold.includes(id))));
     entry.kinds = summarize(turns.map((c, i) => ({ kind: c.turn.kind, scores: scoreRanking(rankings[i] ?? [], c.turn.gold) })));
     entry.snippet = snippetScore(turns, qs, rankings, new Map(passages.map((p) => [p.id, p.text])));
@@ -176,7 +184,7 @@ export async function runEval(set: { passages: readonly Passage[] | null; conver
   const rulesGate = queries.get('rules');
   const expand = queries.get('expand');
   return {
-    data: options.data, answers: options.answers ?? 'as-given', typing: options.typing ?? 'as-given', retrieval, k, depth, corpus: !!passages && !!engine, specificity: passages ? 'corpus' : 'vocabulary-prior', strategies: report, skipped, model: engine?.model ?? '',
+    data: options.data, answers: options.answers ?? 'as-given', typing: options.typing ?? 'as-given', reading: options.reading !== false, retrieval, k, depth, corpus: !!passages && !!engine, specificity: passages ? 'corpus' : 'vocabulary-prior', strategies: report, skipped, model: engine?.model ?? '',
     // A strategy that was not run has no gate to report (an absent one read as "keeps every turn").
     ...(expand ? { gate: {
       keptFirst: share(turns, 'first', (_, i) => !expand[i]?.changed),
@@ -196,6 +204,37 @@ export async function runEval(set: { passages: readonly Passage[] | null; conver
     })),
     ms: performance.now() - started,
   };
+}
+
+/**
+ * Ranks the turns as a chat session meets them: a turn the strategy changed (condensed, expanded, rewritten)
+ * also searches near the document (passages of one `source`) of the previous turn's first passage under the
+ * same strategy, that passage excepted, at READING_WEIGHT, as session.ts does with its previous answer's main
+ * source and quoted chunk. A turn needs the previous turn's ranking, so turns are ranked position by position
+ * across conversations.
+ */
+async function rankAsRead(engine: EvalEngine, qs: readonly StrategyQuery[], turns: readonly TurnContext[], passages: readonly Passage[], depth: number): Promise<string[][]> {
+  const documentOf = new Map(passages.map((p) => [p.id, p.source ?? p.id]));
+  const members = new Map<string, string[]>();
+  for (const p of passages) {
+    const doc = p.source ?? p.id;
+    members.set(doc, [...(members.get(doc) ?? []), p.id]);
+  }
+  const position = turns.map((c) => c.conversation.turns.indexOf(c.turn));
+  const rankings: string[][] = turns.map(() => []);
+  for (let at = 0; position.some((p) => p >= at); at++) {
+    const batch = turns.map((_, i) => i).filter((i) => position[i] === at);
+    const queries = batch.map((i) => {
+      const q = qs[i] as StrategyQuery;
+      const shown = at > 0 && q.changed ? rankings[i - 1]?.[0] : undefined;
+      // The shown passage's document but for that passage (each passage is its own document in the index).
+      const docIds = shown !== undefined ? members.get(documentOf.get(shown) ?? '')?.filter((id) => id !== shown) : undefined;
+      return docIds?.length ? { ...q, query: { ...q.query, context: { docIds, weight: READING_WEIGHT } } } : q;
+    });
+    const ranked = await engine.rank(queries, depth);
+    batch.forEach((i, j) => { rankings[i] = ranked[j] ?? []; });
+  }
+  return rankings;
 }
 
 function snippetScore(turns: TurnContext[], qs: readonly StrategyQuery[], rankings: string[][], text: Map<string, string>): StrategyReport['snippet'] {

@@ -6,7 +6,8 @@
  */
 
 export type TurnKind = 'first' | 'standalone' | 'followup';
-export interface Passage { id: string; text: string }
+/** `source`: the document a passage comes from (CAsT: the collection's document id); passages of one source are one document to the reading context. */
+export interface Passage { id: string; text: string; source?: string }
 export interface EvalTurn { id: string; user: string; rewrite: string; assistant: string; gold: string[]; kind: TurnKind }
 export interface Conversation { id: string; turns: EvalTurn[] }
 
@@ -28,7 +29,7 @@ const str = (v: unknown, what: string): string => {
 export function parseEvalSet(corpusText: string | null, conversationsText: string): { passages: Passage[] | null; conversations: Conversation[] } {
   const passages = corpusText === null ? null : jsonl('corpus.jsonl', corpusText, (v, n) => {
     const p = v as Record<string, unknown>;
-    return { id: str(p.id, `corpus.jsonl:${n} id`), text: str(p.text, `corpus.jsonl:${n} text`) };
+    return { id: str(p.id, `corpus.jsonl:${n} id`), text: str(p.text, `corpus.jsonl:${n} text`), ...(p.source !== undefined ? { source: str(p.source, `corpus.jsonl:${n} source`) } : {}) };
   });
   const ids = new Set((passages ?? []).map((p) => p.id));
   const conversations = jsonl('conversations.jsonl', conversationsText, (v, n) => {

@@ -19,7 +19,7 @@ export function table(report: EvalReport): string {
   const count = (kind: 'first' | 'standalone' | 'followup') => report.turns.filter((t) => t.kind === kind).length;
   const g = report.gate;
   return [
-    `data ${report.data} · ${ranked ? `retrieval ${report.retrieval} · MRR@${report.depth} · ` : 'no corpus: gate and term resolution only · '}model ${report.model} · specificity from ${report.specificity}${report.answers === 'gold' ? ' · empty answers filled with gold passages' : ''}${report.typing === 'phone' ? ' · user turns typed as on a phone (lower case, no apostrophes, no closing question mark)' : ''}`,
+    `data ${report.data} · ${ranked ? `retrieval ${report.retrieval} · MRR@${report.depth} · ` : 'no corpus: gate and term resolution only · '}model ${report.model} · specificity from ${report.specificity}${report.answers === 'gold' ? ' · empty answers filled with gold passages' : ''}${report.typing === 'phone' ? ' · user turns typed as on a phone (lower case, no apostrophes, no closing question mark)' : ''}${ranked && !report.reading ? ' · no reading context' : ''}`,
     `turns: first ${count('first')}, standalone ${count('standalone')}, followup ${count('followup')}`,
     line(header), line(header.map((_, i) => '-'.repeat(widths[i] ?? 0))), ...rows.map(line),
     ...(ranked && Object.values(report.strategies).some((s) => s.gapClosureCI) ? [`gap closure, 95% interval (follow-up turns resampled 2,000 times): ${Object.entries(report.strategies).filter(([name, s]) => s.gapClosureCI && name !== 'raw' && name !== 'oracle').map(([name, s]) => `${name} ${pct(s.gapClosureCI?.[0] ?? 0)} to ${pct(s.gapClosureCI?.[1] ?? 0)}`).join(', ')}`] : []),

@@ -1,5 +1,5 @@
 /**
- * npm run eval -- --data DIR [--strategies LIST] [--retrieval hybrid|dense|lexical] [--k 10] [--json FILE] [--svg FILE] [--turns FILE] [--llm MODULE] [--expand k=v,...] [--answers as-given|gold] [--typing as-given|phone]
+ * npm run eval -- --data DIR [--strategies LIST] [--retrieval hybrid|dense|lexical] [--k 10] [--json FILE] [--svg FILE] [--turns FILE] [--llm MODULE] [--expand k=v,...] [--answers as-given|gold] [--typing as-given|phone] [--reading on|off]
  * DIR without corpus.jsonl: gate and term resolution only.
  * MODULE (optional) exports `default` or `createLlm()` returning an Llm, for the `llm` strategy.
  */
@@ -12,7 +12,7 @@ import { ALL_STRATEGIES, evaluate, type Strategy } from './evaluate';
 import { svgChart, table } from './report';
 import { isTyping } from './typing';
 
-const USAGE = 'usage: npm run eval -- --data DIR [--strategies raw,rules,...] [--retrieval hybrid|dense|lexical] [--k 10] [--json FILE] [--svg FILE] [--turns FILE] [--llm MODULE] [--expand historyWeight=0.3,decay=0.7,firstTurnWeight=0.5] [--answers as-given|gold] [--typing as-given|phone]';
+const USAGE = 'usage: npm run eval -- --data DIR [--strategies raw,rules,...] [--retrieval hybrid|dense|lexical] [--k 10] [--json FILE] [--svg FILE] [--turns FILE] [--llm MODULE] [--expand historyWeight=0.3,decay=0.7,firstTurnWeight=0.5] [--answers as-given|gold] [--typing as-given|phone] [--reading on|off]';
 
 function parse(argv: string[]) {
   const opts: Record<string, string> = {};
@@ -37,7 +37,9 @@ function parse(argv: string[]) {
   if (!isAnswers(answers)) throw new Error('--answers must be as-given or gold');
   const typing = opts.typing ?? 'as-given';
   if (!isTyping(typing)) throw new Error('--typing must be as-given or phone');
-  return { answers, typing, expand, data: opts.data, strategies, retrieval, k: Number(opts.k ?? 10), json: opts.json, svg: opts.svg, turns: opts.turns, llm: opts.llm };
+  const reading = opts.reading ?? 'on';
+  if (reading !== 'on' && reading !== 'off') throw new Error('--reading must be on or off');
+  return { reading: reading === 'on', answers, typing, expand, data: opts.data, strategies, retrieval, k: Number(opts.k ?? 10), json: opts.json, svg: opts.svg, turns: opts.turns, llm: opts.llm };
 }
 
 function isAnswers(value: string): value is 'as-given' | 'gold' {
@@ -53,7 +55,7 @@ async function loadLlm(module: string | undefined): Promise<Llm | undefined> {
 try {
   const args = parse(process.argv.slice(2));
   const llm = await loadLlm(args.llm);
-  const report = await evaluate({ answers: args.answers, typing: args.typing, expand: args.expand, data: args.data, strategies: args.strategies, retrieval: args.retrieval, k: args.k, ...(llm ? { llm } : {}) });
+  const report = await evaluate({ reading: args.reading, answers: args.answers, typing: args.typing, expand: args.expand, data: args.data, strategies: args.strategies, retrieval: args.retrieval, k: args.k, ...(llm ? { llm } : {}) });
   console.log(table(report));
   const { turns, ...summary } = report;
   if (args.json) writeFileSync(args.json, `${JSON.stringify(summary, null, 2)}\n`);

@@ -17,7 +17,7 @@ import { SAMPLE_KB } from '../../demo/sample-kb';
 const slug = (s: string) => s.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
 const passages = SAMPLE_KB.flatMap((doc) => doc.markdown.split(/^## /m).slice(1).map((section) => {
   const [heading = '', ...body] = section.split('\n');
-  return { id: `${doc.id}/${slug(heading)}`, text: `${doc.title} › ${heading}. ${body.join(' ').trim()}` };
+  return { id: `${doc.id}/${slug(heading)}`, text: `${doc.title} › ${heading}. ${body.join(' ').trim()}`, source: `demo/sample-kb.ts#${doc.id}` };
 }));
 
 type Kind = 'first' | 'standalone' | 'followup';
@@ -172,7 +172,7 @@ const THIRD: [string, ReturnType<typeof turn>[]][] = [
 function write(folder: string, prefix: string, conversations: typeof CONVERSATIONS): void {
   const dir = resolve(import.meta.dirname, '../../docs', folder);
   mkdirSync(dir, { recursive: true });
-  writeFileSync(resolve(dir, 'corpus.jsonl'), passages.map((p) => JSON.stringify({ ...p, source: 'demo/sample-kb.ts' })).join('\n') + '\n');
+  writeFileSync(resolve(dir, 'corpus.jsonl'), passages.map((p) => JSON.stringify(p)).join('\n') + '\n');
   writeFileSync(resolve(dir, 'conversations.jsonl'), conversations.map(([id, turns]) => JSON.stringify({
     id: `${prefix}-${id}`, turns: turns.map((t, i) => ({ id: `${prefix}-${id}-${i + 1}`, user: t.user, rewrite: t.rewrite, assistant: '', gold: t.gold, kind: t.kind })),
   })).join('\n') + '\n');

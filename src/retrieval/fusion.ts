@@ -84,13 +84,22 @@ export interface ScoredList extends RankedList {
 }
 
 /**
+ * A prior on some candidates: each one it `has` gains `weight` standard
+ * deviations of the fused scores. Scale-free, and the same whatever the number
+ * of keys (the documents a conversation is reading, whether of one chunk or
+ * a hundred); it reorders candidates the evidence finds close, and cannot
+ * bring in one the rankings did not find.
+ */
+export interface Prior { has: (key: number) => boolean; weight: number }
+
+/**
  * Z-score fusion weighted per query. Every candidate of any list gets a score
  * in every list (its own, else 0 where the list is exhaustive, else the
  * list's lowest); each list is standardized over those candidates, so cosine
  * and BM25 scales meet, and weighs its own separation (how far its best hit
  * stands out) times its static weight: a flat ranking cannot drown a decisive one.
  */
-export function separationFusion(lists: readonly ScoredList[], k: number): Hit[] {
+export function separationFusion(lists: readonly ScoredList[], k: number, prior?: Prior): Hit[] {
   const keys = [...new Set(lists.flatMap((l) => l.hits.map((h) => h.key)))];
   const columns = lists.map(({ hits, exhaustive }) => {
     const own = new Map(hits.map((h) => [h.key, h.score]));
@@ -105,5 +114,9 @@ export function separationFusion(lists: readonly ScoredList[], k: number): Hit[]
     const w = weight * Math.max(0, apart);
     column.forEach((score, j) => { (fused[j] as Hit).score += (w * (score - mean)) / sd; });
   });
+  if (prior && prior.weight > 0) {
+    const { sd } = scoreStats(fused.map((h) => h.score));
+    for (const hit of fused) if (prior.has(hit.key)) hit.score += prior.weight * sd;
+  }
   return fused.sort((a, b) => b.score - a.score || a.key - b.key).slice(0, Math.max(0, k));
 }

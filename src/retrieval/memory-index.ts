@@ -254,12 +254,13 @@ export class MemoryIndex {
     const lexical = mode === 'dense' ? [] : this.lexical.search(terms, depth, allow);
     // Per-query weighted z-score fusion (fusion.ts): a flat ranking cannot drown a decisive one, and the dense
     // ranking counts as far as the lexical one corroborates its head.
-    const context = mode === 'hybrid' && query.context && query.context.weight > 0 ? this.contextRanking(query.context.docIds, allow) : [];
+    // The documents the conversation is reading, but for the passage just quoted, as a prior of a fixed size:
+    // as one more ranking in the fusion, a document of one chunk outweighed every other signal (README, Quality).
+    const reading = mode === 'hybrid' && query.context && query.context.weight > 0 ? { has: this.inDocuments(query.context.docIds, query.context.except ?? []), weight: query.context.weight } : undefined;
     const ranked: Hit[] = mode === 'dense' ? dense : mode === 'lexical' ? lexical : separationFusion([
       { hits: dense, weight: (options.weights?.dense ?? 1) * corroborated(headAgreement(dense, lexical), options.weights?.corroboration ?? 1) },
       { hits: lexical, weight: options.weights?.lexical ?? 1, exhaustive: lexical.length < depth },
-      ...(context.length ? [{ hits: context, weight: query.context?.weight ?? 0, exhaustive: true }] : []),
-    ], k);
+    ], k, reading);
     const denseScore = new Map(dense.map((h) => [h.key, h.score]));
     const lexicalScore = new Map(lexical.map((h) => [h.key, h.score]));
     const top = ranked.slice(0, k);
@@ -267,12 +268,11 @@ export class MemoryIndex {
     return top.map((h) => this.hit(h, denseScore.get(h.key), lexicalScore.get(h.key), coverage?.get(h.key)));
   }
 
-  /** Every chunk of the context documents, scored 1: a ranking the fusion weighs like the others. */
-  private contextRanking(docIds: readonly string[], allow: ((key: number) => boolean) | undefined): Hit[] {
+  /** Whether a chunk belongs to one of some documents and is not one of `except`. */
+  private inDocuments(docIds: readonly string[], except: readonly number[]): (key: number) => boolean {
     const ids = new Set(docIds);
-    const hits: Hit[] = [];
-    for (const chunk of this.chunks.values()) if (ids.has(chunk.docId) && (!allow || allow(chunk.key))) hits.push({ key: chunk.key, score: 1 });
-    return hits;
+    const left = new Set(except);
+    return (key) => !left.has(key) && ids.has(this.chunks.get(key)?.docId as string);
   }
 
   private allowed(key: number, filter: SearchFilter | undefined): boolean {

@@ -7,7 +7,8 @@
 import { openDB, type DBSchema, type IDBPDatabase } from 'idb';
 import { abandon, storageError } from './storage-errors';
 
-export interface StoredCitation { n: number; docId: string; label: string; url?: string }
+/** `chunkKey`: the quoted chunk, so the next turn can tell it from the rest of its document (session.ts, reading context). */
+export interface StoredCitation { n: number; docId: string; label: string; url?: string; chunkKey?: number }
 
 export interface StoredTurn {
   sessionId: string;
@@ -92,7 +93,7 @@ export class SessionStore {
         tx.objectStore('sessions').get(id),
         tx.objectStore('turns').getAll(IDBKeyRange.bound([id, 0], [id, Number.MAX_SAFE_INTEGER])),
       ]);
-      const turns = (records as unknown[]).filter(isStoredTurn);
+      const turns = (records as unknown[]).filter(isStoredTurn).map(withValidChunkKeys);
       return { info: isSessionInfo(info) ? withValidPending(info) : undefined, turns, skipped: records.length - turns.length };
     }, 'Could not load the session');
   }
@@ -202,6 +203,12 @@ function isStoredTurn(value: unknown): value is StoredTurn {
   const t = value as Partial<StoredTurn> | null;
   return typeof t === 'object' && t !== null && isText(t.sessionId) && Number.isInteger(t.index) && isText(t.user) && isText(t.assistant)
     && isText(t.mode) && Array.isArray(t.citations) && t.citations.every((c) => typeof c === 'object' && c !== null && Number.isInteger(c.n) && isText(c.docId) && isText(c.label));
+}
+
+/** A citation's chunk key is a hint: a malformed one (tampering, a future format) is dropped, the turn kept. */
+function withValidChunkKeys(turn: StoredTurn): StoredTurn {
+  if (turn.citations.every((c) => c.chunkKey === undefined || (Number.isSafeInteger(c.chunkKey) && c.chunkKey >= 0))) return turn;
+  return { ...turn, citations: turn.citations.map(({ chunkKey, ...c }) => (Number.isSafeInteger(chunkKey) && (chunkKey as number) >= 0 ? { ...c, chunkKey } : c)) };
 }
 
 /** A header whose pending question is malformed (tampering, a future format) is kept without it. */

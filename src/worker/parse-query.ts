@@ -30,11 +30,15 @@ export function parseQuery(input: unknown): Query {
   return { ...query, terms: checked };
 }
 
+/** A conversation reads one document; the evaluation reads a document split into passages, each its own id. */
+const MAX_CONTEXT_DOCS = 1000;
+
 function parseContext(input: unknown): NonNullable<Query['context']> {
-  const { docIds, weight } = (typeof input === 'object' && input !== null ? input : {}) as Record<string, unknown>;
-  if (!Array.isArray(docIds) || docIds.length > 20 || docIds.some((id) => typeof id !== 'string')) throw invalid('query.context.docIds must be an array of at most 20 document ids');
+  const { docIds, weight, except } = (typeof input === 'object' && input !== null ? input : {}) as Record<string, unknown>;
+  if (!Array.isArray(docIds) || docIds.length > MAX_CONTEXT_DOCS || docIds.some((id) => typeof id !== 'string')) throw invalid(`query.context.docIds must be an array of at most ${MAX_CONTEXT_DOCS} document ids`);
   if (typeof weight !== 'number' || !Number.isFinite(weight) || weight < 0 || weight > 10) throw invalid('query.context.weight must be a number from 0 to 10');
-  return { docIds: docIds as string[], weight };
+  if (except !== undefined && (!Array.isArray(except) || except.length > MAX_CONTEXT_DOCS || except.some((key) => !Number.isSafeInteger(key) || (key as number) < 0))) throw invalid(`query.context.except must be an array of at most ${MAX_CONTEXT_DOCS} chunk keys (integers from 0)`);
+  return { docIds: docIds as string[], weight, ...(except !== undefined ? { except: except as number[] } : {}) };
 }
 
 /** k of a search: an integer from 1 to 1000. @default 5 */

@@ -1,6 +1,7 @@
 import 'fake-indexeddb/auto';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ChatSession } from '../../src/chat/session';
+import { ChatSession, READING_WEIGHT, type SessionRetriever } from '../../src/chat/session';
+import type { Query } from '../../src/retriever';
 import type { TurnEvent } from '../../src/chat/types';
 import { sampleEngine } from '../fixtures/engine';
 import { ThreadlineError } from '../../src/errors';
@@ -301,6 +302,25 @@ describe('chat session with the fake LLM (FakeLlm) and real retrieval', () => {
     expect((await ChatSession.open(store, engine, undefined, { sessionId: 'support-1' })).history()).toEqual([]);
     await b.delete();
     expect((await store.list()).map((s) => s.id)).toEqual(['support-1']);
+  });
+
+  it('a follow-up searches near the previous answer\'s main source, not the chunk it quoted, also after a reload', async () => {
+    const store = await SessionStore.open(`chat-${unique++}`);
+    const queries: Query[] = [];
+    const spy: SessionRetriever = { termStats: (words, o) => engine.termStats(words, o), search: (q, o) => { if (typeof q !== 'string') queries.push(q); return engine.search(q, o); } };
+    const chat = await ChatSession.open(store, spy, undefined, { sessionId: 'reading' });
+    const first = find(await run(chat, "what's the refund window?"), 'done');
+    const quoted = first?.citations[0];
+    expect(quoted).toMatchObject({ docId: 'refunds', chunkKey: expect.any(Number) as number });
+    const damaged = find(await run(chat, 'what about damaged items?'), 'done')?.citations[0];
+    expect(queries.at(-1)?.context).toEqual({ docIds: ['refunds'], weight: READING_WEIGHT, except: [quoted?.chunkKey] });
+    expect(damaged?.chunkKey).not.toBe(quoted?.chunkKey);
+    expect(chat.history()[0]?.citations[0]).not.toHaveProperty('chunkKey'); // a reference for the search, not part of the conversation
+
+    const again = await ChatSession.open(store, spy, undefined, { sessionId: 'reading' });
+    const second = find(await run(again, 'and how long does that refund take?'), 'done');
+    expect(queries.at(-1)?.context).toEqual({ docIds: [damaged?.docId], weight: READING_WEIGHT, except: [damaged?.chunkKey] });
+    expect(second?.mode).toBe('extractive');
   });
 
   it('rejects empty and oversized questions with typed errors', async () => {

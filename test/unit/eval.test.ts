@@ -6,7 +6,9 @@ import { evaluate, type EvalReport } from '../../scripts/eval/evaluate';
 import { svgChart, table } from '../../scripts/eval/report';
 import { closureInterval } from '../../scripts/eval/metrics';
 import { loadEvalSet, withGoldAnswers } from '../../scripts/eval/data';
-import { contexts, strategyQuery } from '../../scripts/eval/strategies';
+import { contexts, strategyQuery, type StrategyQuery } from '../../scripts/eval/strategies';
+import { runEval, type EvalEngine } from '../../scripts/eval/core';
+import { READING_WEIGHT } from '../../src/chat/session';
 import { FakeLlm } from '../fakes/fake-llm';
 
 const CAST = resolve(import.meta.dirname, '../../../shared/eval/cast2021');
@@ -107,6 +109,30 @@ describe('the llm strategies condense as a chat session does (scripted fake LLM)
     const out = await strategyQuery('llm', second!, specific, llm);
     const zero = await strategyQuery('expand', second!, specific);
     expect(out).toEqual(zero);
+  });
+});
+
+describe('the reading context, as a chat session searches (fake EvalEngine that records the queries)', () => {
+  it('a changed follow-up searches near the previous turn\'s first passage\'s document, that passage excepted; kept turns and --reading off do not', async () => {
+    const passages = [
+      { id: 'refunds/window', text: 'Refund window: 30 days.', source: 'refunds' },
+      { id: 'refunds/damaged', text: 'Damaged on arrival: 60 days.', source: 'refunds' },
+      { id: 'refunds/time', text: 'Refunds take 5 days.', source: 'refunds' },
+      { id: 'warranty/misuse', text: 'Damage from misuse is not covered.', source: 'warranty' },
+    ];
+    const conversations = [{ id: 'c', turns: [
+      { id: 'c-1', user: "what's the refund window?", rewrite: "what's the refund window?", assistant: '', gold: ['refunds/window'], kind: 'first' as const },
+      { id: 'c-2', user: 'what about damaged items?', rewrite: 'what is the refund window for damaged items?', assistant: '', gold: ['refunds/damaged'], kind: 'followup' as const },
+    ] }];
+    const seen: StrategyQuery[][] = [];
+    const engine: EvalEngine = { model: 'fake', specificity: () => 0.5, rank: (qs) => { seen.push([...qs]); return Promise.resolve(qs.map(() => ['refunds/window', 'refunds/damaged', 'warranty/misuse'])); } };
+    await runEval({ passages, conversations }, engine, { data: 'inline', strategies: ['raw', 'oracle'] });
+    const [rawFirst, rawSecond, oracleFirst, oracleSecond] = seen.map((batch) => batch[0]?.query);
+    expect([rawFirst?.context, rawSecond?.context, oracleFirst?.context]).toEqual([undefined, undefined, undefined]);
+    expect(oracleSecond?.context).toEqual({ docIds: ['refunds/damaged', 'refunds/time'], weight: READING_WEIGHT });
+    seen.length = 0;
+    await runEval({ passages, conversations }, engine, { data: 'inline', strategies: ['oracle'], reading: false });
+    expect(seen.flat().every((q) => q.query.context === undefined)).toBe(true);
   });
 });
 

@@ -32,6 +32,8 @@ class StallingLlm implements Llm {
   }
 }
 
+const find = <T extends TurnEvent['type']>(events: TurnEvent[], type: T) => events.find((e): e is Extract<TurnEvent, { type: T }> => e.type === type);
+
 const within = <T>(ms: number, promise: Promise<T>) => Promise.race([promise, new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`still pending after ${ms} ms`)), ms))]);
 
 describe('no lost turns: two handles on one session', () => {
@@ -86,6 +88,25 @@ describe('no lost turns: two handles on one session', () => {
     expect(again.history().map((t) => t.user)).toEqual(['how do I reset my password?']);
     await run(again, 'how do I track my order?');
     expect((await store.load('s')).turns.map((t) => t.index)).toEqual([0, 2]);
+  });
+
+  it('a stored citation\'s malformed chunk key is dropped and its turn kept', async () => {
+    const name = `rel-${unique++}`;
+    const store = await SessionStore.open(name);
+    await run(await ChatSession.open(store, engine, undefined, { sessionId: 's' }), "what's the refund window?");
+    const db = await openDB(`threadline:${name}:sessions`);
+    const turn = await db.get('turns', ['s', 0]) as { citations: { chunkKey?: unknown }[] };
+    expect(turn.citations[0]?.chunkKey).toEqual(expect.any(Number));
+    for (const bad of ['1', -1, 1.5, { key: 1 }, Number.NaN]) {
+      await db.put('turns', { ...turn, citations: turn.citations.map((c) => ({ ...c, chunkKey: bad })) });
+      const loaded = await store.load('s');
+      expect(loaded.skipped).toBe(0);
+      expect(loaded.turns[0]?.citations.every((c) => c.chunkKey === undefined && c.docId === 'refunds')).toBe(true);
+    }
+    db.close();
+    // The next follow-up searches near the document with nothing excepted.
+    const chat = await ChatSession.open(store, engine, undefined, { sessionId: 's' });
+    expect(find(await run(chat, 'what about damaged items?'), 'sources')?.chunks[0]?.docId).toBe('refunds');
   });
 });
 

@@ -88,6 +88,32 @@ describe('the context ranking (documents the conversation is reading)', () => {
     expect(m.search({ ...q, context: { docIds: ['refunds'], weight: 0 } }, vector, { k: 1, mode: 'hybrid' })[0]?.docId).toBe('warranty');
   });
 
+  it('the quoted chunk (except) gains nothing; the rest of its document does', () => {
+    const m = memory();
+    const vector = new Float32Array([1, 0]);
+    const q = { text: 'damaged items' };
+    const keys = (except: number[]) => m.search({ ...q, context: { docIds: ['refunds'], weight: 2, except } }, vector, { k: 4, mode: 'hybrid' }).map((h) => h.chunkKey);
+    expect(keys([])[0]).toBe(1);
+    expect(keys([1])[0]).toBe(3); // key 1 competes on its own evidence again: the misuse clause holds both words
+  });
+
+  it('a document of one chunk gains what a document of many gains: a fixed share of the fused scores’ spread', () => {
+    // As one more ranking in the fusion, membership in a one-chunk document weighed as much as the candidates were many.
+    const m = new MemoryIndex(2);
+    const chunks = [
+      ...Array.from({ length: 10 }, (_, i) => ({ key: i + 1, docId: 'manual', text: `section ${i} about the lamp and its parts` })),
+      { key: 11, docId: 'faq-1', text: 'the lamp flickers' },
+      { key: 12, docId: 'faq-2', text: 'the lamp hums' },
+    ];
+    m.addChunks(chunks.map((c) => ({ ...c, context: c.text, headingPath: [], start: 0, end: c.text.length })), new Float32Array(chunks.flatMap(() => [1, 0])));
+    const vector = new Float32Array([1, 0]);
+    const base = new Map(m.search('lamp flickers', vector, { k: 12, mode: 'hybrid' }).map((h) => [h.chunkKey, h.score]));
+    const gain = (docIds: string[], key: number) => (m.search({ text: 'lamp flickers', context: { docIds, weight: 1 } }, vector, { k: 12, mode: 'hybrid' }).find((h) => h.chunkKey === key)?.score ?? 0) - (base.get(key) ?? 0);
+    expect(gain(['faq-2'], 12)).toBeGreaterThan(0);
+    expect(gain(['faq-2'], 12)).toBeCloseTo(gain(['manual'], 1), 10);
+    expect(gain(['faq-2'], 11)).toBe(0);
+  });
+
   it('never returns a chunk the filter excludes, nor changes lexical-only or dense-only rankings', () => {
     const m = memory();
     const hits = m.search({ text: 'delivery', context: { docIds: ['refunds'], weight: 5 } }, new Float32Array([0, 1]), { k: 4, mode: 'hybrid', filter: { docIds: ['shipping', 'warranty'] } });
@@ -117,6 +143,18 @@ describe('separation fusion', () => {
     // Keys 2 and 3 share no word with the query: exhaustively 0, so they fall below 0 and 1.
     const fused = separationFusion([{ hits: dense }, { hits: lexical, exhaustive: true }], 4).map((h) => h.key);
     expect(fused.slice(0, 2).sort()).toEqual([0, 1]);
+  });
+
+  it('a prior adds its weight in standard deviations of the fused scores to the candidates it has, and brings in none', () => {
+    const lists = [{ hits: list([5, 3, 2, 1]) }, { hits: list([4, 1, 1, 1]) }];
+    const plain = separationFusion(lists, 4);
+    const sd = Math.sqrt(plain.reduce((s, h) => s + h.score ** 2, 0) / 4 - (plain.reduce((s, h) => s + h.score, 0) / 4) ** 2);
+    const favoured = separationFusion(lists, 4, { has: (key) => key === 2 || key === 99, weight: 0.5 });
+    const score = (hits: typeof plain, key: number) => hits.find((h) => h.key === key)?.score ?? NaN;
+    expect(score(favoured, 2) - score(plain, 2)).toBeCloseTo(0.5 * sd, 10);
+    expect(score(favoured, 1)).toBe(score(plain, 1));
+    expect(favoured.map((h) => h.key)).not.toContain(99);
+    expect(separationFusion(lists, 4, { has: () => true, weight: 0 })).toEqual(plain);
   });
 
   it('head agreement: the share of one head the other holds, over the shorter head; 1 with nothing to check against', () => {
@@ -162,6 +200,7 @@ describe('queries from the page are checked (parseQuery)', () => {
     expect(parseQuery('refunds')).toEqual({ text: 'refunds' });
     expect(parseQuery({ text: 'a', terms: [{ term: 'b', weight: 0.2 }], hedge: 'c' })).toEqual({ text: 'a', terms: [{ term: 'b', weight: 0.2 }], hedge: 'c' });
     expect(parseQuery('x'.repeat(10_000)).text).toHaveLength(4_000);
+    expect(parseQuery({ text: 'a', context: { docIds: ['d'], weight: 1, except: [3] } })).toEqual({ text: 'a', context: { docIds: ['d'], weight: 1, except: [3] } });
   });
 
   it.each([
@@ -172,7 +211,9 @@ describe('queries from the page are checked (parseQuery)', () => {
     ['too many terms', { text: 'a', terms: Array.from({ length: MAX_QUERY_TERMS + 1 }, () => ({ term: 'b', weight: 0.1 })) }],
     ['blank hedge', { text: 'a', hedge: '' }], ['hedge not a string', { text: 'a', hedge: 3 }],
     ['context without ids', { text: 'a', context: { weight: 1 } }], ['context id not a string', { text: 'a', context: { docIds: [1], weight: 1 } }],
-    ['context weight NaN', { text: 'a', context: { docIds: ['d'], weight: Number.NaN } }], ['too many context docs', { text: 'a', context: { docIds: Array.from({ length: 21 }, (_, i) => `d${i}`), weight: 1 } }],
+    ['context weight NaN', { text: 'a', context: { docIds: ['d'], weight: Number.NaN } }], ['too many context docs', { text: 'a', context: { docIds: Array.from({ length: 1001 }, (_, i) => `d${i}`), weight: 1 } }],
+    ['except not an array', { text: 'a', context: { docIds: ['d'], weight: 1, except: 3 } }], ['except key not an integer', { text: 'a', context: { docIds: ['d'], weight: 1, except: [1.5] } }],
+    ['negative except key', { text: 'a', context: { docIds: ['d'], weight: 1, except: [-1] } }], ['except key a string', { text: 'a', context: { docIds: ['d'], weight: 1, except: ['1'] } }],
   ])('refuses %s with INVALID_INPUT', (_, input) => {
     expect(() => parseQuery(input)).toThrow(expect.objectContaining({ code: 'INVALID_INPUT' }));
   });
