@@ -185,7 +185,7 @@ export class ChatSession {
       ...(hedge ? { hedge: text } : {}),
       ...(reading !== undefined ? { context: { docIds: [reading.docId], weight: READING_WEIGHT, except: reading.chunkKey !== undefined ? [reading.chunkKey] : [] } } : {}),
     }, { k: this.options.k, signal }), signal);
-    emit({ type: 'sources', chunks: hits, hedged: hedge });
+    emit({ type: 'sources', chunks: hits, hedged: hedge, ...(reading !== undefined ? { reading: { docId: reading.docId, label: reading.label } } : {}) });
     const retrieveMs = performance.now() - started - condenseMs;
 
     // 4. Answer.

@@ -84,7 +84,17 @@ export type TurnEvent =
     /** Why an LLM rewrite was not used, when the rules stood in. */
     fallback?: string;
   }
-  | { type: 'sources'; chunks: SearchHit[]; hedged: boolean }
+  | {
+    type: 'sources';
+    chunks: SearchHit[];
+    hedged: boolean;
+    /**
+     * The reading context searched near, when there was one: the document of
+     * the passage the previous answer quoted first (`label`), whose other
+     * chunks were favoured; that passage itself was not.
+     */
+    reading?: { docId: string; label: string };
+  }
   | { type: 'token'; text: string }
   | {
     type: 'done';

@@ -147,6 +147,9 @@ describe('playground (built, served by a plain static host)', () => {
     expect(await turn(page, 1).locator('.trace tbody tr').first().getAttribute('data-doc')).toBe('refunds');
     expect(await turn(page, 1).locator('.trace tbody tr').first().textContent()).toMatch(/Damaged on arrival/);
     expect(await turn(page, 2).locator('.trace tbody tr').first().textContent()).toMatch(/Refund processing time/);
+    // A condensed follow-up was searched near the document its previous answer quoted, and the trace says which.
+    expect(await turn(page, 0).locator('.trace .retrieved caption').textContent()).not.toMatch(/near/);
+    expect(await turn(page, 1).locator('.trace .retrieved caption').textContent()).toMatch(/near the document of “Refund policy › /);
 
     // A citation opens the cited passage.
     await turn(page, 1).locator('.tl-answer button[data-cite="1"]').click();

@@ -312,7 +312,9 @@ describe('chat session with the fake LLM (FakeLlm) and real retrieval', () => {
     const first = find(await run(chat, "what's the refund window?"), 'done');
     const quoted = first?.citations[0];
     expect(quoted).toMatchObject({ docId: 'refunds', chunkKey: expect.any(Number) as number });
-    const damaged = find(await run(chat, 'what about damaged items?'), 'done')?.citations[0];
+    const events = await run(chat, 'what about damaged items?');
+    expect(find(events, 'sources')?.reading).toEqual({ docId: 'refunds', label: quoted?.label });
+    const damaged = find(events, 'done')?.citations[0];
     expect(queries.at(-1)?.context).toEqual({ docIds: ['refunds'], weight: READING_WEIGHT, except: [quoted?.chunkKey] });
     expect(damaged?.chunkKey).not.toBe(quoted?.chunkKey);
     expect(chat.history()[0]?.citations[0]).not.toHaveProperty('chunkKey'); // a reference for the search, not part of the conversation
