@@ -148,5 +148,12 @@ describe('the README set (build/eval-readmes, written from the installed package
     for (const turn of set.conversations.flatMap((c) => c.turns)) for (const g of turn.gold) expect(ids.has(g), g).toBe(true);
     const report = await evaluate({ data: dir, strategies: ['raw', 'expand', 'oracle'] });
     expect(report.strategies.oracle?.kinds?.followup?.mrr).toBeGreaterThan(report.strategies.raw?.kinds?.followup?.mrr ?? 1);
+    // The second set, held out from session 18 on: every gold section present, and a heading a README repeats
+    // (mammoth's "Underline") keeps both sections apart.
+    const second = loadEvalSet(resolve(root, 'build/eval-readmes-2'));
+    const secondIds = new Set(second.passages?.map((p) => p.id));
+    expect(second.conversations.length).toBe(10);
+    for (const turn of second.conversations.flatMap((c) => c.turns)) for (const g of turn.gold) expect(secondIds.has(g), g).toBe(true);
+    expect([...secondIds].filter((id) => id.startsWith('mammoth/') && id.endsWith('underline')).sort()).toEqual(['mammoth/document-element-matchers-underline', 'mammoth/underline']);
   });
 });
