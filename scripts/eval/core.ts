@@ -216,10 +216,7 @@ export async function runEval(set: { passages: readonly Passage[] | null; conver
 async function rankAsRead(engine: EvalEngine, qs: readonly StrategyQuery[], turns: readonly TurnContext[], passages: readonly Passage[], depth: number): Promise<string[][]> {
   const documentOf = new Map(passages.map((p) => [p.id, p.source ?? p.id]));
   const members = new Map<string, string[]>();
-  for (const p of passages) {
-    const doc = p.source ?? p.id;
-    members.set(doc, [...(members.get(doc) ?? []), p.id]);
-  }
+  for (const [id, doc] of documentOf) members.set(doc, [...(members.get(doc) ?? []), id]);
   const position = turns.map((c) => c.conversation.turns.indexOf(c.turn));
   const rankings: string[][] = turns.map(() => []);
   for (let at = 0; position.some((p) => p >= at); at++) {

@@ -6,6 +6,7 @@
  */
 import { openDB, type DBSchema, type IDBPDatabase } from 'idb';
 import { abandon, storageError } from './storage-errors';
+import { isSafeCount, isText } from '../util/guards';
 
 /** `chunkKey`: the quoted chunk, so the next turn can tell it from the rest of its document (session.ts, reading context). */
 export interface StoredCitation { n: number; docId: string; label: string; url?: string; chunkKey?: number }
@@ -197,7 +198,6 @@ export class SessionStore {
   }
 }
 
-const isText = (v: unknown): v is string => typeof v === 'string';
 
 function isStoredTurn(value: unknown): value is StoredTurn {
   const t = value as Partial<StoredTurn> | null;
@@ -207,8 +207,8 @@ function isStoredTurn(value: unknown): value is StoredTurn {
 
 /** A citation's chunk key is a hint: a malformed one (tampering, a future format) is dropped, the turn kept. */
 function withValidChunkKeys(turn: StoredTurn): StoredTurn {
-  if (turn.citations.every((c) => c.chunkKey === undefined || (Number.isSafeInteger(c.chunkKey) && c.chunkKey >= 0))) return turn;
-  return { ...turn, citations: turn.citations.map(({ chunkKey, ...c }) => (Number.isSafeInteger(chunkKey) && (chunkKey as number) >= 0 ? { ...c, chunkKey } : c)) };
+  if (turn.citations.every((c) => c.chunkKey === undefined || isSafeCount(c.chunkKey))) return turn;
+  return { ...turn, citations: turn.citations.map(({ chunkKey, ...c }) => (isSafeCount(chunkKey) ? { ...c, chunkKey } : c)) };
 }
 
 /** A header whose pending question is malformed (tampering, a future format) is kept without it. */

@@ -10,6 +10,7 @@
  */
 import type { ChunkRecord, DocRecord, Manifest, PageRecord, ShardRecord, StoredChunk } from './schema';
 import { SCHEMA_VERSION } from './schema';
+import { isCount, isText } from '../util/guards';
 import { resolveShard } from './manifest';
 
 export interface CheckedRecords {
@@ -24,8 +25,6 @@ export interface CheckedRecords {
   problems: string[];
 }
 
-const isText = (v: unknown): v is string => typeof v === 'string';
-const isCount = (v: unknown): v is number => Number.isInteger(v) && (v as number) >= 0;
 
 export function isManifest(value: unknown): value is Manifest {
   const m = value as Partial<Manifest> | null;

@@ -32,9 +32,12 @@ function rawWords(folded: string): string[] {
   return words;
 }
 
+/** A folded word that is a term: not a stopword, not absurdly long. */
+const isTermWord = (w: string) => w.length <= MAX_TERM_LENGTH && !STOPWORDS.has(w);
+
 /** Content words of `text`, folded but not stemmed (for display and topic tracking). */
 export function contentWords(text: string): string[] {
-  return rawWords(foldText(text)).filter((w) => w.length <= MAX_TERM_LENGTH && !STOPWORDS.has(w));
+  return rawWords(foldText(text)).filter(isTermWord);
 }
 
 const stems = new Map<string, string>();
@@ -45,7 +48,7 @@ export function lexicalTerms(text: string): string[] {
   // One pass (every chunk goes through here on ingest): contentWords' filter, then the memoized stem.
   const out: string[] = [];
   for (const w of rawWords(foldText(text))) {
-    if (w.length > MAX_TERM_LENGTH || STOPWORDS.has(w)) continue;
+    if (!isTermWord(w)) continue;
     let s = stems.get(w);
     if (s === undefined) {
       s = stem(w);

@@ -1,6 +1,7 @@
 /** Checks what arrives as data from the page (possibly from a hostile caller): queries, search options, lists of strings. */
 import { ThreadlineError } from '../errors';
 import type { Query, WeightedTerm } from '../retriever';
+import { isSafeCount } from '../util/guards';
 
 /** Query text beyond this is ignored (the model truncates far earlier). */
 export const MAX_QUERY_CHARS = 4_000;
@@ -37,8 +38,8 @@ function parseContext(input: unknown): NonNullable<Query['context']> {
   const { docIds, weight, except } = (typeof input === 'object' && input !== null ? input : {}) as Record<string, unknown>;
   if (!Array.isArray(docIds) || docIds.length > MAX_CONTEXT_DOCS || docIds.some((id) => typeof id !== 'string')) throw invalid(`query.context.docIds must be an array of at most ${MAX_CONTEXT_DOCS} document ids`);
   if (typeof weight !== 'number' || !Number.isFinite(weight) || weight < 0 || weight > 10) throw invalid('query.context.weight must be a number from 0 to 10');
-  if (except !== undefined && (!Array.isArray(except) || except.length > MAX_CONTEXT_DOCS || except.some((key) => !Number.isSafeInteger(key) || (key as number) < 0))) throw invalid(`query.context.except must be an array of at most ${MAX_CONTEXT_DOCS} chunk keys (integers from 0)`);
-  return { docIds: docIds as string[], weight, ...(except !== undefined ? { except: except as number[] } : {}) };
+  if (except !== undefined && (!Array.isArray(except) || except.length > MAX_CONTEXT_DOCS || !except.every(isSafeCount))) throw invalid(`query.context.except must be an array of at most ${MAX_CONTEXT_DOCS} chunk keys (integers from 0)`);
+  return { docIds: docIds as string[], weight, ...(except !== undefined ? { except } : {}) };
 }
 
 /** k of a search: an integer from 1 to 1000. @default 5 */

@@ -9,10 +9,9 @@ import { ThreadlineError } from '../errors';
 import { documentFields } from '../ingest/prepare';
 import { decodePrebuilt, type PrebuiltHeader } from '../prebuilt/format';
 import type { PendingDoc } from '../storage/index-store';
+import { isCount, isText } from '../util/guards';
 
 const corrupt = (why: string) => new ThreadlineError('CORRUPT_INDEX', `The prebuilt index file is not valid: ${why}.`, { details: { why } });
-const isText = (v: unknown): v is string => typeof v === 'string';
-const isCount = (v: unknown): v is number => Number.isInteger(v) && (v as number) >= 0;
 const isMetadataValue = (v: unknown) => v === null || ['string', 'number', 'boolean'].includes(typeof v);
 
 /** Decodes and checks `bytes`; the model must be the index's own (id and dimensions). */
