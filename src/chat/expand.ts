@@ -18,7 +18,7 @@ import { contentWords, lexicalTerms } from '../text/tokens';
 import { decide, isContentWord, isNoun, looksPlural, tokenize, type GateDecision, type GateReason } from './rules/gate';
 import { alternativeOf, condenseWithRules } from './rules/rules-condenser';
 import { generalSpecificity, SPECIFIC, type Specificity } from './specificity';
-import { candidatePhrases, isAspect, isWrittenAsName, stemsOf, type HistoryTurn, type Topic } from './rules/topics';
+import { candidatePhrases, isAspect, isWrittenAsName, stemsOf, subjectPhrases, type HistoryTurn, type Topic } from './rules/topics';
 import { compactSpace, MAX_READ_QUESTION, readableHistory } from './rules/read-bounds';
 import { ANAPHORIC_PRONOUNS, ELLIPSIS_OPENERS, PERSONAL_PRONOUNS, PLURAL_PRONOUNS } from './rules/word-lists';
 import { escapeRegExp } from '../util/escape-regexp';
@@ -194,6 +194,11 @@ const PHRASE_SPECIFIC = 1.5 * SPECIFIC;
  * it usually names what the conversation is about. The assistant's phrases
  * count only when the user's turns offer none.
  */
+/**
+ * A sentence's subject counts as two mentions (centering: the subject is the highest-ranked entity of an
+ * utterance and what a following pronoun most often continues). Sensitivity in README (Quality).
+ */
+const SUBJECT_WEIGHT = 2;
 export function rankTopics(history: readonly HistoryTurn[], specificity: Specificity, options: ExpandOptions = {}, preamble = ''): Topic[] {
   const { decay, firstTurnWeight } = { ...EXPAND_DEFAULTS, ...options };
   // The current message's own preamble ("It sounds like the Tesla is fast. What …") is the most recent mention of all.
@@ -203,11 +208,13 @@ export function rankTopics(history: readonly HistoryTurn[], specificity: Specifi
     turns.forEach((turn, i) => {
       const age = turns.length - 1 - i;
       const recency = i === 0 ? Math.max(firstTurnWeight, decay ** age) : decay ** age;
+      const subjects = subjectPhrases(turn[role]);
       candidatePhrases(turn[role]).filter((p) => !isAspect(p)).forEach((phrase, position) => {
         const specific = phrase.toLowerCase().split(/\s+/).reduce((sum, w) => sum + specificity(w), 0);
         if (specific === 0) return;
-        // Later phrases of a question carry its focus ("the symptoms of breast cancer").
-        const value = specific * recency * (1 + 0.05 * Math.min(position, 3));
+        // Later phrases of a question carry its focus ("the symptoms of breast cancer"); its subject, what it is about.
+        const subject = subjects.has(phrase.toLowerCase()) ? SUBJECT_WEIGHT : 1;
+        const value = subject * specific * recency * (1 + 0.05 * Math.min(position, 3));
         const stems = stemsOf(phrase);
         const key = stems.join(' ');
         const topic = phrases.get(key);

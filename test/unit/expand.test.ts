@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { evaluate } from '../../scripts/eval/evaluate';
 import { expansionTerms, gateBySpecificity, rankTopics, resolveAndExpand, resolveHistory, splitPreamble, withNames } from '../../src/chat/expand';
 import { lastQuestionClause } from '../../src/chat/rules/rules-condenser';
+import { subjectPhrases } from '../../src/chat/rules/topics';
 import { commonestRank, generalSpecificity, singularForms, specificityFrom, zipfSpecificity, type Specificity } from '../../src/chat/specificity';
 
 /** A scripted specificity (a fake of the index's statistics): listed words are specific, others not. */
@@ -244,6 +245,21 @@ describe('resolve, then expand', () => {
     expect(resolveAndExpand("How do I know if it's serious?", shoulder, pain).question).toBe('How do I know if my shoulder pain is serious?');
     expect(resolveAndExpand("I heard it's hereditary?", shoulder, pain).question).toBe('I heard my shoulder pain is hereditary?');
     expect(resolveAndExpand("Describe it's growth.", [{ user: 'Tell me about Netflix.', assistant: '' }], specific({ netflix: 0.9 })).question).toBe("Describe Netflix's growth.");
+  });
+
+  it('a question\'s subject outranks the phrases after it: what it was about is what a following “it” continues', () => {
+    // Internet Explorer is two specific words against one: without the subject's weight it would win.
+    const sp = specific({ dompurify: 0.6, internet: 0.55, explorer: 0.55, trusted: 0.7, types: 0.3 });
+    const history = [{ user: 'Does DOMPurify work in Internet Explorer?', assistant: '' }];
+    expect(rankTopics(history, sp)[0]?.phrase).toBe('DOMPurify');
+    expect(resolveAndExpand('does it support trusted types?', history, sp).question).toBe('does DOMPurify support trusted types?');
+    // A subject with a complement ("the main function of X") is an aspect, a cut phrase ("a smart one") no subject.
+    expect(subjectPhrases('Does the main function of a virtual machine need a lot of memory?')).toEqual(new Set());
+    expect(subjectPhrases('What does a smart one do?')).toEqual(new Set());
+    expect(subjectPhrases('How do smart garage door openers work?')).toEqual(new Set(['smart garage door openers']));
+    expect(subjectPhrases('Which models does WebLLM support? The US government tried to help.')).toEqual(new Set(['webllm', 'us government']));
+    // A copula's subject is the whole question ("What is X?"); only do-support and modals mark one.
+    expect(subjectPhrases('What is the Bronze Age collapse?')).toEqual(new Set());
   });
 
   it('a pronoun continues only a center of its own kind, and whoever he or she meant is no later “it”', () => {

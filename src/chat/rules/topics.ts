@@ -135,6 +135,33 @@ export function stemsOf(phrase: string): string[] {
   return phrase.toLowerCase().split(/\s+/).map(stem);
 }
 
+/** A question's subject: after its auxiliary ("Does DOMPurify work …", "Which models does WebLLM support?") or opening a statement. */
+const QUESTION_SUBJECT = /^(?:(?:what|which|who|how|why|when|where)(?:\s+[\p{L}'-]+){0,3}?\s+)?(?:do|does|did|can|could|will|would|should|has|have|had|may|might|must)\s+(?:(?:the|a|an|my|your|our|their|this|that|these|those)\s+)?(.*)$/iu;
+
+/**
+ * The phrases that are grammatical subjects of a text's sentences. What the previous question was
+ * about (its subject) is what a following "it" most likely continues (centering), more than an object
+ * or a prepositional phrase that came after it ("Does DOMPurify work in Internet Explorer?" → "does it
+ * support trusted types?").
+ */
+export function subjectPhrases(text: string): Set<string> {
+  const subjects = new Set<string>();
+  for (const sentence of text.split(/[.?!;\n]+/)) {
+    const trimmed = sentence.trim().replace(/[’`]/g, "'");
+    const rest = QUESTION_SUBJECT.exec(trimmed)?.[1] ?? trimmed.replace(/^(?:the|a|an|my|your|our|their|this|that|these|those)\s+/i, '');
+    const lower = rest.toLowerCase();
+    const phrases = candidatePhrases(sentence);
+    const first = phrases.find((p) => lower.startsWith(p.toLowerCase()));
+    if (!first) continue;
+    const after = lower.slice(first.length).trim();
+    // "the main function of a virtual machine": a subject with a complement is an aspect of it, no topic; a phrase
+    // followed at once by another ("smart" | "garage door openers") or by "one" ("a smart one") was cut inside its noun phrase.
+    if (/^(?:of|for|in|on|about|between|ones?)\b/.test(after) || phrases.some((p) => after.startsWith(p.toLowerCase()))) continue;
+    subjects.add(first.toLowerCase());
+  }
+  return subjects;
+}
+
 export function trackTopics(history: readonly HistoryTurn[], options: TopicOptions = {}): Topic[] {
   const decay = options.decay ?? 0.6;
   const recent = history.slice(-(options.maxTurns ?? 6));
