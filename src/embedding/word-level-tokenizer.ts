@@ -39,50 +39,82 @@ export async function generalTokenIds(json: object, config: object): Promise<Tok
   };
 }
 
+/**
+ * Text the scan below reads instead of the pre-tokenizer's Unicode regular expression (several times
+ * faster, no match array): ASCII, and the General Punctuation block's dashes, quotes, bullets and
+ * marks (U+2010–U+2027, U+2030–U+205E), which documents and headings are full of ("›" joins every
+ * chunk's heading path) and which hold no letter, digit, space, control or mark, change under no
+ * case mapping and have no canonical decomposition.
+ */
+const SCANNABLE = /^[\x00-\x7f\u2010-\u2027\u2030-\u205e]*$/;
+const GENERAL_PUNCTUATION = 0x2010;
+/** Which of those General Punctuation units are `\p{P}` (the rest, such as U+2044 FRACTION SLASH, are symbols, part of a word), asked of the same property the regular expression uses. */
+const PUNCTUATION_UNITS = Uint8Array.from({ length: 0x205f - GENERAL_PUNCTUATION }, (_, i) => (/\p{P}/u.test(String.fromCharCode(GENERAL_PUNCTUATION + i)) ? 1 : 0));
+
+/**
+ * The pre-tokens of SCANNABLE text, as `PRE_TOKEN` finds them: runs of characters that are neither
+ * whitespace (`\s`: tab to carriage return, space) nor punctuation (the four ASCII ranges `PUNCTUATION`
+ * names, which hold every ASCII `\p{P}`, and the `\p{P}` units above), and each punctuation character
+ * alone. Calls `visit` with each pre-token's bounds; returns their number.
+ */
+function scan(text: string, visit?: (from: number, to: number) => void): number {
+  let count = 0;
+  let start = -1;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    const space = c === 32 || (c >= 9 && c <= 13);
+    const punctuation = c < 128
+      ? (c >= 33 && c <= 47) || (c >= 58 && c <= 64) || (c >= 91 && c <= 96) || (c >= 123 && c <= 126)
+      : PUNCTUATION_UNITS[c - GENERAL_PUNCTUATION] === 1;
+    if (!space && !punctuation) {
+      if (start < 0) start = i;
+      continue;
+    }
+    if (start >= 0) { visit?.(start, i); count++; start = -1; }
+    if (punctuation) { visit?.(i, i + 1); count++; }
+  }
+  if (start >= 0) { visit?.(start, text.length); count++; }
+  return count;
+}
+
 /** The same character classes as the general tokenizer's BERT pre-tokenizer. */
 const PUNCTUATION = '\\p{P}\\u0021-\\u002F\\u003A-\\u0040\\u005B-\\u0060\\u007B-\\u007E';
 const PRE_TOKEN = new RegExp(`[^\\s${PUNCTUATION}]+|[${PUNCTUATION}]`, 'gu');
-// The general tokenizer's test, kept as written (its alternation binds looser than the anchors).
-const CONTROL = /^\p{Cc}|\p{Cf}|\p{Co}|\p{Cs}$/u;
-const SPACE = /^\s$/;
+/**
+ * What cleaning drops, code point by code point: NUL, U+FFFD, and control, format, private-use and
+ * surrogate code points but tab and line breaks (the general tokenizer tests each one-code-point string
+ * with `/^\p{Cc}|\p{Cf}|\p{Co}|\p{Cs}$/u`, which for one code point means any of the four). Whitespace
+ * left after that becomes a space (its `/^\s$/`).
+ */
+const DROPPED = /[\0\uFFFD]|(?![\t\n\r])[\p{Cc}\p{Cf}\p{Co}\p{Cs}]/gu;
+const WHITESPACE = /\s/gu;
+/**
+ * A UTF-16 unit in a CJK ideograph block, spaced out. The general tokenizer loops over units, so the
+ * astral blocks it lists (U+20000 and up) never match a unit and are left out here too.
+ */
+const CHINESE_UNIT = /[\u3400-\u4DBF\u4E00-\u9FFF\uF900-\uFAFF]/g;
 const MARK = /\p{Mn}/gu;
 
 interface BertNormalizerConfig { type: 'BertNormalizer'; clean_text?: boolean; handle_chinese_chars?: boolean; lowercase?: boolean; strip_accents?: boolean | null }
 interface AddedTokenJson { id: number; content: string; lstrip?: boolean; rstrip?: boolean; normalized?: boolean; special?: boolean }
 
-const isChinese = (cp: number) => (cp >= 19968 && cp <= 40959) || (cp >= 13312 && cp <= 19903) || (cp >= 131072 && cp <= 173791)
-  || (cp >= 173824 && cp <= 177983) || (cp >= 177984 && cp <= 178207) || (cp >= 178208 && cp <= 183983) || (cp >= 63744 && cp <= 64255) || (cp >= 194560 && cp <= 195103);
-
-/** Printable ASCII, tabs and line breaks: text that cleaning, Chinese-character spacing and accent stripping leave as it is, but for whitespace. */
-const PLAIN_ASCII = /^[\t\n\r\x20-\x7e]*$/;
+/** Printable ASCII, tabs, line breaks and the General Punctuation above: text that cleaning, Chinese-character spacing and accent stripping leave as it is, but for whitespace. */
+const PLAIN = /^[\t\n\r\x20-\x7e\u2010-\u2027\u2030-\u205e]*$/;
 
 function normalizer(config: BertNormalizerConfig | null): (text: string) => string {
   if (!config) return (text) => text;
   return (input) => {
-    // Most documents are plain ASCII: the steps below then only turn tabs and line breaks into spaces and lower-case
+    // Most documents are plain ASCII and punctuation: the steps below then only turn tabs and line breaks into spaces and lower-case
     // (the same result, without a regular expression test per character).
-    if (PLAIN_ASCII.test(input)) {
+    if (PLAIN.test(input)) {
       const cleaned = config.clean_text ? input.replace(/[\t\n\r]/g, ' ') : input;
       return config.lowercase ? cleaned.toLowerCase() : cleaned;
     }
     let text = input;
-    if (config.clean_text) {
-      let out = '';
-      for (const char of text) {
-        const cp = char.charCodeAt(0);
-        if (cp === 0 || cp === 65533 || (char !== '\t' && char !== '\n' && char !== '\r' && CONTROL.test(char))) continue;
-        out += SPACE.test(char) ? ' ' : char;
-      }
-      text = out;
-    }
-    if (config.handle_chinese_chars) {
-      let out = '';
-      for (let i = 0; i < text.length; i++) {
-        const unit = text[i] ?? '';
-        out += isChinese(unit.charCodeAt(0)) ? ` ${unit} ` : unit;
-      }
-      text = out;
-    }
+    // The general tokenizer's loops, as regular expressions over the same units (a per-character loop with a
+    // test per character cost more than the rest of embedding a chunk with a curly quote or an accent in it).
+    if (config.clean_text) text = text.replace(DROPPED, '').replace(WHITESPACE, ' ');
+    if (config.handle_chinese_chars) text = text.replace(CHINESE_UNIT, ' $& ');
     if (config.lowercase) {
       text = text.toLowerCase();
       if (config.strip_accents !== false) text = text.normalize('NFD').replace(MARK, '');
@@ -157,7 +189,8 @@ export function wordLevelTokenIds(json: unknown, config: unknown = {}): TokenIds
       if (!normalized) continue;
       const normalizedAdded = addedTokens.get(normalized);
       if (normalizedAdded) { out.push(normalizedAdded.id); continue; }
-      for (const token of normalized.trim().match(PRE_TOKEN) ?? []) out.push(idOf(token));
+      if (SCANNABLE.test(normalized)) scan(normalized, (from, to) => out.push(idOf(normalized.slice(from, to))));
+      else for (const token of normalized.trim().match(PRE_TOKEN) ?? []) out.push(idOf(token));
     }
     return out;
   };
@@ -170,7 +203,8 @@ export function wordLevelTokenIds(json: unknown, config: unknown = {}): TokenIds
       if (splitAdded(text, contents).length !== 1 || addedTokens.has(text)) return encode(text).length;
       const normalized = normalize(text);
       if (!normalized) return 0;
-      return addedTokens.has(normalized) ? 1 : (normalized.trim().match(PRE_TOKEN) ?? []).length;
+      if (addedTokens.has(normalized)) return 1;
+      return SCANNABLE.test(normalized) ? scan(normalized) : (normalized.trim().match(PRE_TOKEN) ?? []).length;
     },
   };
 }

@@ -17,17 +17,17 @@ export type { LexicalSegment, SegmentPart };
 export function buildSegment(texts: readonly string[]): LexicalSegment {
   const byTerm = new Map<string, number[]>();
   const lengths = new Uint32Array(texts.length);
+  const counts = new Map<string, number>();
   texts.forEach((text, slot) => {
-    const terms = lexicalTerms(text).sort();
+    const terms = lexicalTerms(text);
     lengths[slot] = terms.length;
-    for (let i = 0; i < terms.length;) {
-      const term = terms[i] as string;
-      let j = i + 1;
-      while (j < terms.length && terms[j] === term) j++;
+    // Counted, not sorted: a chunk's terms in order of first use (sorting them cost as much as finding them).
+    counts.clear();
+    for (const term of terms) counts.set(term, (counts.get(term) ?? 0) + 1);
+    for (const [term, tf] of counts) {
       let list = byTerm.get(term);
       if (!list) byTerm.set(term, (list = []));
-      list.push(slot, Math.min(j - i, 0xffff));
-      i = j;
+      list.push(slot, Math.min(tf, 0xffff));
     }
   });
   return packSegment(byTerm, lengths);

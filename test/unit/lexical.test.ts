@@ -21,6 +21,19 @@ describe('lexical terms', () => {
     expect(lexicalTerms('นโยบายการคืนเงิน').length).toBeGreaterThan(1);
   });
 
+  it('reads ASCII and General Punctuation (the short path) into the same terms as the full Unicode path', () => {
+    // A trailing "zé" sends the same text down the NFKD path; it adds its own term and nothing else.
+    const palette = ['Refund', 'window', '30', 'days', 'e-mail', "don't", 'U.S.A.', 'x2', '_id', ' ', '\n', '\t', '›', '‹', '“', '”', '‘', '’', '—', '–', '…', '•', '‰', '′', '″', '⁄', '‼', '⁇', '‾', '\u2010', '\u2027', '\u2030', '\u205e', '.', '/', '#', '~', '\u0000', '\u007f'];
+    let state = 11;
+    const next = () => { state = (state * 1_103_515_245 + 12_345) % 2_147_483_648; return state / 2_147_483_648; };
+    for (let n = 0; n < 500; n++) {
+      let text = '';
+      for (let i = Math.floor(next() * 30); i > 0; i--) text += palette[Math.floor(next() * palette.length)];
+      expect(lexicalTerms(`${text} zé`)).toEqual([...lexicalTerms(text), 'ze']);
+    }
+    expect(lexicalTerms('Billing › Refunds — “the 30-day window”…')).toEqual(['bill', 'refund', '30', 'day', 'window']);
+  });
+
   it('yields nothing for empty, punctuation-only and stopword-only text', () => {
     expect(lexicalTerms('')).toEqual([]);
     expect(lexicalTerms('?!… —')).toEqual([]);

@@ -12,10 +12,10 @@ const tokenizerConfig = JSON.parse(readFileSync(resolve(MODEL, 'tokenizer_config
 function hostileTexts(count: number, seed = 7, only?: RegExp): string[] {
   const palette = [
     'refund', 'Refund', 'REFUND', 'window', 'the', 'damaged', 'Lumen', '30', 'days', '2FA', 'e-mail', "don't", 'U.S.A.',
-    ' ', '  ', '\t', '\n', '\r\n', '\u00a0', '\u2028', '\u3000', '\u200b', '\ufeff', '\u0000', '\u0007', '\u007f', '\u00ad', '\ufffd',
+    ' ', '  ', '\t', '\n', '\r\n', '\u00a0', '\u2028', '\u3000', '\u200b', '\ufeff', '\u0000', '\u0007', '\u007f', '\u000b', '\u000c', '\u001c', '\u001f', '\u00ad', '\ufffd',
     'é', 'e\u0301', 'Ångström', 'naïve', 'Straße', 'İstanbul', 'ΣΊΣΥΦΟΣ', 'Привет', 'ﬁ', 'Ⅻ', '①',
-    '一', '中文字', '𠀀', '丽', 'カタカナ', '한국어', '😀', '👍🏽', '\ud800', '\udc00', '\ue000', '\u{10fffd}',
-    '.', ',', '!?', '—', '…', '«', '»', '¿', '@', '#', '$', '%', '^', '&', '*', '(', ')', '[', ']', '{', '}', '<', '>', '/', '\\', '|', '~', '`', '"', "'",
+    '一', '中文字', '𠀀', '丽', '\u3400', '\u4dbf', '\uf900', '\ufaff', '\u33ff', '\ufb00', 'カタカナ', '한국어', '😀', '👍🏽', '\ud800', '\udc00', '\ue000', '\u{10fffd}',
+    '.', ',', '!?', '—', '…', '›', '‹', '“', '”', '‘', '’', '•', '‰', '′', '⁄', '⁒', '\u2010', '\u2027', '\u2030', '\u205e', '\u200f', '\u2028', '\u202a', '\u202f', '\u205f', '\u2060', '«', '»', '¿', '@', '#', '$', '%', '^', '&', '*', '(', ')', '[', ']', '{', '}', '<', '>', '/', '\\', '|', '~', '`', '"', "'",
     '[UNK]', '[PAD]', '[unk]', '[PAD][UNK]', 'x[UNK]y', '__proto__', 'constructor', 'hasOwnProperty', 'toString', 'valueOf',
   ].filter((p) => !only || only.test(p));
   let state = seed;
@@ -43,8 +43,8 @@ async function expectSameIds(json: object, config: object, texts: readonly strin
 
 describe('word-level fast path: the same ids as @huggingface/tokenizers', () => {
   const corpus = readFileSync(resolve(import.meta.dirname, '../../docs/eval-sample/corpus.jsonl'), 'utf8').split('\n').filter(Boolean).map((l) => (JSON.parse(l) as { text: string }).text);
-  // Plain ASCII takes a shorter normalization: generated strings of only such characters test it too.
-  const texts = [...SAMPLE_KB.map((d) => d.markdown), ...corpus, ...hostileTexts(4000), ...hostileTexts(1000, 5, /^[\t\n\r\x20-\x7e]*$/), '', '   ', '\u0000\u0000'];
+  // Plain ASCII (and General Punctuation) takes a shorter normalization and scan: generated strings of only such characters test them too.
+  const texts = [...SAMPLE_KB.map((d) => d.markdown), ...corpus, ...hostileTexts(4000), ...hostileTexts(1000, 5, /^[\t\n\r\x20-\x7e]*$/), ...hostileTexts(1000, 3, /^[\t\n\r\x20-\x7e\u2010-\u2027\u2030-\u205e]*$/), '', '   ', '\u0000\u0000'];
 
   it('on the offline model: documents, evaluation passages and 4,000 generated hostile strings', async () => {
     await expectSameIds(tokenizerJson, tokenizerConfig, texts);
