@@ -46,6 +46,7 @@ export async function generalTokenIds(json: object, config: object): Promise<Tok
  * chunk's heading path) and which hold no letter, digit, space, control or mark, change under no
  * case mapping and have no canonical decomposition.
  */
+// eslint-disable-next-line no-control-regex -- control characters are scannable: part of a word, as the general tokenizer reads them
 const SCANNABLE = /^[\x00-\x7f\u2010-\u2027\u2030-\u205e]*$/;
 const GENERAL_PUNCTUATION = 0x2010;
 /** Which of those General Punctuation units are `\p{P}` (the rest, such as U+2044 FRACTION SLASH, are symbols, part of a word), asked of the same property the regular expression uses. */
