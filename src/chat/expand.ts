@@ -17,6 +17,7 @@ import type { WeightedTerm } from '../retriever';
 import { contentWords, lexicalTerms } from '../text/tokens';
 import { decide, isContentWord, isNoun, looksPlural, tokenize, type GateDecision, type GateReason } from './rules/gate';
 import { alternativeOf, condenseWithRules } from './rules/rules-condenser';
+import { repeatedAction } from './rules/verb-phrase';
 import { generalSpecificity, SPECIFIC, type Specificity } from './specificity';
 import { candidatePhrases, isAspect, isWrittenAsName, stemsOf, subjectPhrases, type HistoryTurn, type Topic } from './rules/topics';
 import { compactSpace, MAX_READ_QUESTION, readableHistory } from './rules/read-bounds';
@@ -468,13 +469,27 @@ function phrasesByHead(text: string): Map<string, string[]> {
  * something newer ("How does it compare to Amazon Prime Video?" then "What is
  * its subscriber growth?": still Netflix).
  */
-function resolveTurn(text: string, history: readonly HistoryTurn[], resolvedHistory: readonly HistoryTurn[], specificity: Specificity, options: ExpandOptions, center: Center = { phrases: [] }): ResolvedQuery {
+function resolveTurn(text: string, history: readonly HistoryTurn[], resolvedHistory: readonly HistoryTurn[], specificity: Specificity, options: ExpandOptions, center: Center = { phrases: [] }, repeat = true): ResolvedQuery {
   const { preamble, ask: typedAsk } = splitPreamble(text);
   // "Now it stopped working. Why?", "What do the guidelines say? Why?": a bare question asks about what the
   // message said just before it, so that is what is resolved (or kept), and the bare question follows as typed.
   if (preamble && history.length > 0 && BARE_ASK.test(typedAsk)) {
     const said = resolveTurn(preamble, history, resolvedHistory, specificity, options, center);
     if (said.decision.action === 'condense') return { ...said, question: `${said.question} ${typedAsk}`, query: { ...said.query, text: `${said.query.text} ${typedAsk}` } };
+  }
+  // "can I do it from the command line?": the previous question's action, not a thing it named. The question with
+  // the action in it is read again (once), as the action may hold a pronoun of its own ("run it without node").
+  const repeated = repeat && history.length > 0 ? repeatedAction(typedAsk, resolvedHistory.at(-1)?.user ?? '') : undefined;
+  if (repeated) {
+    const question = preamble ? `${preamble} ${repeated.question}` : repeated.question;
+    const read = `read “${repeated.evidence}” as “${repeated.action}”`;
+    const inner = resolveTurn(question, history, resolvedHistory, specificity, options, center, false);
+    if (inner.decision.action === 'condense') {
+      return { ...inner, decision: { ...inner.decision, evidence: [repeated.evidence, ...inner.decision.evidence] }, reason: `${read}; ${inner.reason}`, antecedents: [repeated.action, ...inner.antecedents] };
+    }
+    const terms = specificWords(repeated.question, specificity).length <= 1 ? expansionTerms(question, history, specificity, options) : [];
+    const decision = { action: 'condense' as const, reason: 'dangling-pronoun' as const, evidence: [repeated.evidence] };
+    return { decision, question, query: { text: question, terms }, reason: read, antecedents: [repeated.action] };
   }
   const first = gateBySpecificity(text, history.length > 0, specificity, typedAsk);
   // "the College" → "the Electoral College", before anything else reads the question.

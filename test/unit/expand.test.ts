@@ -262,6 +262,21 @@ describe('resolve, then expand', () => {
     expect(subjectPhrases('What is the Bronze Age collapse?')).toEqual(new Set());
   });
 
+  it('“do it” after a subject, a modal or “to” repeats the previous question\'s action (verb-phrase anaphora)', () => {
+    const sp = specific({ docx: 0.9, mammoth: 0.9, html: 0.6, dompurify: 0.9, server: 0.4, node: 0.5, command: 0.3, line: 0.2 });
+    const convert = [{ user: 'How do I convert a docx file to HTML with mammoth?', assistant: '' }];
+    const out = resolveAndExpand('can I do it from the command line?', convert, sp);
+    expect(out.question).toBe('can I convert a docx file to HTML with mammoth from the command line?');
+    expect(out.decision).toMatchObject({ action: 'condense', evidence: ['do it'] });
+    expect(out.reason).toBe('read “do it” as “convert a docx file to HTML with mammoth”');
+    expect(resolveAndExpand('how do I do that in Node?', [{ user: 'Is it possible to run DOMPurify on the server?', assistant: '' }], sp).question).toBe('how do I run DOMPurify on the server in Node?');
+    // The action of the previous question as resolved: its own pronoun already read.
+    expect(resolveAndExpand('Can I do this from the command line?', [...convert, { user: 'Can I run it without node?', assistant: '' }], sp).question).toMatch(/^Can I run (?!it\b)\S.* without node from the command line\?$/);
+    // "do" after "it" is no action of the user's, and a question that asked for no action has none to repeat.
+    expect(resolveAndExpand('does it do that automatically?', convert, sp).reason).not.toMatch(/^read “do/);
+    expect(resolveAndExpand('can I do it from the command line?', [{ user: 'What is mammoth?', assistant: '' }], sp).reason).not.toMatch(/^read “do/);
+  });
+
   it('a pronoun continues only a center of its own kind, and whoever he or she meant is no later “it”', () => {
     const sp = specific({ franklin: 0.9, ben: 0.6, turkey: 0.6, symbol: 0.4, national: 0.2 });
     const history = [{ user: 'Where do turkeys come from?', assistant: '' }, { user: 'Why did Ben Franklin want it to be the national symbol?', assistant: '' }, { user: 'How did he cook it?', assistant: '' }];
