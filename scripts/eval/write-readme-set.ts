@@ -1,17 +1,19 @@
 /**
- * Writes build/eval-readmes/ and build/eval-readmes-2/: evaluation sets in
+ * Writes build/eval-readmes/, build/eval-readmes-2/ and build/eval-readmes-3/: evaluation sets in
  * the format of shared/eval/README.md over another kind of corpus than the
  * others, the documentation a site author would put behind the chat box
  * (readme-corpus.ts). The first set's conversations below were written by
  * hand on 2026-11-24 (session 17) as a developer would ask, with human
  * rewrites and gold sections, and measured once before any rule was changed;
- * the second set's (readme-set-2.ts) in session 18, held out in the same way
+ * the second set's (readme-set-2.ts) in session 18 and the third's
+ * (readme-set-3.ts) in session 19, held out in the same way
  * (figures in the README's *Quality* section).
  *
- * `npx tsx scripts/eval/write-readme-set.ts && npm run eval -- --data build/eval-readmes` (or `build/eval-readmes-2`)
+ * `npx tsx scripts/eval/write-readme-set.ts && npm run eval -- --data build/eval-readmes` (or `build/eval-readmes-2`, `build/eval-readmes-3`)
  */
 import { turn, writeReadmeSet, type ReadmeSet } from './readme-corpus';
 import { SECOND } from './readme-set-2';
+import { THIRD } from './readme-set-3';
 
 const FIRST: ReadmeSet = {
   folder: 'eval-readmes',
@@ -134,4 +136,4 @@ const FIRST: ReadmeSet = {
   ],
 };
 
-for (const set of [FIRST, SECOND]) writeReadmeSet(set);
+for (const set of [FIRST, SECOND, THIRD]) writeReadmeSet(set);

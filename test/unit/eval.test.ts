@@ -155,5 +155,11 @@ describe('the README set (build/eval-readmes, written from the installed package
     expect(second.conversations.length).toBe(10);
     for (const turn of second.conversations.flatMap((c) => c.turns)) for (const g of turn.gold) expect(secondIds.has(g), g).toBe(true);
     expect([...secondIds].filter((id) => id.startsWith('mammoth/') && id.endsWith('underline')).sort()).toEqual(['mammoth/document-element-matchers-underline', 'mammoth/underline']);
+    // The third (session 19): semver's README repeats "Ranges" (the syntax, and the functions).
+    const third = loadEvalSet(resolve(root, 'build/eval-readmes-3'));
+    const thirdIds = new Set(third.passages?.map((p) => p.id));
+    expect(third.conversations.length).toBe(10);
+    for (const turn of third.conversations.flatMap((c) => c.turns)) for (const g of turn.gold) expect(thirdIds.has(g), g).toBe(true);
+    expect(thirdIds.has('semver/ranges') && thirdIds.has('semver/functions-ranges')).toBe(true);
   });
 });
