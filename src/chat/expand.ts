@@ -378,9 +378,29 @@ export function resolveAndExpand(typed: string, fullHistory: readonly HistoryTur
   const history = readableHistory(fullHistory).map((turn) => ({ ...turn, user: asWritten(turn.user, forms) }));
   const specificity = withNames(corpusSpecificity, [text, ...history.map((h) => h.user)]);
   const read = readHistory(history, specificity, options);
-  const resolved = resolveTurn(text, history, read.turns, specificity, options, read.antecedents.at(-1));
+  const resolved = secondReference(resolveTurn(text, history, read.turns, specificity, options, read.antecedents.at(-1)), history, read.turns, specificity, options);
   // A question that stands alone is searched and shown exactly as typed (only its spacing tidied, as before).
   return resolved.decision.action === 'condense' ? resolved : { ...resolved, question: compact, query: { text: compact, terms: [] } };
+}
+
+/**
+ * "how do I enable it there?": a question with two references resolves the first and is read again for a
+ * place it points at as well ("how do I enable debug there?" → "… in the browser"), once, when both readings
+ * replace their reference (no topic appended for context).
+ */
+function secondReference(first: ResolvedQuery, history: readonly HistoryTurn[], resolvedHistory: readonly HistoryTurn[], specificity: Specificity, options: ExpandOptions): ResolvedQuery {
+  if (first.decision.action !== 'condense' || first.decision.reason !== 'dangling-pronoun' || first.question.includes('(')) return first;
+  const again = resolveTurn(first.question, history, resolvedHistory, specificity, options, { phrases: [] }, false);
+  const word = again.decision.evidence[0]?.toLowerCase();
+  // Only a place ("there"): a second pronoun or possessive mostly means what the first did ("How did he lose his finger?").
+  if (again.decision.action !== 'condense' || again.decision.reason !== 'dangling-pronoun' || word !== 'there' || first.decision.evidence.some((e) => e.toLowerCase() === word) || again.question.includes('(')) return first;
+  const weights = new Map<string, number>();
+  for (const t of [...first.query.terms, ...again.query.terms]) weights.set(t.term, Math.max(weights.get(t.term) ?? 0, t.weight));
+  const terms = [...weights].map(([term, weight]) => ({ term, weight })).sort((a, b) => b.weight - a.weight || a.term.localeCompare(b.term));
+  return {
+    decision: { ...first.decision, evidence: [...first.decision.evidence, ...again.decision.evidence] },
+    question: again.question, query: { text: again.query.text, terms }, reason: `${first.reason}; ${again.reason}`, antecedents: [...first.antecedents, ...again.antecedents],
+  };
 }
 
 /**

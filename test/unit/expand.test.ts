@@ -277,6 +277,14 @@ describe('resolve, then expand', () => {
     expect(resolveAndExpand('can I do it from the command line?', [{ user: 'What is mammoth?', assistant: '' }], sp).reason).not.toMatch(/^read “do/);
   });
 
+  it('a question with a pronoun and a place reads both (“how do I enable it there?”); a second pronoun keeps meaning the first one\'s', () => {
+    const sp = specific({ debug: 0.5, browser: 0.6, jerry: 0.9, garcia: 0.9, finger: 0.6 });
+    const out = resolveAndExpand('how do I enable it there?', [{ user: 'Does debug work in the browser?', assistant: '' }], sp);
+    expect(out.question).toBe('how do I enable debug in the browser?');
+    expect(out.decision.evidence).toEqual(['it', 'there']);
+    expect(resolveAndExpand('How did he lose his finger?', [{ user: 'Who was Jerry Garcia?', assistant: '' }], sp).question).toBe('How did Jerry Garcia lose his finger?');
+  });
+
   it('a pronoun continues only a center of its own kind, and whoever he or she meant is no later “it”', () => {
     const sp = specific({ franklin: 0.9, ben: 0.6, turkey: 0.6, symbol: 0.4, national: 0.2 });
     const history = [{ user: 'Where do turkeys come from?', assistant: '' }, { user: 'Why did Ben Franklin want it to be the national symbol?', assistant: '' }, { user: 'How did he cook it?', assistant: '' }];
