@@ -389,7 +389,8 @@ export function resolveAndExpand(typed: string, fullHistory: readonly HistoryTur
  * replace their reference (no topic appended for context).
  */
 function secondReference(first: ResolvedQuery, history: readonly HistoryTurn[], resolvedHistory: readonly HistoryTurn[], specificity: Specificity, options: ExpandOptions): ResolvedQuery {
-  if (first.decision.action !== 'condense' || first.decision.reason !== 'dangling-pronoun' || first.question.includes('(')) return first;
+  // Read again only a question that still says "there": the other nearly every condensed question would pay for nothing.
+  if (first.decision.action !== 'condense' || first.decision.reason !== 'dangling-pronoun' || first.question.includes('(') || !/\bthere\b/i.test(first.question)) return first;
   const again = resolveTurn(first.question, history, resolvedHistory, specificity, options, { phrases: [] }, false);
   const word = again.decision.evidence[0]?.toLowerCase();
   // Only a place ("there"): a second pronoun or possessive mostly means what the first did ("How did he lose his finger?").

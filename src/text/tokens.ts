@@ -25,16 +25,12 @@ function wordSegmenter(): Intl.Segmenter | null {
 const PLAIN = /^[\u0000-\u007f\u2010-\u2027\u2030-\u205e]*$/;
 const PLAIN_WORD = /[a-z0-9]+/g;
 
-/** Lower-cased, accents and compatibility forms folded (NFKD, marks dropped): only for splitting into words. */
-export function foldText(text: string): string {
-  // Skipping NFKD makes the common case several times faster; a punctuation mark it would have expanded ("…" → "...") splits words all the same.
-  if (PLAIN.test(text)) return text.toLowerCase();
-  return text.normalize('NFKD').replace(/\p{M}+/gu, '').toLowerCase();
-}
-
-function rawWords(folded: string): string[] {
-  // `\p{L}` and `\p{N}` there are ASCII letters and digits, lower case once folded: a plain pattern, several times faster than the Unicode one.
-  if (PLAIN.test(folded)) return folded.match(PLAIN_WORD) ?? [];
+/** The words of `text`, lower-cased, accents and compatibility forms folded (NFKD, marks dropped). */
+function foldedWords(text: string): string[] {
+  // Plain text needs no decomposition (a punctuation mark NFKD would expand, "…" → "...", splits words all the same),
+  // and its `\p{L}` and `\p{N}` are ASCII letters and digits: one test, then a plain pattern, several times faster.
+  if (PLAIN.test(text)) return text.toLowerCase().match(PLAIN_WORD) ?? [];
+  const folded = text.normalize('NFKD').replace(/\p{M}+/gu, '').toLowerCase();
   if (!NO_SPACE_SCRIPTS.test(folded)) return folded.match(WORD) ?? [];
   const seg = wordSegmenter();
   if (!seg) return folded.match(WORD) ?? [];
@@ -48,7 +44,7 @@ const isTermWord = (w: string) => w.length <= MAX_TERM_LENGTH && !STOPWORDS.has(
 
 /** Content words of `text`, folded but not stemmed (for display and topic tracking). */
 export function contentWords(text: string): string[] {
-  return rawWords(foldText(text)).filter(isTermWord);
+  return foldedWords(text).filter(isTermWord);
 }
 
 const stems = new Map<string, string>();
@@ -58,7 +54,7 @@ const MAX_MEMO = 200_000;
 export function lexicalTerms(text: string): string[] {
   // One pass (every chunk goes through here on ingest): contentWords' filter, then the memoized stem.
   const out: string[] = [];
-  for (const w of rawWords(foldText(text))) {
+  for (const w of foldedWords(text)) {
     if (!isTermWord(w)) continue;
     let s = stems.get(w);
     if (s === undefined) {

@@ -46,7 +46,18 @@ const DEGREE_WORDS: ReadonlySet<string> = new Set(['most', 'more', 'less', 'leas
 
 /** Texts whose phrases are remembered: every turn of the history the condenser reads (read-bounds.ts), several times over. */
 const REMEMBERED_TEXTS = 256;
-const remembered = new Map<string, readonly string[]>();
+
+/** What `read` makes of a text, computed once per text among the last REMEMBERED_TEXTS. */
+function remembering<T>(read: (text: string) => T): (text: string) => T {
+  const remembered = new Map<string, T>();
+  return (text) => {
+    if (remembered.has(text)) return remembered.get(text) as T;
+    const value = read(text);
+    if (remembered.size >= REMEMBERED_TEXTS) remembered.delete(remembered.keys().next().value as string);
+    remembered.set(text, value);
+    return value;
+  };
+}
 
 /**
  * Noun-phrase candidates of a text, in order. One turn's condensation reads
@@ -54,14 +65,7 @@ const remembered = new Map<string, readonly string[]>();
  * definite noun, per earlier turn it resolves again): they are computed once
  * per text, or a long conversation costs its length squared.
  */
-export function candidatePhrases(text: string): readonly string[] {
-  const known = remembered.get(text);
-  if (known) return known;
-  const phrases = Object.freeze(readPhrases(text));
-  if (remembered.size >= REMEMBERED_TEXTS) remembered.delete(remembered.keys().next().value as string);
-  remembered.set(text, phrases);
-  return phrases;
-}
+export const candidatePhrases: (text: string) => readonly string[] = remembering((text) => Object.freeze(readPhrases(text)));
 
 function readPhrases(text: string): string[] {
   const phrases: string[] = [];
@@ -144,13 +148,16 @@ const QUESTION_SUBJECT = /^(?:(?:what|which|who|how|why|when|where)(?:\s+[\p{L}'
  * or a prepositional phrase that came after it ("Does DOMPurify work in Internet Explorer?" → "does it
  * support trusted types?").
  */
-export function subjectPhrases(text: string): Set<string> {
+export const subjectPhrases: (text: string) => ReadonlySet<string> = remembering(readSubjects);
+
+/** subjectPhrases, uncached; its sentences' phrases are read uncached too, so they do not crowd whole turns out of candidatePhrases' memory. */
+function readSubjects(text: string): ReadonlySet<string> {
   const subjects = new Set<string>();
   for (const sentence of text.split(/[.?!;\n]+/)) {
     const trimmed = sentence.trim().replace(/[’`]/g, "'");
     const rest = QUESTION_SUBJECT.exec(trimmed)?.[1] ?? trimmed.replace(/^(?:the|a|an|my|your|our|their|this|that|these|those)\s+/i, '');
     const lower = rest.toLowerCase();
-    const phrases = candidatePhrases(sentence);
+    const phrases = readPhrases(sentence);
     const first = phrases.find((p) => lower.startsWith(p.toLowerCase()));
     if (!first) continue;
     const after = lower.slice(first.length).trim();
