@@ -11,7 +11,8 @@ export class TextBuilder {
   private pendingSpace = false;
   private pendingBreak = 0;
   private readonly sections: Section[] = [];
-  private path: string[] = [];
+  /** The open headings, outermost first, each with its level: a heading closes every open one at its level or below. */
+  private open: { level: number; title: string }[] = [];
   private sectionStart = -1;
   title: string | undefined;
 
@@ -50,7 +51,9 @@ export class TextBuilder {
     const title = text.replace(/\s+/g, ' ').trim();
     this.block();
     this.closeSection();
-    this.path = [...this.path.slice(0, Math.max(0, level - 1)), title].filter(Boolean);
+    // By level, not by position: a README that opens with "## Features" (no H1) has "## Usage" beside it, not under
+    // it, and "### a" then "## b" leaves no "### a" open under "b".
+    this.open = [...this.open.filter((h) => h.level < level), ...(title ? [{ level, title }] : [])];
     if (level === 1 && title && this.title === undefined) this.title = title;
   }
 
@@ -62,7 +65,7 @@ export class TextBuilder {
 
   private closeSection(): void {
     if (this.sectionStart >= 0 && this.length > this.sectionStart) {
-      this.sections.push({ headingPath: [...this.path], start: this.sectionStart, end: this.length });
+      this.sections.push({ headingPath: this.open.map((h) => h.title), start: this.sectionStart, end: this.length });
     }
     this.sectionStart = -1;
   }

@@ -19,6 +19,15 @@ describe('Markdown', () => {
     expect(doc.text.slice(setup?.start, setup?.end)).toBe('step one\nstep two\n\nconst a = 1;');
   });
 
+  it('nests headings by level, not by order: sibling H2s with no H1, skipped levels, a deeper heading closed by a shallower one', () => {
+    const paths = (md: string) => parseMarkdown(md).sections.map((s) => s.headingPath);
+    // A README whose title is an HTML <h1> (keyv, picomatch) opens with "## Features": "## Usage" is its sibling.
+    expect(paths('<h1 align="center">Keyv</h1>\n\n## Features\nfast\n\n## Usage\nnpm i\n\n### Namespaces\nns\n\n## API\nnew')).toEqual([[], ['Features'], ['Usage'], ['Usage', 'Namespaces'], ['API']]);
+    expect(paths('# T\nt\n\n## A\na\n\n#### D\nd\n\n### C\nc\n\n## B\nb')).toEqual([['T'], ['T', 'A'], ['T', 'A', 'D'], ['T', 'A', 'C'], ['T', 'B']]);
+    expect(paths('### Deep first\nx\n\n# Top\ny\n\n## Under\nz')).toEqual([['Deep first'], ['Top'], ['Top', 'Under']]);
+    expect(parseHtml('<h2>One</h2><p>a</p><h2>Two</h2><p>b</p><h4>Four</h4><p>c</p><h3>Three</h3><p>d</p>').sections.map((s) => s.headingPath)).toEqual([['One'], ['Two'], ['Two', 'Four'], ['Two', 'Three']]);
+  });
+
   it('renders the sample knowledge base into sections with offsets into the text', () => {
     for (const d of SAMPLE_KB) {
       const doc = parseMarkdown(d.markdown);

@@ -25,6 +25,7 @@ const INPUTS: ThreadlineDocument[] = [
   ...SAMPLE_KB.map((d) => ({ id: d.id, title: d.title, text: d.markdown, format: 'markdown' as const })),
   { id: 'page.html', format: 'html', text: '<html><head><title>Returns</title></head><body><nav>Menu</nav><h1>Returns</h1><p>Send it back within <b>30 days</b>.</p><h2>Damaged items</h2><ul><li>Photo first</li><li>Then ship</li></ul><table><tr><th>Plan</th><th>Price</th></tr><tr><td>Plus</td><td>$4</td></tr></table><script>alert(1)</script></body></html>' },
   { id: 'notes.txt', format: 'text', text: 'Plain notes.\n\nA second paragraph, long enough to matter. '.repeat(40) },
+  { id: 'no-title.md', format: 'markdown', text: '<h1 align="center">Tool</h1>\n\n## Features\nFast.\n\n## Usage\nRun it.\n\n#### Deep\nDeeper.\n\n### Options\nSet them.' },
   { id: 'code.md', format: 'markdown', text: '# Setup\n\n```sh\nnpm install threadline\n```\n\n## Errors\n\n| code | meaning |\n|---|---|\n| ABORTED | stopped |\n\n- one\n- two\n' },
   { id: 'manual.pdf', format: 'pdf', data: harborManual() },
   { id: 'guide.docx', format: 'docx', data: writeDocx([{ heading: 1, text: 'Guide' }, { text: 'Charge the pen for two hours.' }, { heading: 2, text: 'Care' }, { list: ['Wipe it dry.', 'Keep it warm.'] }, { table: [['Part', 'Life'], ['Tip', '1 year']] }]) },
