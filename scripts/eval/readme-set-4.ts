@@ -87,7 +87,7 @@ export const FOURTH: ReadmeSet = {
         'json-buffer: JSONB.stringify and JSONB.parse.'),
     ]],
     ['picomatch-basics', [
-      turn('How do I check if a file path matches a glob with picomatch?', 'How do I check if a file path matches a glob with picomatch?', ['picomatch/usage', 'picomatch/picomatch', 'picomatch/ismatch'], 'first',
+      turn('How do I check if a file path matches a glob with picomatch?', 'How do I check if a file path matches a glob with picomatch?', ['picomatch/usage', 'picomatch/api-picomatch', 'picomatch/ismatch'], 'first',
         'picomatch(glob) returns a matcher function to call with the path; or picomatch.isMatch(path, glob).'),
       turn("why doesn't *.js match a/b.js?", "Why doesn't the picomatch glob *.js match a/b.js?", ['picomatch/basic-globbing', 'picomatch/usage'], 'followup',
         'A single * does not match path separators: use ** for nested directories.'),
@@ -97,7 +97,7 @@ export const FOURTH: ReadmeSet = {
         'Yes: the nocase option.'),
       turn('and match only the file name, not the whole path?', 'How can picomatch match a glob against only the file name, not the whole path?', ['picomatch/picomatch-options', 'picomatch/matchbase'], 'followup',
         'Use the basename option (matchBase), or picomatch.matchBase.'),
-      turn('Does picomatch work outside Node.js?', 'Does picomatch work outside Node.js?', ['picomatch/picomatch'], 'standalone',
+      turn('Does picomatch work outside Node.js?', 'Does picomatch work outside Node.js?', ['picomatch/api-picomatch'], 'standalone',
         'Yes: picomatch/posix is a dependency-free matcher without automatic OS detection.'),
     ]],
     ['picomatch-extglobs', [

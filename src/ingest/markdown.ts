@@ -19,6 +19,10 @@ const FENCE = /^\s{0,3}(`{3,}|~{3,})/;
 /** An ATX heading's opening; its text is the rest of the line less a closing run of #s (headingText). */
 const ATX = /^[ \t]{0,3}(#{1,6})(?=\s|$)/;
 const SETEXT = /^\s{0,3}(=+|-+)\s*$/;
+/** An HTML heading as a block ("<h1 align=\"center\">Picomatch</h1>", a README's centred title): its level, and where its text starts. */
+const HTML_HEADING = /^\s{0,3}<h([1-6])(?:\s[^<>]*)?>/i;
+/** Lines an HTML heading may span before its closing tag; past them it is read as text. */
+const HTML_HEADING_LINES = 12;
 const LINK_DEF = /^\s{0,3}\[[^\]]+\]:\s*\S+/;
 const TABLE_RULE = /^\s*\|?\s*:?-{2,}:?\s*(\|\s*:?-{2,}:?\s*)*\|?\s*$/;
 /** A table's header rule; it must contain a pipe, or `---` would read as one. */
@@ -138,6 +142,23 @@ export function parseMarkdown(raw: string): ParsedDocument {
     if (fenceMatch) { fence = fenceMatch[1] ?? '```'; out.block(); continue; }
     const atx = ATX.exec(line);
     if (atx) { out.heading(atx[1]?.length ?? 1, stripInline(headingText(line.slice(atx[0].length)))); continue; }
+    const html = HTML_HEADING.exec(line);
+    if (html) {
+      const level = Number(html[1]);
+      const close = new RegExp(`</h${level}\\s*>`, 'i');
+      const last = lines.slice(i, i + HTML_HEADING_LINES).findIndex((l, j) => close.test(j === 0 ? l.slice(html[0].length) : l));
+      if (last >= 0) {
+        const spanned = lines.slice(i, i + last + 1).join(' ').slice(html[0].length);
+        const end = close.exec(spanned) as RegExpExecArray;
+        // A heading of images only (a logo) names nothing: no section starts. Text after the closing tag is body text.
+        const title = stripInline(spanned.slice(0, end.index));
+        if (title.trim()) out.heading(level, title);
+        const tail = stripInline(spanned.slice(end.index + end[0].length));
+        if (tail.trim()) { out.inline(tail); out.line(); }
+        i += last;
+        continue;
+      }
+    }
     const next = lines[i + 1] ?? '';
     if (line.trim() && SETEXT.test(next) && !HR.test(line) && !isTableRule(next) && !/^\s*[-*+]\s/.test(line)) {
       out.heading(next.trim().startsWith('=') ? 1 : 2, stripInline(line));

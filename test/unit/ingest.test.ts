@@ -21,11 +21,29 @@ describe('Markdown', () => {
 
   it('nests headings by level, not by order: sibling H2s with no H1, skipped levels, a deeper heading closed by a shallower one', () => {
     const paths = (md: string) => parseMarkdown(md).sections.map((s) => s.headingPath);
-    // A README whose title is an HTML <h1> (keyv, picomatch) opens with "## Features": "## Usage" is its sibling.
-    expect(paths('<h1 align="center">Keyv</h1>\n\n## Features\nfast\n\n## Usage\nnpm i\n\n### Namespaces\nns\n\n## API\nnew')).toEqual([[], ['Features'], ['Usage'], ['Usage', 'Namespaces'], ['API']]);
+    // A README whose title is a logo in an HTML <h1> (keyv) opens with "## Features": "## Usage" is its sibling.
+    expect(paths('<h1 align="center"><img src="k.svg" alt="Keyv"></h1>\n\n## Features\nfast\n\n## Usage\nnpm i\n\n### Namespaces\nns\n\n## API\nnew')).toEqual([['Features'], ['Usage'], ['Usage', 'Namespaces'], ['API']]);
     expect(paths('# T\nt\n\n## A\na\n\n#### D\nd\n\n### C\nc\n\n## B\nb')).toEqual([['T'], ['T', 'A'], ['T', 'A', 'D'], ['T', 'A', 'C'], ['T', 'B']]);
     expect(paths('### Deep first\nx\n\n# Top\ny\n\n## Under\nz')).toEqual([['Deep first'], ['Top'], ['Top', 'Under']]);
     expect(parseHtml('<h2>One</h2><p>a</p><h2>Two</h2><p>b</p><h4>Four</h4><p>c</p><h3>Three</h3><p>d</p>').sections.map((s) => s.headingPath)).toEqual([['One'], ['Two'], ['Two', 'Four'], ['Two', 'Three']]);
+  });
+
+  it('reads an HTML heading block as a heading: a centred title, over lines, a logo-only one dropped, an unclosed one as text', () => {
+    const doc = parseMarkdown('<h1 align="center">Picomatch</h1>\n\nFast globs.\n\n## Usage\nx');
+    expect(doc.title).toBe('Picomatch');
+    expect(doc.sections.map((s) => s.headingPath)).toEqual([['Picomatch'], ['Picomatch', 'Usage']]);
+    expect(doc.text).toBe('Fast globs.\n\nx');
+    const spread = parseMarkdown('<H2 class="x">\n  Multi <em>line</em>\n</H2> after\nbody');
+    expect(spread.sections.map((s) => [s.headingPath, spread.text.slice(s.start, s.end)])).toEqual([[['Multi line'], 'after\nbody']]);
+    const logo = parseMarkdown('<h1 align="center">\n\t<img src="logo.svg" alt="keyv">\n\t<br>\n</h1>\n\n> Simple storage\n\n## Features\nf');
+    expect(logo.title).toBeUndefined();
+    expect(logo.sections.map((s) => s.headingPath)).toEqual([[], ['Features']]);
+    expect(logo.text).toBe('Simple storage\n\nf');
+    expect(parseMarkdown('<h2>never closed\n\ntext').text).toBe('never closed\n\ntext');
+    // Every line opening a heading that never closes is looked past a bounded number of lines, no more.
+    const started = performance.now();
+    expect(parseMarkdown('<h1 id="x">open\n'.repeat(50_000)).sections).toHaveLength(1);
+    expect(performance.now() - started).toBeLessThan(2_000);
   });
 
   it('renders the sample knowledge base into sections with offsets into the text', () => {
