@@ -14,6 +14,8 @@
  * evaluation passages and generated hostile text. Any other configuration
  * uses the general tokenizer.
  */
+import { GENERAL_PUNCTUATION_RANGES, PLAIN_TEXT } from '../text/plain-text';
+
 export interface TokenIds {
   /** Ids of `text`'s tokens, no special tokens added; an unknown word without an unknown token is `undefined`, as in the general tokenizer. */
   encode(text: string): (number | undefined)[];
@@ -41,13 +43,11 @@ export async function generalTokenIds(json: object, config: object): Promise<Tok
 
 /**
  * Text the scan below reads instead of the pre-tokenizer's Unicode regular expression (several times
- * faster, no match array): ASCII, and the General Punctuation block's dashes, quotes, bullets and
- * marks (U+2010–U+2027, U+2030–U+205E), which documents and headings are full of ("›" joins every
- * chunk's heading path) and which hold no letter, digit, space, control or mark, change under no
- * case mapping and have no canonical decomposition.
+ * faster, no match array): plain text (plain-text.ts). Control characters are scannable: part of a
+ * word, as the general tokenizer reads them.
  */
-// eslint-disable-next-line no-control-regex -- control characters are scannable: part of a word, as the general tokenizer reads them
-const SCANNABLE = /^[\x00-\x7f\u2010-\u2027\u2030-\u205e]*$/;
+const SCANNABLE = PLAIN_TEXT;
+/** The first unit of GENERAL_PUNCTUATION_RANGES; PUNCTUATION_UNITS covers them up to U+205E. */
 const GENERAL_PUNCTUATION = 0x2010;
 /** Which of those General Punctuation units are `\p{P}` (the rest, such as U+2044 FRACTION SLASH, are symbols, part of a word), asked of the same property the regular expression uses. */
 const PUNCTUATION_UNITS = Uint8Array.from({ length: 0x205f - GENERAL_PUNCTUATION }, (_, i) => (/\p{P}/u.test(String.fromCharCode(GENERAL_PUNCTUATION + i)) ? 1 : 0));
@@ -100,7 +100,7 @@ interface BertNormalizerConfig { type: 'BertNormalizer'; clean_text?: boolean; h
 interface AddedTokenJson { id: number; content: string; lstrip?: boolean; rstrip?: boolean; normalized?: boolean; special?: boolean }
 
 /** Printable ASCII, tabs, line breaks and the General Punctuation above: text that cleaning, Chinese-character spacing and accent stripping leave as it is, but for whitespace. */
-const PLAIN = /^[\t\n\r\x20-\x7e\u2010-\u2027\u2030-\u205e]*$/;
+const PLAIN = new RegExp(`^[\\t\\n\\r\\x20-\\x7e${GENERAL_PUNCTUATION_RANGES}]*$`);
 
 function normalizer(config: BertNormalizerConfig | null): (text: string) => string {
   if (!config) return (text) => text;

@@ -198,7 +198,6 @@ export class SessionStore {
   }
 }
 
-
 function isStoredTurn(value: unknown): value is StoredTurn {
   const t = value as Partial<StoredTurn> | null;
   return typeof t === 'object' && t !== null && isText(t.sessionId) && Number.isInteger(t.index) && isText(t.user) && isText(t.assistant)

@@ -25,7 +25,6 @@ export interface CheckedRecords {
   problems: string[];
 }
 
-
 export function isManifest(value: unknown): value is Manifest {
   const m = value as Partial<Manifest> | null;
   return typeof m === 'object' && m !== null && isText(m.modelId) && isCount(m.dims) && isCount(m.nextChunkKey) && isCount(m.nextShardId)

@@ -4,6 +4,7 @@
  * plurals, -ed, -ing) so "refunds"/"refunded"/"refund" meet. Scripts written
  * without spaces (CJK, Thai, Lao, Khmer, Myanmar) go through Intl.Segmenter.
  */
+import { PLAIN_TEXT } from './plain-text';
 import { STOPWORDS } from './stopwords';
 
 const NO_SPACE_SCRIPTS = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}]/u;
@@ -16,20 +17,14 @@ function wordSegmenter(): Intl.Segmenter | null {
   return segmenter;
 }
 
-/**
- * ASCII and the General Punctuation block's dashes, quotes and marks (U+2010–U+2027, U+2030–U+205E: no
- * letter, digit or mark among them, and none decomposes into one), as nearly every chunk is: its heading
- * path is joined with "›". Such text needs no decomposition, and its words are ASCII letters and digits.
- */
-// eslint-disable-next-line no-control-regex
-const PLAIN = /^[\u0000-\u007f\u2010-\u2027\u2030-\u205e]*$/;
+/** The words of plain text (plain-text.ts: it needs no decomposition) are ASCII letters and digits. */
 const PLAIN_WORD = /[a-z0-9]+/g;
 
 /** The words of `text`, lower-cased, accents and compatibility forms folded (NFKD, marks dropped). */
 function foldedWords(text: string): string[] {
   // Plain text needs no decomposition (a punctuation mark NFKD would expand, "…" → "...", splits words all the same),
   // and its `\p{L}` and `\p{N}` are ASCII letters and digits: one test, then a plain pattern, several times faster.
-  if (PLAIN.test(text)) return text.toLowerCase().match(PLAIN_WORD) ?? [];
+  if (PLAIN_TEXT.test(text)) return text.toLowerCase().match(PLAIN_WORD) ?? [];
   const folded = text.normalize('NFKD').replace(/\p{M}+/gu, '').toLowerCase();
   if (!NO_SPACE_SCRIPTS.test(folded)) return folded.match(WORD) ?? [];
   const seg = wordSegmenter();
