@@ -1,28 +1,31 @@
 /**
  * What a site author's files say about themselves, for citations: a title
- * (the first Markdown heading, the HTML `<title>` or first `<h1>`, else the
- * file name) and the URL of the page built from the file.
+ * and the URL of the page built from the file. The title is a Markdown
+ * file's front-matter `title`, else what the document's own parser reads as
+ * its title (a `#` heading, an HTML `<title>` or `<h1>`, a logo heading's alt
+ * text), else its first heading of any level, else the file name. Read with
+ * the same parsers that index the file, so a `# comment` inside a code block
+ * or an `<h1>` inside a script is never a title.
  */
 import { basename, extname } from 'node:path';
 import type { DocumentFormat } from '../document';
+import { parseHtml } from '../ingest/html';
+import { parseMarkdown } from '../ingest/markdown';
 
-const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', '#39': "'", apos: "'", nbsp: ' ' };
-
-function clean(text: string): string {
-  return text.replace(/<[^>]*>/g, '').replace(/&(amp|lt|gt|quot|#39|apos|nbsp);/g, (_, e: string) => ENTITIES[e] ?? '').replace(/\s+/g, ' ').trim();
-}
+/** A title longer than this is cut: it is shown in a citation. */
+const MAX_TITLE = 200;
 
 export function pageTitle(text: string, format: DocumentFormat, file: string): string {
   let found: string | undefined;
   if (format === 'markdown') {
-    // A front-matter title wins; otherwise the first ATX heading of any level.
     const frontMatter = /^---\r?\n([\s\S]*?)\r?\n---\r?\n/.exec(text);
-    const body = frontMatter ? text.slice(frontMatter[0].length) : text;
-    found = /^title:[ \t]*["']?(.+?)["']?[ \t]*$/m.exec(frontMatter?.[1] ?? '')?.[1] ?? /^#{1,6}[ \t]+(.+?)[ \t#]*$/m.exec(body)?.[1];
-  } else if (format === 'html') {
-    found = /<title[^>]*>([\s\S]*?)<\/title>/i.exec(text)?.[1] ?? /<h1[^>]*>([\s\S]*?)<\/h1>/i.exec(text)?.[1];
+    found = /^title:[ \t]*["']?(.+?)["']?[ \t]*$/m.exec(frontMatter?.[1] ?? '')?.[1];
   }
-  const title = found ? clean(found).slice(0, 200) : '';
+  if (!found && (format === 'markdown' || format === 'html')) {
+    const doc = format === 'markdown' ? parseMarkdown(text) : parseHtml(text);
+    found = doc.title ?? doc.sections.find((s) => s.headingPath.length > 0)?.headingPath[0];
+  }
+  const title = (found ?? '').replace(/\s+/g, ' ').trim().slice(0, MAX_TITLE);
   return title || basename(file, extname(file));
 }
 

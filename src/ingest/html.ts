@@ -54,6 +54,27 @@ function withoutComments(text: string): string {
 }
 
 /**
+ * The alt text of the `<img>` tags in `html`, joined: what a screen reader
+ * reads for a heading made only of images (a README's logo, `<h1><img
+ * alt="keyv"></h1>`), and so what such a heading says. Attribute values are
+ * scanned like TAG's: a quoted value stops at "<", so the scan stays linear.
+ */
+export function imageAltText(html: string): string {
+  const alts: string[] = [];
+  for (const m of html.matchAll(/<img\s((?:[^<>"']|"[^<"]*"|'[^<']*')*)>/gi)) {
+    const alt = altOf(m[1] ?? '');
+    if (alt) alts.push(alt);
+  }
+  return alts.join(' ');
+}
+
+/** The decoded, space-collapsed `alt` attribute of a tag's attributes, or ''. */
+function altOf(attrs: string): string {
+  const m = /(?:^|\s)alt\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'=<>`]+))/i.exec(attrs);
+  return m ? decodeEntities(m[1] ?? m[2] ?? m[3] ?? '').replace(/\s+/g, ' ').trim() : '';
+}
+
+/**
  * One tag, comment, CDATA section, declaration or processing instruction. An
  * attribute's quoted value may hold ">" but not "<": every scan stops at the
  * next "<", where the next match would start, so "<a <a <a …" (or an unclosed
@@ -71,7 +92,8 @@ export function parseHtml(raw: string): ParsedDocument {
   const out = new TextBuilder();
   let skipTag: string | null = null;
   let skipDepth = 0;
-  let heading: { level: number; text: string } | null = null;
+  // `alt`: the alt text of the heading's images, its name when it has no text of its own (a logo).
+  let heading: { level: number; text: string; alt: string } | null = null;
   let title: string | null = null;
   let pos = 0;
   const text = (chunk: string) => {
@@ -98,14 +120,20 @@ export function parseHtml(raw: string): ParsedDocument {
     if (!closing && !selfClosing && (SKIP.has(name) || isHidden(m[3] ?? ''))) { skipTag = name; skipDepth = 1; continue; }
     const level = /^h([1-6])$/.exec(name);
     if (level) {
-      if (!closing) heading = { level: Number(level[1]), text: '' };
-      else if (heading) { out.heading(heading.level, heading.text); heading = null; }
+      if (!closing) heading = { level: Number(level[1]), text: '', alt: '' };
+      else if (heading) { out.heading(heading.level, headingName(heading)); heading = null; }
       continue;
     }
+    if (name === 'img' && heading && !closing) heading.alt = `${heading.alt} ${altOf(m[3] ?? '')}`.trim();
     if (name === 'br') out.line();
     else if (BLOCK.has(name)) out.block();
   }
   text(html.slice(pos));
-  if (heading) out.heading(heading.level, heading.text);
+  if (heading) out.heading(heading.level, headingName(heading));
   return out.finish();
+}
+
+/** A heading's text, or where it has none (images only), its images' alt text. */
+function headingName(heading: { text: string; alt: string }): string {
+  return heading.text.trim() ? heading.text : heading.alt;
 }

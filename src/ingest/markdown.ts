@@ -12,7 +12,7 @@
  */
 import type { ParsedDocument } from '../document';
 import { headingText } from '../text/heading-text';
-import { stripTags } from './html';
+import { imageAltText, stripTags } from './html';
 import { TextBuilder, sanitizeText } from './text-builder';
 
 const FENCE = /^\s{0,3}(`{3,}|~{3,})/;
@@ -150,9 +150,11 @@ export function parseMarkdown(raw: string): ParsedDocument {
       if (last >= 0) {
         const spanned = lines.slice(i, i + last + 1).join(' ').slice(html[0].length);
         const end = close.exec(spanned) as RegExpExecArray;
-        // A heading of images only (a logo) names nothing: no section starts. Text after the closing tag is body text.
-        const title = stripInline(spanned.slice(0, end.index));
-        if (title.trim()) out.heading(level, title);
+        // A heading of images only (a logo) is named by their alt text, as a screen reader reads it; with none, it names
+        // nothing and no section starts. Text after the closing tag is body text.
+        const inner = spanned.slice(0, end.index);
+        const title = stripInline(inner).trim() || imageAltText(inner);
+        if (title) out.heading(level, title);
         const tail = stripInline(spanned.slice(end.index + end[0].length));
         if (tail.trim()) { out.inline(tail); out.line(); }
         i += last;

@@ -161,11 +161,12 @@ describe('the README set (build/eval-readmes, written from the installed package
     expect(third.conversations.length).toBe(10);
     for (const turn of third.conversations.flatMap((c) => c.turns)) for (const g of turn.gold) expect(thirdIds.has(g), g).toBe(true);
     expect(thirdIds.has('semver/ranges') && thirdIds.has('semver/functions-ranges')).toBe(true);
-    // The fourth (session 20): keyv's and picomatch's titles are HTML <h1>s, so their "## …" sections are siblings.
+    // The fourth (session 20): keyv's and picomatch's titles are HTML <h1>s, so their "## …" sections are siblings
+    // under them (keyv's is a logo, named by its alt text, "keyv").
     const fourth = loadEvalSet(resolve(root, 'build/eval-readmes-4'));
     const fourthIds = new Set(fourth.passages?.map((p) => p.id));
     expect(fourth.conversations.length).toBe(10);
     for (const turn of fourth.conversations.flatMap((c) => c.turns)) for (const g of turn.gold) expect(fourthIds.has(g), g).toBe(true);
-    expect(fourth.passages?.find((p) => p.id === 'keyv/usage')?.text).toMatch(/^Keyv › Usage\. /);
+    expect(fourth.passages?.find((p) => p.id === 'keyv/usage')?.text).toMatch(/^Keyv › keyv › Usage\. /);
   });
 });

@@ -22,23 +22,30 @@ describe('Markdown', () => {
   it('nests headings by level, not by order: sibling H2s with no H1, skipped levels, a deeper heading closed by a shallower one', () => {
     const paths = (md: string) => parseMarkdown(md).sections.map((s) => s.headingPath);
     // A README whose title is a logo in an HTML <h1> (keyv) opens with "## Features": "## Usage" is its sibling.
-    expect(paths('<h1 align="center"><img src="k.svg" alt="Keyv"></h1>\n\n## Features\nfast\n\n## Usage\nnpm i\n\n### Namespaces\nns\n\n## API\nnew')).toEqual([['Features'], ['Usage'], ['Usage', 'Namespaces'], ['API']]);
+    expect(paths('<h1 align="center"><img src="k.svg"></h1>\n\n## Features\nfast\n\n## Usage\nnpm i\n\n### Namespaces\nns\n\n## API\nnew')).toEqual([['Features'], ['Usage'], ['Usage', 'Namespaces'], ['API']]);
     expect(paths('# T\nt\n\n## A\na\n\n#### D\nd\n\n### C\nc\n\n## B\nb')).toEqual([['T'], ['T', 'A'], ['T', 'A', 'D'], ['T', 'A', 'C'], ['T', 'B']]);
     expect(paths('### Deep first\nx\n\n# Top\ny\n\n## Under\nz')).toEqual([['Deep first'], ['Top'], ['Top', 'Under']]);
     expect(parseHtml('<h2>One</h2><p>a</p><h2>Two</h2><p>b</p><h4>Four</h4><p>c</p><h3>Three</h3><p>d</p>').sections.map((s) => s.headingPath)).toEqual([['One'], ['Two'], ['Two', 'Four'], ['Two', 'Three']]);
   });
 
-  it('reads an HTML heading block as a heading: a centred title, over lines, a logo-only one dropped, an unclosed one as text', () => {
+  it('reads an HTML heading block as a heading: a centred title, over lines, a logo by its alt text, an unnamed one dropped, an unclosed one as text', () => {
     const doc = parseMarkdown('<h1 align="center">Picomatch</h1>\n\nFast globs.\n\n## Usage\nx');
     expect(doc.title).toBe('Picomatch');
     expect(doc.sections.map((s) => s.headingPath)).toEqual([['Picomatch'], ['Picomatch', 'Usage']]);
     expect(doc.text).toBe('Fast globs.\n\nx');
     const spread = parseMarkdown('<H2 class="x">\n  Multi <em>line</em>\n</H2> after\nbody');
     expect(spread.sections.map((s) => [s.headingPath, spread.text.slice(s.start, s.end)])).toEqual([[['Multi line'], 'after\nbody']]);
-    const logo = parseMarkdown('<h1 align="center">\n\t<img src="logo.svg" alt="keyv">\n\t<br>\n</h1>\n\n> Simple storage\n\n## Features\nf');
-    expect(logo.title).toBeUndefined();
-    expect(logo.sections.map((s) => s.headingPath)).toEqual([[], ['Features']]);
+    // keyv's README: a logo is the title, named by its alt text (what a screen reader reads); "## Features" nests under it.
+    const logo = parseMarkdown('<h1 align="center">\n\t<img width="250" src="logo.svg" alt="keyv">\n\t<br>\n</h1>\n\n> Simple storage\n\n## Features\nf');
+    expect(logo.title).toBe('keyv');
+    expect(logo.sections.map((s) => s.headingPath)).toEqual([['keyv'], ['keyv', 'Features']]);
     expect(logo.text).toBe('Simple storage\n\nf');
+    expect(parseMarkdown("<h1><a href='/'><img alt='Fast &amp; small' src=l.svg></a> <img alt=Beta src=b.svg></h1>\nx").title).toBe('Fast & small Beta');
+    // Text wins over alt text; an image with no alt (or an empty one) names nothing.
+    expect(parseMarkdown('<h1><img alt="logo" src="l.svg"> Picomatch</h1>\nx').title).toBe('Picomatch');
+    const unnamed = parseMarkdown('<h1 align="center"><img src="logo.svg"><img alt="" src="x.svg"></h1>\n\n## Features\nf');
+    expect(unnamed.title).toBeUndefined();
+    expect(unnamed.sections.map((s) => s.headingPath)).toEqual([['Features']]);
     expect(parseMarkdown('<h2>never closed\n\ntext').text).toBe('never closed\n\ntext');
     // Every line opening a heading that never closes is looked past a bounded number of lines, no more.
     const started = performance.now();
@@ -119,6 +126,14 @@ describe('HTML', () => {
     expect(doc.text).toContain('Within 30 days.\nReally!');
     expect(doc.text).toContain('😀 &bogus; <tag>');
     expect(doc.sections.map((s) => s.headingPath)).toEqual([['Refunds'], ['Refunds', 'Damaged']]);
+  });
+
+  it('names a heading of images only by their alt text, as a screen reader does; its own text wins', () => {
+    const doc = parseHtml('<h1><a href="/"><img src="logo.svg" alt="Acme &amp; Co"></a></h1><p>intro</p><h2><img src="i.svg" alt="">Setup</h2><p>s</p><h2><img src="x.svg"></h2><p>t</p>');
+    expect(doc.title).toBe('Acme & Co');
+    expect(doc.sections.map((s) => s.headingPath)).toEqual([['Acme & Co'], ['Acme & Co', 'Setup'], ['Acme & Co']]);
+    // Alt text outside headings stays out of the text (it never was read as text here).
+    expect(parseHtml('<p>a <img alt="pic"> b</p>').text).toBe('a b');
   });
 
   it('survives deeply nested and malformed markup in linear time', () => {

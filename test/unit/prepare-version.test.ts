@@ -26,6 +26,8 @@ const INPUTS: ThreadlineDocument[] = [
   { id: 'page.html', format: 'html', text: '<html><head><title>Returns</title></head><body><nav>Menu</nav><h1>Returns</h1><p>Send it back within <b>30 days</b>.</p><h2>Damaged items</h2><ul><li>Photo first</li><li>Then ship</li></ul><table><tr><th>Plan</th><th>Price</th></tr><tr><td>Plus</td><td>$4</td></tr></table><script>alert(1)</script></body></html>' },
   { id: 'notes.txt', format: 'text', text: 'Plain notes.\n\nA second paragraph, long enough to matter. '.repeat(40) },
   { id: 'no-title.md', format: 'markdown', text: '<h1 align="center">Tool</h1>\n\n## Features\nFast.\n\n## Usage\nRun it.\n\n#### Deep\nDeeper.\n\n### Options\nSet them.' },
+  { id: 'logo.md', format: 'markdown', text: '<h1 align="center">\n  <img src="logo.svg" alt="Gadget">\n</h1>\n\n> Small tools.\n\n## Install\nnpm i gadget' },
+  { id: 'logo.html', format: 'html', text: '<h1><a href="/"><img src="logo.svg" alt="Gadget"></a></h1><p>Small tools.</p><h2>Install</h2><p>npm i gadget</p>' },
   { id: 'code.md', format: 'markdown', text: '# Setup\n\n```sh\nnpm install threadline\n```\n\n## Errors\n\n| code | meaning |\n|---|---|\n| ABORTED | stopped |\n\n- one\n- two\n' },
   { id: 'manual.pdf', format: 'pdf', data: harborManual() },
   { id: 'guide.docx', format: 'docx', data: writeDocx([{ heading: 1, text: 'Guide' }, { text: 'Charge the pen for two hours.' }, { heading: 2, text: 'Care' }, { list: ['Wipe it dry.', 'Keep it warm.'] }, { table: [['Part', 'Life'], ['Tip', '1 year']] }]) },
