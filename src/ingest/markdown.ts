@@ -12,7 +12,7 @@
  */
 import type { ParsedDocument } from '../document';
 import { headingText } from '../text/heading-text';
-import { imageAltText, stripTags } from './html';
+import { decodeEntities, imageAltText, stripTags } from './html';
 import { TextBuilder, sanitizeText } from './text-builder';
 
 const FENCE = /^\s{0,3}(`{3,}|~{3,})/;
@@ -23,6 +23,10 @@ const SETEXT = /^\s{0,3}(=+|-+)\s*$/;
 const HTML_HEADING = /^\s{0,3}<h([1-6])(?:\s[^<>]*)?>/i;
 /** Lines an HTML heading may span before its closing tag; past them it is read as text. */
 const HTML_HEADING_LINES = 12;
+/** A line that ends inside an HTML tag (`<img src="…"` with its `alt` on the next line): the tag goes on below. */
+const OPEN_TAG = /<[A-Za-z][A-Za-z0-9-]*(?:\s[^<>]*)?$/;
+/** Lines an HTML tag may span; past them (or at a blank line) its lines are read as they are. */
+const TAG_LINES = 12;
 const LINK_DEF = /^\s{0,3}\[[^\]]+\]:\s*\S+/;
 const TABLE_RULE = /^\s*\|?\s*:?-{2,}:?\s*(\|\s*:?-{2,}:?\s*)*\|?\s*$/;
 /** A table's header rule; it must contain a pipe, or `---` would read as one. */
@@ -106,9 +110,11 @@ export function stripInline(line: string): string {
   // Twice: a badge is an image inside a link ("[![build](badge.svg)](ci)"), and a label holds no brackets.
   // Autolinks before tags: "<https://x.test>" would read as a tag.
   const linked = stripTags(line.replace(/<((?:https?|mailto):[^<>\s]+)>/g, '$1'))
-    .replace(IMAGE_OR_LINK, '$1').replace(IMAGE_OR_LINK, '$1')
-    .replace(/`+([^`]*)`+/g, '$1');
-  return stripEmphasis(stripStrong(linked)).replace(/\\([\\`*_{}[\]()#+\-.!|>~])/g, '$1');
+    .replace(IMAGE_OR_LINK, '$1').replace(IMAGE_OR_LINK, '$1');
+  // Code spans keep their text as written; elsewhere an entity reference is the character it names
+  // ("Array&lt;Pathname&gt;" is "Array<Pathname>"), as in CommonMark. Split: odd parts are the spans' text.
+  const read = linked.split(/`+([^`]*)`+/).map((part, i) => (i % 2 ? part : decodeEntities(part))).join('');
+  return stripEmphasis(stripStrong(read)).replace(/\\([\\`*_{}[\]()#+\-.!|>~])/g, '$1');
 }
 
 function stripBlockMarkers(line: string): string {
@@ -169,8 +175,27 @@ export function parseMarkdown(raw: string): ParsedDocument {
     }
     if (line.trim() === '' || HR.test(line)) { out.block(); continue; }
     if (LINK_DEF.test(line) || isTableRule(line)) continue;
-    out.inline(stripInline(stripBlockMarkers(line)));
+    // A tag whose attributes go on over lines (a badge's `<img src="…"` then `alt="…">`) is read as one line.
+    const end = OPEN_TAG.test(line) ? tagEnd(lines, i) : -1;
+    out.inline(stripInline(stripBlockMarkers(end > i ? lines.slice(i, end + 1).join(' ') : line)));
+    if (end > i) i = end;
     out.line();
   }
   return out.finish();
+}
+
+/**
+ * The line that closes a tag left open at the end of line `at`: the first later line with a ">" before any
+ * "<", within TAG_LINES and before a blank line; -1 if none (the lines are then read as they are).
+ */
+function tagEnd(lines: readonly string[], at: number): number {
+  for (let j = at + 1; j < lines.length && j <= at + TAG_LINES; j++) {
+    const l = lines[j] ?? '';
+    if (!l.trim()) return -1;
+    const gt = l.indexOf('>');
+    const lt = l.indexOf('<');
+    if (gt >= 0 && (lt < 0 || gt < lt)) return j;
+    if (lt >= 0) return -1;
+  }
+  return -1;
 }

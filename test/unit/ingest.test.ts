@@ -85,6 +85,30 @@ describe('Markdown inline syntax, as READMEs write it', () => {
     expect(text('a <!-- hidden --> b <span>c</span>')).toBe('a b c');
     expect(text('Escape <!-- and <script in output')).toBe('Escape <!-- and <script in output');
   });
+
+  it('a tag whose attributes go on over lines is a tag (READMEs wrap badges so), within bounds', () => {
+    // magic-string's README: before, "<img src=…" and "alt=…>" were each left in the text.
+    expect(text('<a href="https://ci.test">\n  <img src="https://ci.test/b.svg"\n       alt="build status">\n</a>\n\nSuppose you have some code.')).toBe('Suppose you have some code.');
+    // ignore's: the attributes one per line, a self-closing tag and the link's end on the last.
+    expect(text('<td>\n<img\n  src="https://ci.test/b.svg"\n  alt="Build Status" /></a>\n</td>\nText')).toBe('Text');
+    // A blank line ends it, and so does a new tag or TAG_LINES lines; the lines are then read as they are.
+    expect(text('a <b\n\nc > d')).toBe('a <b\n\nc > d');
+    expect(text('x <img src="a"\n<b>bold</b>')).toBe('x <img src="a"\nbold');
+    expect(text(`<img src="a"\n${'line\n'.repeat(12)}alt="z">\nend`)).toContain('<img src="a"');
+    // Each line looks ahead a bounded number of lines: 240,000 lines of tags left open parse in linear time.
+    const started = performance.now();
+    expect(text(`<img a\n${'b\n'.repeat(11)}`.repeat(20_000))).toContain('<img a');
+    expect(performance.now() - started).toBeLessThan(2_000);
+  });
+
+  it('entity references read as the characters they name, except in code', () => {
+    const doc = parseMarkdown('## .filter(paths: Array&lt;Pathname&gt;)\nTom &amp; Jerry&nbsp;&#8212; `a &lt; b` and &bogus;');
+    expect(doc.sections[0]?.headingPath).toEqual(['.filter(paths: Array<Pathname>)']);
+    expect(doc.text).toBe('Tom & Jerry — a &lt; b and &bogus;');
+    expect(text('```\nif (a &lt; b) {}\n```')).toBe('if (a &lt; b) {}');
+    // Decoded after tags are stripped: an escaped tag is text, not markup.
+    expect(text('write &lt;b&gt; for bold')).toBe('write <b> for bold');
+  });
 });
 
 // A hang guard, not a speed goal: each case takes tens of milliseconds; before, a pattern rescanned the rest of

@@ -28,6 +28,7 @@ const INPUTS: ThreadlineDocument[] = [
   { id: 'no-title.md', format: 'markdown', text: '<h1 align="center">Tool</h1>\n\n## Features\nFast.\n\n## Usage\nRun it.\n\n#### Deep\nDeeper.\n\n### Options\nSet them.' },
   { id: 'logo.md', format: 'markdown', text: '<h1 align="center">\n  <img src="logo.svg" alt="Gadget">\n</h1>\n\n> Small tools.\n\n## Install\nnpm i gadget' },
   { id: 'logo.html', format: 'html', text: '<h1><a href="/"><img src="logo.svg" alt="Gadget"></a></h1><p>Small tools.</p><h2>Install</h2><p>npm i gadget</p>' },
+  { id: 'badges.md', format: 'markdown', text: '# Gadget\n\n<a href="https://ci.test">\n  <img src="https://ci.test/b.svg"\n       alt="build">\n</a>\n\n## filter(paths: Array&lt;Path&gt;)\nTom &amp; Jerry, `a &lt; b`.' },
   { id: 'code.md', format: 'markdown', text: '# Setup\n\n```sh\nnpm install threadline\n```\n\n## Errors\n\n| code | meaning |\n|---|---|\n| ABORTED | stopped |\n\n- one\n- two\n' },
   { id: 'manual.pdf', format: 'pdf', data: harborManual() },
   { id: 'guide.docx', format: 'docx', data: writeDocx([{ heading: 1, text: 'Guide' }, { text: 'Charge the pen for two hours.' }, { heading: 2, text: 'Care' }, { list: ['Wipe it dry.', 'Keep it warm.'] }, { table: [['Part', 'Life'], ['Tip', '1 year']] }]) },
