@@ -1,21 +1,22 @@
 /**
- * Writes build/eval-readmes/ and build/eval-readmes-2/ to -4/: evaluation sets in
+ * Writes build/eval-readmes/ and build/eval-readmes-2/ to -5/: evaluation sets in
  * the format of shared/eval/README.md over another kind of corpus than the
  * others, the documentation a site author would put behind the chat box
  * (readme-corpus.ts). The first set's conversations (readme-set-1.ts) were
  * written by hand on 2026-11-24 (session 17) as a developer would ask, with
  * human rewrites and gold sections, and measured once before any rule was
  * changed; the second set's (readme-set-2.ts) in session 18, the third's
- * (readme-set-3.ts) in session 19 and the fourth's (readme-set-4.ts) in
- * session 20, held out in the same way (figures in the
+ * (readme-set-3.ts) in session 19, the fourth's (readme-set-4.ts) in
+ * session 20 and the fifth's (readme-set-5.ts) in session 21, held out in the same way (figures in the
  * README's *Quality* section).
  *
- * `npx tsx scripts/eval/write-readme-set.ts && npm run eval -- --data build/eval-readmes` (or `build/eval-readmes-2` to `-4`)
+ * `npx tsx scripts/eval/write-readme-set.ts && npm run eval -- --data build/eval-readmes` (or `build/eval-readmes-2` to `-5`)
  */
 import { writeReadmeSet } from './readme-corpus';
 import { FIRST } from './readme-set-1';
 import { SECOND } from './readme-set-2';
 import { THIRD } from './readme-set-3';
 import { FOURTH } from './readme-set-4';
+import { FIFTH } from './readme-set-5';
 
-for (const set of [FIRST, SECOND, THIRD, FOURTH]) writeReadmeSet(set);
+for (const set of [FIRST, SECOND, THIRD, FOURTH, FIFTH]) writeReadmeSet(set);
