@@ -186,12 +186,13 @@ export function parseMarkdown(raw: string): ParsedDocument {
 
 /**
  * The line that closes a tag left open at the end of line `at`: the first later line with a ">" before any
- * "<", within TAG_LINES and before a blank line; -1 if none (the lines are then read as they are).
+ * "<", within TAG_LINES and before a blank line, a fence or a heading; -1 if none (the lines are then read as they are).
  */
 function tagEnd(lines: readonly string[], at: number): number {
   for (let j = at + 1; j < lines.length && j <= at + TAG_LINES; j++) {
     const l = lines[j] ?? '';
-    if (!l.trim()) return -1;
+    // A blank line, a fence or a heading starts another block: the tag was never one.
+    if (!l.trim() || FENCE.test(l) || ATX.test(l)) return -1;
     const gt = l.indexOf('>');
     const lt = l.indexOf('<');
     if (gt >= 0 && (lt < 0 || gt < lt)) return j;

@@ -94,6 +94,9 @@ describe('Markdown inline syntax, as READMEs write it', () => {
     // A blank line ends it, and so does a new tag or TAG_LINES lines; the lines are then read as they are.
     expect(text('a <b\n\nc > d')).toBe('a <b\n\nc > d');
     expect(text('x <img src="a"\n<b>bold</b>')).toBe('x <img src="a"\nbold');
+    // A fence or a heading is never swallowed into a tag: "a > b" stays code, and the heading a heading.
+    expect(parseMarkdown('if x <y\n```\na > b\n```\n## Next\nz').sections.map((s) => s.headingPath)).toEqual([[], ['Next']]);
+    expect(parseMarkdown('if x <y\n## Next >\nz').sections.map((s) => s.headingPath)).toEqual([[], ['Next >']]);
     expect(text(`<img src="a"\n${'line\n'.repeat(12)}alt="z">\nend`)).toContain('<img src="a"');
     // Each line looks ahead a bounded number of lines: 240,000 lines of tags left open parse in linear time.
     const started = performance.now();
