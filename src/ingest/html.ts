@@ -54,27 +54,6 @@ function withoutComments(text: string): string {
 }
 
 /**
- * The alt text of the `<img>` tags in `html`, joined: what a screen reader
- * reads for a heading made only of images (a README's logo, `<h1><img
- * alt="keyv"></h1>`), and so what such a heading says. Attribute values are
- * scanned like TAG's: a quoted value stops at "<", so the scan stays linear.
- */
-export function imageAltText(html: string): string {
-  const alts: string[] = [];
-  for (const m of html.matchAll(/<img\s((?:[^<>"']|"[^<"]*"|'[^<']*')*)>/gi)) {
-    const alt = altOf(m[1] ?? '');
-    if (alt) alts.push(alt);
-  }
-  return alts.join(' ');
-}
-
-/** The decoded, space-collapsed `alt` attribute of a tag's attributes, or ''. */
-function altOf(attrs: string): string {
-  const m = /(?:^|\s)alt\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'=<>`]+))/i.exec(attrs);
-  return m ? decodeEntities(m[1] ?? m[2] ?? m[3] ?? '').replace(/\s+/g, ' ').trim() : '';
-}
-
-/**
  * One tag, comment, CDATA section, declaration or processing instruction. An
  * attribute's quoted value may hold ">" but not "<": every scan stops at the
  * next "<", where the next match would start, so "<a <a <a …" (or an unclosed
@@ -85,6 +64,27 @@ const TAG = /<!--[\s\S]*?(?:-->|$)|<!\[CDATA\[[\s\S]*?(?:\]\]>|$)|<![^<>]*>|<\?[
 function isHidden(attrs: string): boolean {
   return /(?:^|\s)hidden(?:\s|=|$)/i.test(attrs) || /aria-hidden\s*=\s*["']?true/i.test(attrs)
     || /style\s*=\s*["'][^"']*(?:display\s*:\s*none|visibility\s*:\s*hidden)/i.test(attrs);
+}
+
+/**
+ * The alt text of the `<img>` tags in `html`, joined: what a screen reader
+ * reads for a heading made only of images (a README's logo, `<h1><img
+ * alt="keyv"></h1>`), and so what such a heading says. Read with the same
+ * tag scanner as parseHtml (TAG), so an image inside a comment is none.
+ */
+export function imageAltText(html: string): string {
+  const alts: string[] = [];
+  for (const m of html.matchAll(TAG)) {
+    const alt = m[2]?.toLowerCase() === 'img' && m[1] !== '/' ? altOf(m[3] ?? '') : '';
+    if (alt) alts.push(alt);
+  }
+  return alts.join(' ');
+}
+
+/** The decoded, space-collapsed `alt` attribute of a tag's attributes, or ''. */
+function altOf(attrs: string): string {
+  const m = /(?:^|\s)alt\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'=<>`]+))/i.exec(attrs);
+  return m ? decodeEntities(m[1] ?? m[2] ?? m[3] ?? '').replace(/\s+/g, ' ').trim() : '';
 }
 
 export function parseHtml(raw: string): ParsedDocument {

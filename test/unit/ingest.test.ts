@@ -41,6 +41,8 @@ describe('Markdown', () => {
     expect(logo.sections.map((s) => s.headingPath)).toEqual([['keyv'], ['keyv', 'Features']]);
     expect(logo.text).toBe('Simple storage\n\nf');
     expect(parseMarkdown("<h1><a href='/'><img alt='Fast &amp; small' src=l.svg></a> <img alt=Beta src=b.svg></h1>\nx").title).toBe('Fast & small Beta');
+    // Read with the HTML parser's tag scanner: an image in a comment is none.
+    expect(parseMarkdown('<h1><!-- <img alt="old" src=o.svg> --><img alt="new" src=n.svg></h1>\nx').title).toBe('new');
     // Text wins over alt text; an image with no alt (or an empty one) names nothing.
     expect(parseMarkdown('<h1><img alt="logo" src="l.svg"> Picomatch</h1>\nx').title).toBe('Picomatch');
     const unnamed = parseMarkdown('<h1 align="center"><img src="logo.svg"><img alt="" src="x.svg"></h1>\n\n## Features\nf');
