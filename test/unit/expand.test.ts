@@ -351,6 +351,21 @@ describe('resolve, then expand', () => {
     expect(resolveAndExpand('and Plus?', [{ user: 'How much is the Pro plan?', assistant: '' }], people).question).toBe('How much is the Plus plan?');
   });
 
+  it('a repair (“No, I meant X.”) is a remnant of the previous question: spliced, replacing what it contrasts with; “I mean, what …?” asks anew', () => {
+    const sp = specific({ mania: 0.8, depression: 0.7, person: 0.2, humans: 0.4, defects: 0.6, worried: 0.3, medicare: 0.9, coverage: 0.4, crown: 0.7, insurance: 0.4, ferritin: 0.9 });
+    const both = resolveAndExpand('No, I meant mania and depression.', [{ user: 'Does the theory explain the cause of depression?', assistant: '' }, { user: 'Can a person have both at the same time?', assistant: '' }], sp);
+    expect(both.decision).toMatchObject({ action: 'condense', reason: 'ellipsis' });
+    expect(both.question).toBe('Can a person have mania and depression at the same time?');
+    expect(resolveAndExpand('No, I meant in humans.', [{ user: 'What are the defects researchers are worried about in mice?', assistant: '' }], sp).question).toBe('What are the defects researchers are worried about in humans?');
+    expect(resolveAndExpand('I meant medicare', [{ user: 'What is the coverage of the crown in insurance?', assistant: '' }], sp).question).toBe('What is the coverage of the crown in insurance, for medicare?');
+    expect(resolveAndExpand('Sorry, I meant to help my ferritin.', [{ user: 'What should I change in my diet?', assistant: '' }], sp).question).toBe('What should I change in my diet to help my ferritin?');
+    // What the repair meant is what the conversation is about from then on.
+    const history = [{ user: 'What is the coverage of the crown in insurance?', assistant: '' }, { user: 'No, I meant medicare.', assistant: '' }];
+    expect(resolveAndExpand('Who pays for it?', history, sp).question).toBe('Who pays for medicare?');
+    // A question after "I mean" is a question of its own.
+    expect(gateBySpecificity('I mean, what is the coverage of medicare?', true, sp)).toMatchObject({ action: 'keep' });
+  });
+
   it('a remnant noun with a phrase of its own replaces the question’s noun and its determiner, not its verb', () => {
     const sp = specific({ order: 0.5, orders: 0.5, canada: 0.9, track: 0.4 });
     const out = resolveAndExpand('what about orders to canada?', [{ user: 'my order hasnt arrived', assistant: '' }, { user: 'how do i track my order', assistant: '' }], sp);

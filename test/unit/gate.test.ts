@@ -21,6 +21,9 @@ const LATER_TURNS: Row[] = [
   ['Is it possible to pay yearly for the Plus plan?', 'keep', 'self-contained'],
   ["Is it true that refunds take five days?", 'keep', 'self-contained'],
   ['How long does it take to get a refund for a damaged pen?', 'keep', 'self-contained'],
+  ['How much does it cost to install a heat pump at home?', 'keep', 'self-contained'],
+  // the subject of a verb that takes no extraposed infinitive ("use X to Y") is a real pronoun
+  ['What does it use to serialize values by default?', 'condense', 'dangling-pronoun'],
   ['Which plan includes shared team notebooks?', 'keep', 'self-contained'],
   ['Can I export my notes before deleting my account?', 'keep', 'self-contained'],
   ['I heard that refunds take a week, is that right?', 'keep', 'self-contained'], // "that" points inside the question
@@ -32,6 +35,9 @@ const LATER_TURNS: Row[] = [
   // after a noun, "that" opens a relative clause, an auxiliary after it or not
   ['Which Lumen pens have a battery that can last a week?', 'keep', 'self-contained'],
   ['Will that work for Lumen pens?', 'condense', 'demonstrative'],
+  // a relative clause never opens with a particle or preposition: "turn that off" has "that" as the verb's object
+  ['How do I turn that off for one variable?', 'condense', 'demonstrative'],
+  ['How do I set that on Windows?', 'condense', 'demonstrative'],
   // "after him": a subordinator right before a pronoun is a preposition, no clause boundary
   ['Who was the next Rookie of the Year for the team after him?', 'condense', 'dangling-pronoun'],
   ['Who won after he retired from the Reds?', 'condense', 'dangling-pronoun'],

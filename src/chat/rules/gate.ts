@@ -32,7 +32,7 @@ export type GateReason =
   | 'dangling-pronoun'
   /** Condense: this/that/these/those pointing outside the question. */
   | 'demonstrative'
-  /** Condense: an elliptical continuation ("what about X?", "and X?", "why?"). */
+  /** Condense: an elliptical continuation ("what about X?", "and X?", "why?") or a repair ("No, I meant X."). */
   | 'ellipsis'
   /** Condense: which one / the other / the former / the latter. */
   | 'which-one'
@@ -54,6 +54,7 @@ export interface GateDecision {
   evidence: string[];
 }
 
+const BE_FORMS = new Set(['be', 'is', 'are', 'was', 'were', 'been', 'being', 'am']);
 const EXTRAPOSING_VERBS = new Set(['mean', 'means', 'take', 'takes', 'took', 'cost', 'costs', 'matter', 'matters', 'help', 'helps', 'hurt', 'hurts', 'pay', 'pays', 'make', 'makes', 'feel', 'feels', 'seem', 'seems']);
 /** Verbs and adjectives whose "to" is a preposition ("compare to", "similar to"), never an infinitive's. */
 const TO_TAKING = new Set(['compare', 'compares', 'relate', 'relates', 'contribute', 'contributes', 'belong', 'belongs', 'lead', 'leads', 'refer', 'refers', 'respond', 'responds', 'react', 'reacts', 'happen', 'happens', 'similar', 'close', 'due', 'next', 'equivalent', 'relative', 'compared', 'related', 'linked', 'connected', 'opposed']);
@@ -111,6 +112,8 @@ function isExpletiveIt(tokens: Token[], i: number): boolean {
   if ((next === 'is' || next === "it's" || next === 'was' || prev === 'is' || prev === 'was') && (after && EXPLETIVE_IT_COMPLEMENTS.has(after) || next && EXPLETIVE_IT_COMPLEMENTS.has(next))) return true;
   // "what does it mean to…", "it costs … to…", "it takes … to…": a dummy subject before an infinitive.
   if (next && EXTRAPOSING_VERBS.has(next) && tokens.slice(i + 2, i + 6).some((t) => t.word === 'to')) return true;
+  // "what does it use to serialize …": the subject of a verb that takes no extraposed infinitive is a real pronoun.
+  if (next && COMMON_VERBS.has(next) && !BE_FORMS.has(next) && !EXTRAPOSING_VERBS.has(next) && !AUXILIARIES.has(next)) return false;
   // Extraposition: "it takes/costs … to <verb> <object>" names its own topic after "to";
   // "how likely is it to spread" has no object there, so "it" still points back. A predicate must
   // stand between "it" and "to": in "want it to be …" it is an object, and in "how is it related
@@ -170,11 +173,16 @@ const LIKENESS = new Set(['different', 'differ', 'differs', 'similar', 'alike', 
 const PLURAL_AUXILIARIES = new Set(['do', 'are', 'were', 'have']);
 const LIKENESS_COMPLEMENTS = new Set(['from', 'to', 'than', 'between', 'and', 'with', 'vs', 'versus', 'among', 'or']);
 
+/** Particles and prepositions that can follow a verb's object ("turn it off", "set it on Windows"). */
+const PARTICLES: ReadonlySet<string> = new Set(['off', 'on', 'up', 'out', 'down', 'away', 'back', 'over', 'in', 'into', 'to', 'for', 'with', 'from', 'by', 'at', 'around', 'through']);
+
 function isRelativeThat(tokens: Token[], i: number): boolean {
   const prev = tokens[i - 1]?.word;
   const next = tokens[i + 1]?.word;
   if (!prev || !next) return false;
   if (!isContentWord(prev) || FUNCTION_WORDS.has(prev)) return false;
+  // "turn that off", "set that on Windows": a relative clause never opens with a particle or preposition; "that" is the verb's object.
+  if (PARTICLES.has(next)) return false;
   // "exercises that could help", "a plan that will work": after a noun, "that" opens a relative clause,
   // auxiliary or not; after a verb ("I heard that will …"), it is a demonstrative before an auxiliary.
   return !AUXILIARIES.has(next) || (isNoun(prev) && !/(?:ed|ing)$/.test(prev) && !SUBORDINATORS.has(prev));

@@ -87,7 +87,7 @@ function fragmentOf(body: string): { opener: string; fragment: string } {
 }
 
 /** "what about X?", "how about X?": X as an alternative to what was asked, not an addition to it ("and X?"). */
-const ALTERNATIVE = /(?:what|how) about$/i;
+const ALTERNATIVE = /(?:what|how) about$|\bi\s+(?:meant|mean)$/i;
 
 /** The X of "what about X?" / "how about X?" (an alternative to what was asked), or undefined. */
 export function alternativeOf(question: string): string | undefined {
@@ -182,6 +182,7 @@ function contrastedModifier(base: string, fragment: string, history: readonly Hi
   const prepositional = CONTRAST_PREPOSITIONS.exec(fragment);
   if (prepositional) return samePreposition(base, tokens, (prepositional[1] ?? '').toLowerCase());
   const core = fragment.replace(/^(?:the|a|an|my|our|your)\s+/i, '');
+  if (COORDINATED.test(fragment)) return pluralProForm(base, tokens);
   const rank = RANKED.exec(fragment);
   if (rank) return sameRank(base, tokens, (rank[1] ?? '').toLowerCase());
   // "what about orders to Canada?" after "how do I track my order?": a noun of the question with a phrase of its own
@@ -273,6 +274,24 @@ function sameRank(base: string, tokens: readonly { word: string; index: number }
     const token = tokens[i] as { word: string; index: number };
     if ((tokens[i - 1] as { word: string }).word !== 'the' || token.word === rank) continue;
     if (ordinal ? ORDINALS.has(token.word) : /\p{Ll}{2,}est$/u.test(token.word) && !ORDINALS.has(token.word)) return { name: base.slice(token.index, token.index + token.word.length), index: token.index, replacement: rank };
+  }
+  return undefined;
+}
+
+/** "mania and depression", "Netflix or Hulu": a remnant that names two things. */
+const COORDINATED = /^[\p{L}'-]+(?:\s+[\p{L}'-]+){0,2}\s+(?:and|or)\s+[\p{L}'-]+(?:\s+[\p{L}'-]+){0,2}$/u;
+/** Pro-forms that stand for two or more things. */
+const PLURAL_PRO_FORMS: ReadonlySet<string> = new Set(['both', 'either', 'neither', 'them', 'they', 'these', 'those']);
+
+/**
+ * "Can a person have both at the same time?" then "No, I meant mania and depression.": a remnant that names
+ * two things replaces the pro-form that stood for them (the last one of `base` that no noun follows).
+ */
+function pluralProForm(base: string, tokens: readonly { word: string; index: number }[]): Correlate | undefined {
+  for (let i = tokens.length - 1; i >= 0; i--) {
+    const token = tokens[i] as { word: string; index: number };
+    const next = tokens[i + 1]?.word;
+    if (PLURAL_PRO_FORMS.has(token.word) && (next === undefined || (next !== 'of' && !isNoun(next)))) return { name: base.slice(token.index, token.index + token.word.length), index: token.index };
   }
   return undefined;
 }
