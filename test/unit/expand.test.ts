@@ -362,8 +362,12 @@ describe('resolve, then expand', () => {
     // What the repair meant is what the conversation is about from then on.
     const history = [{ user: 'What is the coverage of the crown in insurance?', assistant: '' }, { user: 'No, I meant medicare.', assistant: '' }];
     expect(resolveAndExpand('Who pays for it?', history, sp).question).toBe('Who pays for medicare?');
-    // A question after "I mean" is a question of its own.
+    expect(resolveAndExpand('Sorry, I meant to ask about the Plus plan.', [{ user: 'How much is the Pro plan?', assistant: '' }], specific({ pro: 0.6, plus: 0.6, plan: 0.3 })).question).toBe('How much is the Plus plan?');
+    // A question after "I mean" or "I meant to ask" is a question of its own.
     expect(gateBySpecificity('I mean, what is the coverage of medicare?', true, sp)).toMatchObject({ action: 'keep' });
+    // "I mean it.", "I meant that.": no remnant to splice.
+    expect(gateBySpecificity('I mean it.', true, sp).reason).not.toBe('ellipsis');
+    expect(resolveAndExpand('I meant to ask how much medicare covers.', [{ user: 'What is the coverage of the crown in insurance?', assistant: '' }], sp).question).not.toMatch(/insurance/);
   });
 
   it('a remnant noun with a phrase of its own replaces the question’s noun and its determiner, not its verb', () => {

@@ -87,7 +87,7 @@ function fragmentOf(body: string): { opener: string; fragment: string } {
 }
 
 /** "what about X?", "how about X?": X as an alternative to what was asked, not an addition to it ("and X?"). */
-const ALTERNATIVE = /(?:what|how) about$|\bi\s+(?:meant|mean)$/i;
+const ALTERNATIVE = /(?:what|how) about$|\bi\s+(?:meant|mean)(?:\s+to\s+(?:ask|say))?(?:\s+about)?$/i;
 
 /** The X of "what about X?" / "how about X?" (an alternative to what was asked), or undefined. */
 export function alternativeOf(question: string): string | undefined {
