@@ -23,12 +23,15 @@ export interface WeightedTerm {
  * What a search looks for. `text` is embedded for the dense side and its words
  * weigh 1 on the lexical side; `terms` add weighted words to the lexical side
  * only (history words below the turn's own); `hedge` also ranks another text
- * (the question as typed) and fuses the two rankings in the worker.
+ * (the question as typed, or the previous question with it) and fuses the two
+ * rankings in the worker, the hedge's at `hedgeWeight`.
  */
 export interface Query {
   text: string;
   terms?: readonly WeightedTerm[];
   hedge?: string;
+  /** Weight of the hedge's ranking in the fusion, the main ranking's being 1: more than 0, at most 1. Only with `hedge`. @default 0.5 */
+  hedgeWeight?: number;
   /**
    * Documents the conversation is reading (the previous answer's main
    * source): in hybrid search their chunks gain `weight` standard deviations

@@ -112,9 +112,10 @@ function rankQuery(index: MemoryIndex, q: StrategyQuery, i: number, vectors: Flo
   const row = (v: Float32Array | null) => (v ? v.subarray(i * dims, (i + 1) * dims) : null);
   const main = index.search(q.query, row(vectors), { k: depth, mode });
   if (!q.query.hedge) return main.map((h) => h.chunkKey);
-  const plain = index.search({ text: q.query.hedge }, row(hedgeVectors), { k: depth, mode });
+  // As the worker does (retrieval-engine.ts): the reading context applies to the hedge's ranking too.
+  const plain = index.search({ text: q.query.hedge, ...(q.query.context ? { context: q.query.context } : {}) }, row(hedgeVectors), { k: depth, mode });
   const keyed = (hits: typeof main) => hits.map((h) => ({ key: h.chunkKey, score: h.score }));
-  return hedgedFusion(keyed(main), keyed(plain), depth).map((h) => h.key);
+  return hedgedFusion(keyed(main), keyed(plain), depth, q.query.hedgeWeight).map((h) => h.key);
 }
 
 

@@ -53,7 +53,8 @@ export async function strategyQuery(strategy: Strategy, c: TurnContext, specific
     }
     case 'expand': {
       const r = resolveAndExpand(c.turn.user, c.history, specificity, expand, forms);
-      return { query: { text: r.query.text, ...(r.query.terms.length ? { terms: r.query.terms } : {}) }, question: r.question, changed: r.decision.action === 'condense', reason: r.decision.reason };
+      const { text, terms, hedge, hedgeWeight } = r.query;
+      return { query: { text, ...(terms.length ? { terms } : {}), ...(hedge !== undefined ? { hedge, ...(hedgeWeight !== undefined ? { hedgeWeight } : {}) } : {}) }, question: r.question, changed: r.decision.action === 'condense', reason: r.decision.reason };
     }
     // The chat session's own condensation with a language model (src/chat/condense.ts): the same gate, the
     // LLM's rewrite behind its guards, the zero-model condensation where the rewrite is rejected; 'llm-expand'
@@ -63,7 +64,8 @@ export async function strategyQuery(strategy: Strategy, c: TurnContext, specific
       if (!llm) return plain(c.turn.user);
       const e = await condenseWithSpecificity(c.turn.user, c.history, windowTurns(c.history), specificity, { llm, mode: 'llm', llmExpansion: strategy === 'llm-expand', expand, forms });
       if (e.method === 'kept') return plain(c.turn.user);
-      return { query: { text: e.query.text, ...(e.query.terms.length ? { terms: e.query.terms } : {}) }, question: e.question, changed: true, reason: e.gate };
+      const { text, terms, hedge, hedgeWeight } = e.query;
+      return { query: { text, ...(terms.length ? { terms } : {}), ...(hedge !== undefined ? { hedge, ...(hedgeWeight !== undefined ? { hedgeWeight } : {}) } : {}) }, question: e.question, changed: true, reason: e.gate };
     }
     case 'oracle': return plain(c.turn.rewrite);
   }

@@ -12,6 +12,7 @@ import { ThreadlineError, throwIfAborted } from '../errors';
 import { complete, type Llm } from '../llm/llm';
 import type { Retriever } from '../retriever';
 import type { PendingQuestion, SessionInfo, SessionStore, StoredTurn } from '../storage/session-store';
+import { HEDGE_RAW_WEIGHT } from '../retrieval/fusion';
 import { raced } from '../util/abort';
 import { Mutex } from '../util/mutex';
 import { answerTurn, type AbstainRule } from './answer';
@@ -177,15 +178,16 @@ export class ChatSession {
     // passage it quoted: favouring that one cost CAsT follow-ups 0.11 MRR, where the next answer is elsewhere.
     throwIfAborted(signal);
     const { query } = condensed;
-    const hedge = this.options.hedge && query.text !== text;
+    // `hedge: true` hedges every changed question with the question as typed; otherwise the condenser's own hedge, if any.
+    const hedge = this.options.hedge && query.text !== text ? { hedge: text } : query.hedge !== undefined ? { hedge: query.hedge, ...(query.hedgeWeight !== undefined ? { hedgeWeight: query.hedgeWeight } : {}) } : undefined;
     const reading = condensed.method !== 'kept' ? this.turns.at(-1)?.citations[0] : undefined;
     const hits = await raced(this.retriever.search({
       text: query.text,
       ...(query.terms.length ? { terms: query.terms } : {}),
-      ...(hedge ? { hedge: text } : {}),
+      ...hedge,
       ...(reading !== undefined ? { context: { docIds: [reading.docId], weight: READING_WEIGHT, except: reading.chunkKey !== undefined ? [reading.chunkKey] : [] } } : {}),
     }, { k: this.options.k, signal }), signal);
-    emit({ type: 'sources', chunks: hits, hedged: hedge, ...(reading !== undefined ? { reading: { docId: reading.docId, label: reading.label } } : {}) });
+    emit({ type: 'sources', chunks: hits, ...(hedge !== undefined ? { hedged: { text: hedge.hedge, weight: hedge.hedgeWeight ?? HEDGE_RAW_WEIGHT } } : {}), ...(reading !== undefined ? { reading: { docId: reading.docId, label: reading.label } } : {}) });
     const retrieveMs = performance.now() - started - condenseMs;
 
     // 4. Answer.

@@ -73,9 +73,11 @@ export type TurnEvent =
     /**
      * What was searched: `text` is embedded and its words weigh 1 in BM25;
      * `terms` are words of the conversation added below that ("refund 0.5,
-     * window 0.3"), empty when none.
+     * window 0.3"), empty when none; `hedge`, when the condenser resolved a
+     * pronoun or an ellipsis by a guess: the previous question with this one,
+     * ranked too and fused at `hedgeWeight` (the resolved question's ranking weighs 1).
      */
-    query: { text: string; terms: WeightedTerm[] };
+    query: { text: string; terms: WeightedTerm[]; hedge?: string; hedgeWeight?: number };
     method: 'kept' | 'rules' | 'llm';
     /** The gate's machine-readable reason. */
     gate: GateReason;
@@ -87,7 +89,12 @@ export type TurnEvent =
   | {
     type: 'sources';
     chunks: SearchHit[];
-    hedged: boolean;
+    /**
+     * What the search was hedged with, when it was: another text ranked too and
+     * fused below the searched question's ranking at `weight` (the question as
+     * typed with `hedge: true`; otherwise the condenser's hedge, see `condensed.query`).
+     */
+    hedged?: { text: string; weight: number };
     /**
      * The reading context searched near, when there was one: the document of
      * the passage the previous answer quoted first (`label`), whose other

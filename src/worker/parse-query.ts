@@ -15,11 +15,19 @@ export function parseQuery(input: unknown): Query {
     if (input.trim() === '') throw invalid('search() needs a non-empty query string');
     return { text: input.slice(0, MAX_QUERY_CHARS) };
   }
-  if (typeof input !== 'object' || input === null) throw invalid('search() needs a query string or a { text, terms?, hedge? } object');
-  const { text, terms, hedge, context } = input as Record<string, unknown>;
+  if (typeof input !== 'object' || input === null) throw invalid('search() needs a query string or a { text, terms?, hedge?, hedgeWeight?, context? } object');
+  const { text, terms, hedge, hedgeWeight, context } = input as Record<string, unknown>;
   if (typeof text !== 'string' || text.trim() === '') throw invalid('query.text must be a non-empty string');
   if (hedge !== undefined && (typeof hedge !== 'string' || hedge.trim() === '')) throw invalid('query.hedge must be a non-empty string when given');
-  const query: Query = { text: text.slice(0, MAX_QUERY_CHARS), ...(hedge !== undefined ? { hedge: hedge.slice(0, MAX_QUERY_CHARS) } : {}), ...(context !== undefined ? { context: parseContext(context) } : {}) };
+  if (hedgeWeight !== undefined && (hedge === undefined || typeof hedgeWeight !== 'number' || !Number.isFinite(hedgeWeight) || hedgeWeight <= 0 || hedgeWeight > 1)) {
+    throw invalid('query.hedgeWeight must be a number more than 0 and at most 1, given with query.hedge');
+  }
+  const query: Query = {
+    text: text.slice(0, MAX_QUERY_CHARS),
+    ...(hedge !== undefined ? { hedge: hedge.slice(0, MAX_QUERY_CHARS) } : {}),
+    ...(hedgeWeight !== undefined ? { hedgeWeight } : {}),
+    ...(context !== undefined ? { context: parseContext(context) } : {}),
+  };
   if (terms === undefined) return query;
   if (!Array.isArray(terms) || terms.length > MAX_QUERY_TERMS) throw invalid(`query.terms must be an array of at most ${MAX_QUERY_TERMS} { term, weight } entries`);
   const checked: WeightedTerm[] = terms.map((t: unknown) => {

@@ -199,10 +199,11 @@ export class RetrievalEngine implements Retriever {
     parseMode(options.mode);
     if (!this.memory || this.memory.chunkCount === 0) return [];
     if (query.hedge === undefined) return this.rank(query, k, options);
-    // Hedged: the raw question's ranking fused under the condensed one's, so a bad rewrite cannot bury a good hit.
-    const [main, plain] = await Promise.all([this.rank(query, k * 2, options), this.rank({ text: query.hedge }, k * 2, options)]);
+    // Hedged: the hedge's ranking fused under the condensed one's, so a bad rewrite cannot bury a good hit. The
+    // conversation reads the same document either way: the reading context applies to both.
+    const [main, plain] = await Promise.all([this.rank(query, k * 2, options), this.rank({ text: query.hedge, ...(query.context ? { context: query.context } : {}) }, k * 2, options)]);
     const keyed = (hits: SearchHit[]) => hits.map((h) => ({ ...h, key: h.chunkKey }));
-    return hedgedFusion(keyed(main), keyed(plain), k).map(({ key: _key, ...hit }) => hit);
+    return hedgedFusion(keyed(main), keyed(plain), k, query.hedgeWeight).map(({ key: _key, ...hit }) => hit);
   }
 
   async termStats(words: unknown, options: TermStatsOptions = {}): Promise<TermStats> {

@@ -21,7 +21,7 @@ describe('TurnView linkHosts', () => {
 
 describe('TurnView extractive answers', () => {
   const hit = (n: number, text: string) => ({ chunkKey: n, docId: `d${n}`, text, title: `Doc ${n}`, headingPath: [], start: 0, end: text.length, score: 1 });
-  const sources = { type: 'sources' as const, hedged: false, chunks: [hit(1, 'Returns take 30 days. Damaged items get 60 days.'), hit(2, '<img src=x onerror="window.pwned=1"> Warranty covers misuse? No.')] };
+  const sources = { type: 'sources' as const, chunks: [hit(1, 'Returns take 30 days. Damaged items get 60 days.'), hit(2, '<img src=x onerror="window.pwned=1"> Warranty covers misuse? No.')] };
   const done = (mode: 'extractive' | 'generated') => ({
     type: 'done' as const, mode, answer: mode === 'extractive' ? 'Damaged items get 60 days. [1]' : 'Sixty days [1].', citations: [{ n: 1, docId: 'd1', chunkKey: 1, label: 'Doc 1', start: 0, end: 10 }], invalidCitations: [],
     timings: { condenseMs: 0, retrieveMs: 0, firstTokenMs: 0, totalMs: 0 },

@@ -325,6 +325,27 @@ describe('chat session with the fake LLM (FakeLlm) and real retrieval', () => {
     expect(second?.mode).toBe('extractive');
   });
 
+  it('a pronoun resolved by the rules is hedged with the previous question (searched, and said in the sources event); a question kept as typed, or hedge: true, is not hedged so', async () => {
+    const store = await SessionStore.open(`chat-${unique++}`);
+    const queries: Query[] = [];
+    const spy: SessionRetriever = { termStats: (words, o) => engine.termStats(words, o), search: (q, o) => { if (typeof q !== 'string') queries.push(q); return engine.search(q, o); } };
+    const chat = await ChatSession.open(store, spy, undefined, { sessionId: 'hedge' });
+    await run(chat, 'What does the Plus plan cost?');
+    expect(queries.at(-1)).not.toHaveProperty('hedge');
+    const events = await run(chat, 'does it include offline mode?');
+    const condensed = find(events, 'condensed');
+    expect(condensed).toMatchObject({ method: 'rules', gate: 'dangling-pronoun', query: { hedge: 'What does the Plus plan cost? does it include offline mode?', hedgeWeight: 0.3 } });
+    expect(queries.at(-1)).toMatchObject({ hedge: 'What does the Plus plan cost? does it include offline mode?', hedgeWeight: 0.3 });
+    expect(find(events, 'sources')?.hedged).toEqual({ text: 'What does the Plus plan cost? does it include offline mode?', weight: 0.3 });
+    // hedge: true hedges with the question as typed, at the default weight, instead.
+    const typed = await ChatSession.open(store, spy, undefined, { sessionId: 'hedge-typed', hedge: true });
+    await run(typed, 'What does the Plus plan cost?');
+    const hedged = await run(typed, 'does it include offline mode?');
+    expect(queries.at(-1)).toMatchObject({ hedge: 'does it include offline mode?' });
+    expect(queries.at(-1)).not.toHaveProperty('hedgeWeight');
+    expect(find(hedged, 'sources')?.hedged).toEqual({ text: 'does it include offline mode?', weight: 0.5 });
+  });
+
   it('rejects empty and oversized questions with typed errors', async () => {
     const { chat } = await session();
     expect(() => chat.ask('   ')).toThrow(ThreadlineError);

@@ -268,7 +268,7 @@ describe('resolve, then expand', () => {
     const out = resolveAndExpand('can I do it from the command line?', convert, sp);
     expect(out.question).toBe('can I convert a docx file to HTML with mammoth from the command line?');
     expect(out.decision).toMatchObject({ action: 'condense', evidence: ['do it'] });
-    expect(out.reason).toBe('read “do it” as “convert a docx file to HTML with mammoth”');
+    expect(out.reason).toBe('read “do it” as “convert a docx file to HTML with mammoth”; hedged with the previous question at 0.3');
     expect(resolveAndExpand('how do I do that in Node?', [{ user: 'Is it possible to run DOMPurify on the server?', assistant: '' }], sp).question).toBe('how do I run DOMPurify on the server in Node?');
     // The action of the previous question as resolved: its own pronoun already read.
     expect(resolveAndExpand('Can I do this from the command line?', [...convert, { user: 'Can I run it without node?', assistant: '' }], sp).question).toMatch(/^Can I run (?!it\b)\S.* without node from the command line\?$/);
@@ -349,6 +349,22 @@ describe('resolve, then expand', () => {
     const people = specific({ ivanka: 0.9, lady: 0.5, pro: 0.6, plus: 0.6, plan: 0.3 });
     expect(resolveAndExpand('What about Ivanka?', [{ user: 'Do we pay the First Lady?', assistant: '' }], people).question).toBe('Do we pay Ivanka?');
     expect(resolveAndExpand('and Plus?', [{ user: 'How much is the Pro plan?', assistant: '' }], people).question).toBe('How much is the Plus plan?');
+  });
+
+  it('a reference resolved by a guess (pronoun, ellipsis) is hedged with the previous question and this one, at the previous turn’s history weight; other condensations and kept turns are not', () => {
+    const sp = specific({ plus: 0.6, plan: 0.3, offline: 0.8, mode: 0.3, pro: 0.6, benefits: 0.2 });
+    const history = [{ user: 'What does the Plus plan cost?', assistant: '' }];
+    const pronoun = resolveAndExpand('does it include offline mode?', history, sp);
+    expect(pronoun.decision.reason).toBe('dangling-pronoun');
+    expect(pronoun.query).toMatchObject({ hedge: 'What does the Plus plan cost? does it include offline mode?', hedgeWeight: 0.3 });
+    expect(pronoun.reason).toMatch(/hedged with the previous question at 0\.3$/);
+    expect(resolveAndExpand('and the Pro plan?', history, sp).query).toMatchObject({ hedge: 'What does the Plus plan cost? and the Pro plan?', hedgeWeight: 0.3 });
+    // The weight follows historyWeight (at most 1); small talk is no question to pair with.
+    expect(resolveAndExpand('does it include offline mode?', history, sp, { historyWeight: 0.5 }).query.hedgeWeight).toBe(0.5);
+    expect(resolveAndExpand('does it include offline mode?', [...history, { user: 'thanks!', assistant: '' }], sp).query.hedge).toBe('What does the Plus plan cost? does it include offline mode?');
+    // A topic appended to an everyday question, and a question kept as typed, are searched as they are.
+    expect(resolveAndExpand('what are the main benefits?', history, sp).query).not.toHaveProperty('hedge');
+    expect(resolveAndExpand('Does the Pro plan include offline mode?', history, sp).query).not.toHaveProperty('hedge');
   });
 
   it('a repair (“No, I meant X.”) is a remnant of the previous question: spliced, replacing what it contrasts with; “I mean, what …?” asks anew', () => {

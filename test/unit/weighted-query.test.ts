@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Bm25Index, indexTerms } from '../../src/retrieval/bm25';
-import { headAgreement, separation, separationFusion } from '../../src/retrieval/fusion';
+import { HEDGE_RAW_WEIGHT, RRF_C, headAgreement, hedgedFusion, separation, separationFusion } from '../../src/retrieval/fusion';
 import { MemoryIndex } from '../../src/retrieval/memory-index';
 import { parseQuery, MAX_QUERY_TERMS } from '../../src/worker/parse-query';
 
@@ -187,6 +187,17 @@ describe('separation fusion', () => {
     expect(m2.search('damaged items refunded', new Float32Array([0, 1]), { k: 3, mode: 'hybrid' })[0]?.docId).toBe('refund-15');
   });
 
+  it('hedged fusion: the hedge\'s ranking counts at its weight (reciprocal rank), 0.5 unless said', () => {
+    const main = [{ key: 1, score: 9 }, { key: 2, score: 8 }];
+    const hedge = [{ key: 3, score: 9 }];
+    const fused = hedgedFusion(main, hedge, 3, 0.3);
+    expect(fused.map((h) => h.key)).toEqual([1, 2, 3]);
+    expect(fused[2]?.score).toBeCloseTo(0.3 / (RRF_C + 1), 12);
+    expect(hedgedFusion(main, hedge, 3)[2]?.score).toBeCloseTo(HEDGE_RAW_WEIGHT / (RRF_C + 1), 12);
+    // A hit both rankings hold climbs over one only the main ranking has.
+    expect(hedgedFusion(main, [{ key: 2, score: 1 }], 2, 0.3).map((h) => h.key)).toEqual([2, 1]);
+  });
+
   it('static weights still scale each list', () => {
     const a = list([5, 1, 1, 1]);
     const b = [{ key: 3, score: 5 }, { key: 2, score: 1 }, { key: 1, score: 1 }, { key: 0, score: 1 }];
@@ -196,9 +207,10 @@ describe('separation fusion', () => {
 });
 
 describe('queries from the page are checked (parseQuery)', () => {
-  it('accepts a string or { text, terms, hedge } and truncates long text', () => {
+  it('accepts a string or { text, terms, hedge, hedgeWeight } and truncates long text', () => {
     expect(parseQuery('refunds')).toEqual({ text: 'refunds' });
     expect(parseQuery({ text: 'a', terms: [{ term: 'b', weight: 0.2 }], hedge: 'c' })).toEqual({ text: 'a', terms: [{ term: 'b', weight: 0.2 }], hedge: 'c' });
+    expect(parseQuery({ text: 'a', hedge: 'c', hedgeWeight: 0.3 })).toEqual({ text: 'a', hedge: 'c', hedgeWeight: 0.3 });
     expect(parseQuery('x'.repeat(10_000)).text).toHaveLength(4_000);
     expect(parseQuery({ text: 'a', context: { docIds: ['d'], weight: 1, except: [3] } })).toEqual({ text: 'a', context: { docIds: ['d'], weight: 1, except: [3] } });
   });
@@ -210,6 +222,9 @@ describe('queries from the page are checked (parseQuery)', () => {
     ['huge weight', { text: 'a', terms: [{ term: 'b', weight: 1e9 }] }], ['null term entry', { text: 'a', terms: [null] }],
     ['too many terms', { text: 'a', terms: Array.from({ length: MAX_QUERY_TERMS + 1 }, () => ({ term: 'b', weight: 0.1 })) }],
     ['blank hedge', { text: 'a', hedge: '' }], ['hedge not a string', { text: 'a', hedge: 3 }],
+    ['hedge weight without a hedge', { text: 'a', hedgeWeight: 0.3 }], ['hedge weight 0', { text: 'a', hedge: 'c', hedgeWeight: 0 }],
+    ['hedge weight above 1', { text: 'a', hedge: 'c', hedgeWeight: 1.5 }], ['hedge weight NaN', { text: 'a', hedge: 'c', hedgeWeight: Number.NaN }],
+    ['hedge weight a string', { text: 'a', hedge: 'c', hedgeWeight: '0.3' }],
     ['context without ids', { text: 'a', context: { weight: 1 } }], ['context id not a string', { text: 'a', context: { docIds: [1], weight: 1 } }],
     ['context weight NaN', { text: 'a', context: { docIds: ['d'], weight: Number.NaN } }], ['too many context docs', { text: 'a', context: { docIds: Array.from({ length: 1001 }, (_, i) => `d${i}`), weight: 1 } }],
     ['except not an array', { text: 'a', context: { docIds: ['d'], weight: 1, except: 3 } }], ['except key not an integer', { text: 'a', context: { docIds: ['d'], weight: 1, except: [1.5] } }],
