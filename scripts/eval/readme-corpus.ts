@@ -5,7 +5,7 @@
  * written by hand. Writing one fails if a gold section is gone (a package
  * changed) or two sections would share an id.
  */
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseMarkdown } from '../../src/ingest/markdown';
 
@@ -32,7 +32,10 @@ const slug = (s: string) => s.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(
  */
 function passages(packages: ReadmeSet['packages']): { id: string; text: string; source: string }[] {
   return packages.flatMap(([id, path, title]) => {
-    const doc = parseMarkdown(readFileSync(resolve(ROOT, 'node_modules', path, 'README.md'), 'utf8'));
+    // Packages name the file README.md, readme.md or Readme.md.
+    const file = readdirSync(resolve(ROOT, 'node_modules', path)).find((name) => /^readme\.md$/i.test(name));
+    if (!file) throw new Error(`no README in node_modules/${path}`);
+    const doc = parseMarkdown(readFileSync(resolve(ROOT, 'node_modules', path, file), 'utf8'));
     const seen = new Set<string>();
     return doc.sections.flatMap((section) => {
       const body = doc.text.slice(section.start, section.end).trim();
@@ -40,7 +43,7 @@ function passages(packages: ReadmeSet['packages']): { id: string; text: string; 
       const own = `${id}/${slug(section.headingPath.at(-1) ?? '')}`;
       const key = seen.has(own) ? `${id}/${slug(section.headingPath.slice(-2).join(' '))}` : own;
       seen.add(key);
-      return [{ id: key, text: `${[title, ...section.headingPath].join(' › ')}. ${body}`, source: `${path}/README.md` }];
+      return [{ id: key, text: `${[title, ...section.headingPath].join(' › ')}. ${body}`, source: `${path}/${file}` }];
     });
   });
 }

@@ -92,9 +92,9 @@ export const FIFTH: ReadmeSet = {
         'import { encode } from "@msgpack/msgpack"; encode(object) returns a Uint8Array.'),
       turn('how do I get a Node Buffer from it without copying?', 'How do I turn the Uint8Array from msgpack encode into a Node.js Buffer without copying?', ['msgpack/encode-data-unknown-options-encoderoptions-uint8array'], 'followup',
         'Buffer.from(encoded.buffer, encoded.byteOffset, encoded.byteLength) shares the ArrayBuffer.'),
-      turn('what if the buffer has several objects in it?', 'How do I decode a buffer holding several MessagePack objects with @msgpack/msgpack?', ['msgpack/decodemulti-buffer-arraylike-buffersource-options-decoderoptions-generator', 'msgpack/decode-buffer-arraylike-buffersource-options-decoderoptions-unknown'], 'followup',
+      turn('what if the buffer has several objects in it?', 'How do I decode a buffer holding several MessagePack objects with @msgpack/msgpack?', ['msgpack/decodemulti-buffer-arraylike-number-buffersource-options-decoderoptions-generator-unknown-void-unknown', 'msgpack/decode-buffer-arraylike-number-buffersource-options-decoderoptions-unknown'], 'followup',
         'decode() throws on extra bytes; use decodeMulti(buffer), a generator of the decoded objects.'),
-      turn('and from a stream?', 'How do I decode several MessagePack objects from a stream with @msgpack/msgpack?', ['msgpack/decodemultistream-stream-readablestreamlike-arraylike-buffersource-options-decoderoptions-asynciterable'], 'followup',
+      turn('and from a stream?', 'How do I decode several MessagePack objects from a stream with @msgpack/msgpack?', ['msgpack/decodemultistream-stream-readablestreamlike-arraylike-number-buffersource-options-decoderoptions-asynciterable-unknown'], 'followup',
         'for await (const item of decodeMultiStream(stream)) { … }'),
     ]],
     ['msgpack-types', [

@@ -284,6 +284,8 @@ export function withNames(specificity: Specificity, texts: readonly string[]): S
     for (const m of text.replace(/\s+/g, ' ').matchAll(/(?<=[\p{L}\p{N},;:'"’)] )(\p{Lu}[\p{L}\p{N}-]*)/gu)) if (m[1] && m[1] !== 'I') names.add(m[1].toLowerCase());
     // Identifiers, as technical documentation writes them ("CORRUPT_INDEX", "onModelMismatch"): one name, however everyday its parts.
     for (const m of text.matchAll(/(?<![\p{L}\p{N}_])(?:[\p{L}\p{N}]+(?:_[\p{L}\p{N}]+)+|\p{Ll}[\p{Ll}\p{N}]*\p{Lu}[\p{L}\p{N}]*)(?![\p{L}\p{N}_])/gu)) names.add(m[0].toLowerCase());
+    // A function as code calls it ("start()", "clear()"): a name, however everyday the word.
+    for (const m of text.matchAll(/(?<![\p{L}\p{N}_$])([\p{L}_$][\p{L}\p{N}_$]*)\(\)/gu)) names.add((m[1] ?? '').toLowerCase());
     // Acronyms and codes, wherever they stand ("2FA", "CCD", "GMO"): capitals, with digits or not, and no everyday word ("OK").
     for (const m of text.matchAll(/(?<![\p{L}\p{N}])(\p{N}*\p{Lu}[\p{Lu}\p{N}]+)(?![\p{L}\p{N}])/gu)) {
       const word = (m[1] ?? '').toLowerCase();

@@ -38,6 +38,16 @@ const TARGET = String.raw`\((?:[^()]|\([^()]*\))*\)`;
 /** Link text: no brackets inside, so a scan ends at the next one. */
 const LABEL = String.raw`\[([^\][]*)\]`;
 const IMAGE_OR_LINK = new RegExp(String.raw`!?${LABEL}(?:${TARGET}|\[[^\][]*\])`, 'g');
+const IMAGE = new RegExp(String.raw`!${LABEL}(?:${TARGET}|\[[^\][]*\])`, 'g');
+
+/**
+ * A heading's title: its text, without its images ("# p-queue [![Build Status](…)](…)" is "p-queue": badges are
+ * decoration, and their alt text in every section's heading path only adds noise to the index and to citations).
+ * A heading of images only (a logo) is named by their alt text, as a screen reader reads it.
+ */
+function headingTitle(inline: string): string {
+  return stripInline(inline, true).replace(/\s+/g, ' ').trim() || stripInline(inline).trim() || imageAltText(inline);
+}
 /**
  * Strong and strike-through spans ("**a**", "__a__", "~~a~~") lose their
  * markers: an opening marker followed by a non-space pairs with the next
@@ -105,16 +115,24 @@ function without(text: string, drop: ReadonlySet<number>): string {
   return out + text.slice(from);
 }
 
-/** Inline Markdown to plain text. */
-export function stripInline(line: string): string {
+/**
+ * Inline Markdown to plain text; with `dropImages`, images leave nothing (not even their alt text).
+ * Code spans keep their text as written, as in CommonMark: "ReadableStreamLike<ArrayLike<number>>" holds no
+ * tag, "a &lt; b" no entity, "\\*" no escape. Each is set aside behind a placeholder made of control
+ * characters (which sanitizeText turned into spaces, so no input holds one) and put back last.
+ */
+export function stripInline(line: string, dropImages = false): string {
+  const spans: string[] = [];
+  // eslint-disable-next-line no-control-regex
+  const masked = line.replace(/[\u0001\u0002]/g, ' ').replace(/`+([^`]*)`+/g, (_, code: string) => `\u0001${spans.push(code) - 1}\u0002`);
   // Twice: a badge is an image inside a link ("[![build](badge.svg)](ci)"), and a label holds no brackets.
   // Autolinks before tags: "<https://x.test>" would read as a tag.
-  const linked = stripTags(line.replace(/<((?:https?|mailto):[^<>\s]+)>/g, '$1'))
-    .replace(IMAGE_OR_LINK, '$1').replace(IMAGE_OR_LINK, '$1');
-  // Code spans keep their text as written; elsewhere an entity reference is the character it names
-  // ("Array&lt;Pathname&gt;" is "Array<Pathname>"), as in CommonMark. Split: odd parts are the spans' text.
-  const read = linked.split(/`+([^`]*)`+/).map((part, i) => (i % 2 ? part : decodeEntities(part))).join('');
-  return stripEmphasis(stripStrong(read)).replace(/\\([\\`*_{}[\]()#+\-.!|>~])/g, '$1');
+  const tagless = stripTags(masked.replace(/<((?:https?|mailto):[^<>\s]+)>/g, '$1'));
+  const linked = (dropImages ? tagless.replace(IMAGE, ' ') : tagless).replace(IMAGE_OR_LINK, '$1').replace(IMAGE_OR_LINK, '$1');
+  // An entity reference is the character it names ("Array&lt;Pathname&gt;" is "Array<Pathname>").
+  const read = stripEmphasis(stripStrong(decodeEntities(linked))).replace(/\\([\\`*_{}[\]()#+\-.!|>~])/g, '$1');
+  // eslint-disable-next-line no-control-regex
+  return read.replace(/\u0001(\d+)\u0002/g, (_, i: string) => spans[Number(i)] ?? '');
 }
 
 function stripBlockMarkers(line: string): string {
@@ -147,7 +165,7 @@ export function parseMarkdown(raw: string): ParsedDocument {
     }
     if (fenceMatch) { fence = fenceMatch[1] ?? '```'; out.block(); continue; }
     const atx = ATX.exec(line);
-    if (atx) { out.heading(atx[1]?.length ?? 1, stripInline(headingText(line.slice(atx[0].length)))); continue; }
+    if (atx) { out.heading(atx[1]?.length ?? 1, headingTitle(headingText(line.slice(atx[0].length)))); continue; }
     const html = HTML_HEADING.exec(line);
     if (html) {
       const level = Number(html[1]);
@@ -159,7 +177,7 @@ export function parseMarkdown(raw: string): ParsedDocument {
         // A heading of images only (a logo) is named by their alt text, as a screen reader reads it; with none, it names
         // nothing and no section starts. Text after the closing tag is body text.
         const inner = spanned.slice(0, end.index);
-        const title = stripInline(inner).trim() || imageAltText(inner);
+        const title = headingTitle(inner);
         if (title) out.heading(level, title);
         const tail = stripInline(spanned.slice(end.index + end[0].length));
         if (tail.trim()) { out.inline(tail); out.line(); }
@@ -169,7 +187,7 @@ export function parseMarkdown(raw: string): ParsedDocument {
     }
     const next = lines[i + 1] ?? '';
     if (line.trim() && SETEXT.test(next) && !HR.test(line) && !isTableRule(next) && !/^\s*[-*+]\s/.test(line)) {
-      out.heading(next.trim().startsWith('=') ? 1 : 2, stripInline(line));
+      out.heading(next.trim().startsWith('=') ? 1 : 2, headingTitle(line));
       i++;
       continue;
     }

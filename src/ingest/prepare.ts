@@ -19,7 +19,7 @@ import { parseInput, type ParseOptions } from './parse';
  * made. Bump it whenever the same input yields other chunks:
  * test/unit/prepare-version.test.ts fails until you do.
  */
-export const PREPARE_VERSION = 6;
+export const PREPARE_VERSION = 7;
 
 /** The optional document fields that are set, without undefined keys. */
 export function documentFields(doc: { title?: string | undefined; url?: string | undefined; metadata?: DocRecord['metadata'] }): Pick<DocRecord, 'title' | 'url' | 'metadata'> {

@@ -176,5 +176,12 @@ describe('the README set (build/eval-readmes, written from the installed package
     for (const turn of fifth.conversations.flatMap((c) => c.turns)) for (const g of turn.gold) expect(fifthIds.has(g), g).toBe(true);
     expect(fifth.passages?.find((p) => p.id === 'ignore/filter-paths-array-pathname-array-pathname')?.text).toMatch(/^ignore › Methods › \.filter\(paths: Array<Pathname>\): Array<Pathname>\. /);
     expect(fifth.passages?.find((p) => p.id === 'magic-string/magic-string')?.text).toMatch(/^magic-string › magic-string\. Suppose you have some source code\./);
+    // The sixth (session 22): packages whose README is readme.md or Readme.md, found whatever the case.
+    const sixth = loadEvalSet(resolve(root, 'build/eval-readmes-6'));
+    const sixthIds = new Set(sixth.passages?.map((p) => p.id));
+    expect(sixth.conversations.length).toBe(10);
+    for (const turn of sixth.conversations.flatMap((c) => c.turns)) for (const g of turn.gold) expect(sixthIds.has(g), g).toBe(true);
+    expect(sixth.passages?.find((p) => p.id === 'commander/installation')?.text).toMatch(/^commander › Commander\.js › Installation\. \$ npm install commander$/);
+    expect(new Set(sixth.passages?.map((p) => p.source))).toEqual(new Set(['p-queue/readme.md', 'sirv/readme.md', 'commander/Readme.md']));
   });
 });

@@ -466,6 +466,16 @@ describe('resolve, then expand', () => {
     expect(resolveAndExpand('how do I fix it?', history, specific({ errors: 0.3, load: 0.3, throw: 0.2, fix: 0.1 })).question).toBe('how do I fix CORRUPT_INDEX?');
   });
 
+  it('a function written as code calls it ("start()", "clear()") is a name, everyday as its word is; a word in parentheses is not', () => {
+    const s = withNames(() => 0.1, ['until I call start()?', 'will q.clear() wipe it?', 'the queue (start) here']);
+    expect(s('start')).toBeGreaterThanOrEqual(0.5);
+    expect(s('clear')).toBeGreaterThanOrEqual(0.5);
+    expect(s('queue')).toBe(0.1);
+    // So a question that names one stands alone.
+    const everyday = specific({ stop: 0.1, queue: 0.2, starting: 0.1, tasks: 0.1, call: 0.1, start: 0.1 });
+    expect(resolveAndExpand('How do I stop the queue from starting tasks until I call start()?', [{ user: 'How do I wait for the queue?', assistant: '' }], everyday).decision.action).toBe('keep');
+  });
+
   it('acronyms and codes are names wherever they stand ("2FA", "CCD"); "OK" is no name', () => {
     const s = withNames(() => 0, ['I also want to turn on 2FA', 'CCD is what?', 'OK. Why?']);
     expect(s('2fa')).toBeGreaterThanOrEqual(0.5);

@@ -49,6 +49,18 @@ describe('Markdown', () => {
     expect(unnamed.title).toBeUndefined();
     expect(unnamed.sections.map((s) => s.headingPath)).toEqual([['Features']]);
     expect(parseMarkdown('<h2>never closed\n\ntext').text).toBe('never closed\n\ntext');
+    // Badges beside a heading's text are decoration, in Markdown headings as in HTML ones (p-queue's, sirv's, loglevel's READMEs).
+    expect(parseMarkdown('# p-queue [![Build Status](https://ci.test/b.svg)](https://ci.test) [![codecov](https://c.test/c.svg)](https://c.test)\nx').title).toBe('p-queue');
+    expect(parseMarkdown('# sirv ![CI](https://ci.test/badge.svg)\nx').title).toBe('sirv');
+    expect(parseMarkdown('# minimist <sup>[![Version Badge][npm-svg]][package-url]</sup>\n\n[npm-svg]: https://v.test\nx').title).toBe('minimist');
+    expect(parseMarkdown('Tool ![stars](s.svg)\n===\nx').title).toBe('Tool');
+    // Code spans keep their text as written, generics included (msgpack's "decode(buffer: ArrayLike<number>)"); outside them a tag is dropped.
+    const code = parseMarkdown('### `decode(buffer: ArrayLike<number>): unknown`\nSee [`Map<K, V>`](https://x.test), **`a &lt; b`**, `\\*` and <b>bold</b>.');
+    expect(code.sections.map((s) => s.headingPath)).toEqual([['decode(buffer: ArrayLike<number>): unknown']]);
+    expect(code.text).toBe('See Map<K, V>, a &lt; b, \\* and bold.');
+    // A heading of images only is still named by their alt text.
+    expect(parseMarkdown('# ![Gadget](logo.svg)\nx').title).toBe('Gadget');
+    expect(parseMarkdown('# [![Gadget](logo.svg)](https://g.test)\n\nSmall tools.\n\n## Install\ny').sections.map((s) => s.headingPath)).toEqual([['Gadget'], ['Gadget', 'Install']]);
     // Every line opening a heading that never closes is looked past a bounded number of lines, no more.
     const started = performance.now();
     expect(parseMarkdown('<h1 id="x">open\n'.repeat(50_000)).sections).toHaveLength(1);

@@ -28,6 +28,7 @@ const INPUTS: ThreadlineDocument[] = [
   { id: 'no-title.md', format: 'markdown', text: '<h1 align="center">Tool</h1>\n\n## Features\nFast.\n\n## Usage\nRun it.\n\n#### Deep\nDeeper.\n\n### Options\nSet them.' },
   { id: 'logo.md', format: 'markdown', text: '<h1 align="center">\n  <img src="logo.svg" alt="Gadget">\n</h1>\n\n> Small tools.\n\n## Install\nnpm i gadget' },
   { id: 'logo.html', format: 'html', text: '<h1><a href="/"><img src="logo.svg" alt="Gadget"></a></h1><p>Small tools.</p><h2>Install</h2><p>npm i gadget</p>' },
+  { id: 'heading-badges.md', format: 'markdown', text: '# gadget [![Build Status](https://ci.test/b.svg)](https://ci.test) ![CI](https://ci.test/c.svg)\n\nSmall.\n\n## Install\nnpm i gadget\n\n## `decode(buffer: ArrayLike<number>): unknown`\nReads `Map<K, V>` too.' },
   { id: 'badges.md', format: 'markdown', text: '# Gadget\n\n<a href="https://ci.test">\n  <img src="https://ci.test/b.svg"\n       alt="build">\n</a>\n\n## filter(paths: Array&lt;Path&gt;)\nTom &amp; Jerry, `a &lt; b`.' },
   { id: 'code.md', format: 'markdown', text: '# Setup\n\n```sh\nnpm install threadline\n```\n\n## Errors\n\n| code | meaning |\n|---|---|\n| ABORTED | stopped |\n\n- one\n- two\n' },
   { id: 'manual.pdf', format: 'pdf', data: harborManual() },
