@@ -293,7 +293,9 @@ export function withNames(specificity: Specificity, texts: readonly string[]): S
     }
   }
   return (word) => {
-    const s = specificity(word);
+    // The index holds a compound's parts ("p-queue": p, queue; "mustache.js"): it is as specific as its most specific part.
+    const parts = /[\p{L}\p{N}][^\p{L}\p{N}\s]+[\p{L}\p{N}]/u.test(word) ? contentWords(word) : [];
+    const s = parts.length > 1 ? Math.max(...parts.map((part) => specificity(part))) : specificity(word);
     return names.has(word.toLowerCase()) ? Math.max(s, SPECIFIC) : s;
   };
 }

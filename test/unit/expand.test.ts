@@ -476,6 +476,16 @@ describe('resolve, then expand', () => {
     expect(resolveAndExpand('How do I stop the queue from starting tasks until I call start()?', [{ user: 'How do I wait for the queue?', assistant: '' }], everyday).decision.action).toBe('keep');
   });
 
+  it('a compound the index holds only as parts ("p-queue": p, queue) is as specific as its most specific part, so the user’s own phrase is a topic', () => {
+    // As specificityFrom: a word the index does not hold scores 0.
+    const words: Record<string, number> = { p: 0.05, queue: 0.1, pause: 0.2, execution: 0.3, hold: 0.2, paused: 0.2, check: 0.1, start: 0.2, resumes: 0.2 };
+    const sp: Specificity = (w) => words[w.toLowerCase()] ?? 0;
+    const history = [{ user: 'Can I pause a p-queue?', assistant: '.pause() puts execution on hold, and .start() resumes it.' }];
+    expect(withNames(sp, [])('p-queue')).toBe(0.1);
+    // Scored 0 as one word, "p-queue" was no topic, and "it" fell back to the answer's phrases ("pause").
+    expect(resolveAndExpand('how do I check whether it is paused?', history, sp).question).toBe('how do I check whether the p-queue is paused?');
+  });
+
   it('acronyms and codes are names wherever they stand ("2FA", "CCD"); "OK" is no name', () => {
     const s = withNames(() => 0, ['I also want to turn on 2FA', 'CCD is what?', 'OK. Why?']);
     expect(s('2fa')).toBeGreaterThanOrEqual(0.5);
