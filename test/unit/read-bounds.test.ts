@@ -115,4 +115,9 @@ describe('what is remembered between calls changes no result', () => {
     expect(candidatePhrases('Why did Dali choose surrealism?').at(-1)).toMatch(/surrealism$/);
     expect(candidatePhrases('Will they email you receipts?')).toEqual(['receipts']);
   });
+
+  it('a quantifier is no part of a topic ("how many promises", "mammals with many legs")', () => {
+    expect(candidatePhrases('How do I limit how many promises run at once with p-queue?')).toEqual(['promises', 'p-queue']);
+    expect(candidatePhrases('Which mammals have several toes?')).toEqual(['mammals', 'toes']);
+  });
 });

@@ -73,7 +73,7 @@ export const ELLIPSIS_OPENERS = /^(?:(?:(?:no|nope|sorry|oh|but|actually|well)[\
 export const BARE_FOLLOWUPS = /^(?:why|why not|how so|how come|really|seriously|and then|then what|what else|anything else|is there anything else|tell me more|more|go on|such as|like what|for example|example|examples|and|so)\W*$/i;
 
 /** Number and ordinal words, and nouns too vague to be a topic on their own. */
-export const NON_TOPIC_WORDS = words(`one ones two three four five six seven eight nine ten first second third fourth fifth last next other others
+export const NON_TOPIC_WORDS = words(`many much few several various numerous one ones two three four five six seven eight nine ten first second third fourth fifth last next other others
   thing things stuff something anything everything nothing someone anyone everyone way ways lot lots kind kinds sort sorts bit
   part parts place places time times year years day days question questions answer answers example examples idea ideas
   sure yes no okay wow cool interesting really great nice awesome amazing well hmm oh ah fascinating like instead anyway too also either
