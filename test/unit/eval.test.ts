@@ -183,5 +183,10 @@ describe('the README set (build/eval-readmes, written from the installed package
     for (const turn of sixth.conversations.flatMap((c) => c.turns)) for (const g of turn.gold) expect(sixthIds.has(g), g).toBe(true);
     expect(sixth.passages?.find((p) => p.id === 'commander/installation')?.text).toMatch(/^commander › Commander\.js › Installation\. \$ npm install commander$/);
     expect(new Set(sixth.passages?.map((p) => p.source))).toEqual(new Set(['p-queue/readme.md', 'sirv/readme.md', 'commander/Readme.md']));
+    // The seventh (session 22, held out for the next condenser change).
+    const seventh = loadEvalSet(resolve(root, 'build/eval-readmes-7'));
+    const seventhIds = new Set(seventh.passages?.map((p) => p.id));
+    expect(seventh.conversations.length).toBe(10);
+    for (const turn of seventh.conversations.flatMap((c) => c.turns)) for (const g of turn.gold) expect(seventhIds.has(g), g).toBe(true);
   });
 });

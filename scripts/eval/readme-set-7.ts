@@ -1,0 +1,125 @@
+/**
+ * The seventh README set (build/eval-readmes-7/): chalk, tinyexec and
+ * minimatch, whose READMEs are in node_modules through the project's tools.
+ * Ten conversations written by hand on 2026-11-25 (session 22) as a developer
+ * would ask, with rewrites and gold sections, after every change of that
+ * session and before anything ran on them: held out for the next condenser
+ * change (its first measurement is in the README; its per-turn output unread).
+ */
+import { turn, type ReadmeSet } from './readme-corpus';
+
+export const SEVENTH: ReadmeSet = {
+  folder: 'eval-readmes-7',
+  prefix: 'readmes7',
+  packages: [
+    ['chalk', 'chalk', 'chalk'],
+    ['tinyexec', 'tinyexec', 'tinyexec'],
+    ['minimatch', 'minimatch', 'minimatch'],
+  ],
+  conversations: [
+    ['chalk-styles', [
+      turn('How do I print red bold text in the terminal with chalk?', 'How do I print red bold text in the terminal with chalk?', ['chalk/usage', 'chalk/chalk-style-style-string-string'], 'first',
+        "Chain the styles: console.log(chalk.red.bold('Hello'))."),
+      turn('does the order of the styles matter?', 'Does the order of chained styles matter in chalk?', ['chalk/chalk-style-style-string-string'], 'followup',
+        'No; later styles take precedence when two conflict: chalk.red.yellow.green is green.'),
+      turn('what about a background color?', 'How do I set a background color with chalk?', ['chalk/background-colors'], 'followup',
+        'Use the bg styles: chalk.bgBlue, chalk.bgRedBright and so on.'),
+      turn('and an exact hex color?', 'How do I use an exact hex color with chalk?', ['chalk/256-and-truecolor-color-support'], 'followup',
+        "chalk.hex('#DEADED'), or chalk.bgHex for the background."),
+    ]],
+    ['chalk-support', [
+      turn('How does chalk know whether the terminal supports colors?', 'How does chalk know whether the terminal supports colors?', ['chalk/chalk-supportscolor'], 'first',
+        'It detects it (chalk.supportsColor); --color and --no-color override it.'),
+      turn('how do I force it on in CI where I cannot pass flags?', 'How do I force chalk to use colors when command-line flags cannot be passed?', ['chalk/chalk-supportscolor'], 'followup',
+        'Set the environment variable FORCE_COLOR=1, 2 or 3.'),
+      turn('can I turn colors off just in my own library?', 'How do I disable colors for my own module only with chalk?', ['chalk/chalk-level'], 'followup',
+        'Create an instance: new chalk.Instance({level: 0}); setting chalk.level applies globally.'),
+      turn('what do the levels mean?', 'What do the chalk color support levels 0 to 3 mean?', ['chalk/chalk-level'], 'followup',
+        '0 all colors disabled, 1 basic 16 colors, 2 256 colors, 3 Truecolor.'),
+      turn('and what happens to an RGB color on level 1?', 'What does chalk do with an RGB color at color support level 1?', ['chalk/256-and-truecolor-color-support'], 'followup',
+        'It is downsampled to the nearest basic ANSI color: #FF0000 becomes 31, red.'),
+    ]],
+    ['chalk-templates', [
+      turn('Can I use chalk with template literals?', 'Can I use chalk with template literals?', ['chalk/tagged-template-literal'], 'first',
+        'Yes, as a tagged template: chalk`There are {bold 5280 feet} in a mile.`'),
+      turn('can styles be nested in it?', 'Can styles be nested in a chalk tagged template literal?', ['chalk/tagged-template-literal'], 'followup',
+        'Yes: blocks are delimited by an opening curly brace, a style, some content and a closing brace.'),
+      turn('why not just use colors.js?', 'Why use chalk instead of colors.js?', ['chalk/origin-story'], 'followup',
+        'colors.js extends String.prototype, which causes problems, and it is unmaintained.'),
+      turn('Is there a command-line version of chalk?', 'Is there a command-line version of chalk?', ['chalk/related'], 'standalone',
+        'Yes, chalk-cli.'),
+    ]],
+    ['tinyexec-basics', [
+      turn('How do I run a command and get its output with tinyexec?', 'How do I run a command and get its output with tinyexec?', ['tinyexec/usage'], 'first',
+        "const result = await x('ls', ['-l']); result.stdout, result.stderr and result.exitCode."),
+      turn('does it throw when the command fails?', 'Does tinyexec throw when a command exits with a non-zero code?', ['tinyexec/usage', 'tinyexec/options'], 'followup',
+        'Not by default: check result.exitCode, or pass {throwOnError: true}.'),
+      turn('can I read the output line by line as it comes?', 'How do I read the output of a tinyexec process line by line?', ['tinyexec/usage'], 'followup',
+        'Iterate over the process: for await (const line of proc).'),
+      turn('is there a blocking version?', 'Is there a synchronous version of tinyexec x?', ['tinyexec/synchronous'], 'followup',
+        "xSync('ls', ['-l'])."),
+    ]],
+    ['tinyexec-control', [
+      turn('How do I stop a command after a few seconds with tinyexec?', 'How do I stop a command after a few seconds with tinyexec?', ['tinyexec/options'], 'first',
+        "Pass a timeout in milliseconds: x('ls', [], { timeout: 1000 })."),
+      turn('and cancel it myself from somewhere else?', 'How do I abort a tinyexec process from elsewhere in my code?', ['tinyexec/using-an-abort-signal'], 'followup',
+        'Pass { signal } from an AbortController and call abort().'),
+      turn('how do I know afterwards that it was aborted?', 'How do I tell that a tinyexec process was aborted?', ['tinyexec/aborted', 'tinyexec/using-an-abort-signal'], 'followup',
+        'proc.aborted is true (and proc.killed too).'),
+      turn('can I send it SIGHUP instead?', 'How do I kill a tinyexec process with SIGHUP?', ['tinyexec/killing-a-process', 'tinyexec/kill-signal'], 'followup',
+        "proc.kill('SIGHUP'); the default signal is SIGTERM."),
+    ]],
+    ['tinyexec-io', [
+      turn('How do I pass a secret to a command through stdin with tinyexec?', 'How do I pass a secret to a command through stdin with tinyexec?', ['tinyexec/passing-a-string-to-stdin'], 'first',
+        "Pass it as stdin: x('gh', ['auth', 'login', '--with-token'], { stdin: token })."),
+      turn('and pipe the output into grep?', 'How do I pipe the output of a tinyexec process into grep?', ['tinyexec/piping-to-another-process', 'tinyexec/pipe-command-args-options'], 'followup',
+        "proc.pipe('grep', ['.js'])."),
+      turn('will it find eslint from my node_modules?', 'Does tinyexec find binaries from node_modules/.bin like eslint?', ['tinyexec/node-modules-binaries'], 'followup',
+        'Yes, node_modules/.bin is prepended to PATH by default.'),
+      turn('how do I stop that?', 'How do I stop tinyexec from prepending node_modules/.bin to PATH?', ['tinyexec/node-modules-binaries', 'tinyexec/options'], 'followup',
+        'Pass nodePath: false.'),
+      turn('I have a command as one string, can I still use it?', 'How do I run a command given as one string with tinyexec?', ['tinyexec/using-with-command-strings'], 'followup',
+        'Split it with args-tokenizer first: tokenizeArgs(command).'),
+    ]],
+    ['minimatch-basics', [
+      turn('How do I test whether a file name matches a glob with minimatch?', 'How do I test whether a file name matches a glob with minimatch?', ['minimatch/usage', 'minimatch/minimatch-path-pattern-options'], 'first',
+        'minimatch("bar.foo", "*.foo") returns true.'),
+      turn('can it ignore case?', 'How do I make minimatch matching case-insensitive?', ['minimatch/nocase'], 'followup',
+        'Set nocase: true.'),
+      turn('why does a/**/b not match a/.d/b?', 'Why does the minimatch pattern a/**/b not match a/.d/b?', ['minimatch/dot'], 'followup',
+        'Patterns do not match names starting with a period unless dot is set.'),
+      turn('and how do I match against just the basename?', 'How do I match minimatch patterns without slashes against the basename of a path?', ['minimatch/matchbase'], 'followup',
+        'Set matchBase: true.'),
+    ]],
+    ['minimatch-lists', [
+      turn('How do I filter an array of file names with minimatch?', 'How do I filter an array of file names with minimatch?', ['minimatch/minimatch-filter-pattern-options', 'minimatch/minimatch-match-list-pattern-options'], 'first',
+        'fileList.filter(minimatch.filter("*.js", {matchBase: true})), or minimatch.match(fileList, "*.js").'),
+      turn('what does match return when nothing matches?', 'What does minimatch.match return when nothing matches?', ['minimatch/minimatch-match-list-pattern-options', 'minimatch/nonull'], 'followup',
+        'An empty list, or a list with the pattern itself when nonull is set.'),
+      turn('can I get the regular expression instead?', 'How do I get the regular expression a minimatch pattern compiles to?', ['minimatch/minimatch-makere-pattern-options', 'minimatch/methods'], 'followup',
+        'minimatch.makeRe(pattern, options), or mm.makeRe() on a Minimatch object.'),
+      turn('is it safe with patterns users type in?', 'Is it safe to use minimatch with patterns from untrusted user input?', ['minimatch/important-security-consideration'], 'followup',
+        'No: a pattern from untrusted input can cause ReDoS.'),
+    ]],
+    ['minimatch-syntax', [
+      turn('Does minimatch support brace expansion?', 'Does minimatch support brace expansion?', ['minimatch/features'], 'first',
+        'Yes, with extended glob matching and ** globstar.'),
+      turn('how do I turn it off?', 'How do I disable brace expansion in minimatch?', ['minimatch/nobrace'], 'followup',
+        'Set nobrace: true.'),
+      turn('what does a leading ! do?', 'What does a leading ! do in a minimatch pattern?', ['minimatch/comparisons-to-other-fnmatch-glob-implementations', 'minimatch/nonegate'], 'followup',
+        'It negates the pattern; nonegate turns that off.'),
+      turn('and a pattern starting with #?', 'What does minimatch do with a pattern that starts with #?', ['minimatch/comparisons-to-other-fnmatch-glob-implementations', 'minimatch/nocomment'], 'followup',
+        'It is a comment and matches nothing, unless nocomment is set or the # is escaped.'),
+    ]],
+    ['minimatch-class', [
+      turn('How do I compile a minimatch pattern once and reuse it?', 'How do I compile a minimatch pattern once and reuse it?', ['minimatch/minimatch-class'], 'first',
+        'Create a Minimatch object: new Minimatch(pattern, options), then call mm.match(fname).'),
+      turn('what is in its set property?', 'What is in the set property of a Minimatch object?', ['minimatch/properties'], 'followup',
+        'A 2-dimensional array of regexps or strings, one row per brace-expanded pattern.'),
+      turn('can it match a partial path while I walk a folder?', 'How do I match a partial path against a minimatch pattern while walking a folder structure?', ['minimatch/partial'], 'followup',
+        'Set partial: true.'),
+      turn('How do I use backslashes as escapes with minimatch on Windows?', 'How do I use backslashes as escapes with minimatch on Windows?', ['minimatch/allowwindowsescape'], 'standalone',
+        'Set allowWindowsEscape: true.'),
+    ]],
+  ],
+};
