@@ -396,7 +396,7 @@ const GUESSED_REASONS: ReadonlySet<GateReason> = new Set(['dangling-pronoun', 'e
 
 /**
  * A reference's antecedent is a guess, and a wrong one searched at full weight buries the passage. So the
- * previous question with this one, as the user typed them, is ranked too and fused below the resolved
+ * previous question with this one, in the user's own words (read as written: written-forms.ts), unresolved, is ranked too and fused below the resolved
  * question's ranking at the previous turn's history weight (0.3): where the guess is right the two agree,
  * where it is wrong the conversation's own words still surface the passage. Measured (README, Quality): no
  * set down, fourth README set 0.662 → 0.704, held-out fifth 0.625 → 0.654. Small talk is no question to pair with.
