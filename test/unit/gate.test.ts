@@ -32,6 +32,9 @@ const LATER_TURNS: Row[] = [
   ['When customers cancel, do they lose their notes?', 'keep', 'self-contained'],
   ['How do I get the tokens as they are generated?', 'keep', 'self-contained'], // "as" opens a clause before "they are"
   ['How do I know when it has finished?', 'condense', 'dangling-pronoun'], // a clause, but no noun before it
+  // before a main verb, a subordinator opens a clause too, with a determined noun phrase before it for an antecedent
+  ['Can a task give up if it takes too long?', 'condense', 'implicit-topic'], // no dangling pronoun; only everyday words
+  ['What should I send back if it fails?', 'condense', 'dangling-pronoun'], // "back" is no noun phrase
   // after a noun, "that" opens a relative clause, an auxiliary after it or not
   ['Which Lumen pens have a battery that can last a week?', 'keep', 'self-contained'],
   ['Will that work for Lumen pens?', 'condense', 'demonstrative'],

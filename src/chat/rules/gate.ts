@@ -135,8 +135,12 @@ function hasInternalAntecedent(text: string, tokens: Token[], i: number): boolea
   if (POSSESSIVE_PRONOUNS.has(tokens[i]?.word ?? '') && COORDINATORS.has(tokens[i - 1]?.word ?? '') && isNoun(tokens[i - 2]?.word ?? '')) return true;
   // "after him", "since then": a subordinator right before the pronoun is a preposition taking it as object, no clause boundary.
   // "as they are generated", "when it breaks": right before a subject pronoun and its verb, a subordinator opens a clause.
-  const opensClause = (SUBORDINATORS.has(tokens[i - 1]?.word ?? '') || tokens[i - 1]?.word === 'as') && SUBJECT_FORMS.has(tokens[i]?.word ?? '') && AUXILIARIES.has(tokens[i + 1]?.word ?? '');
-  const boundary = coordinated || opensClause || before.some((t, j) => SUBORDINATORS.has(t.word) && j < i - 1) || /[,;.!?]/.test(text.slice(0, tokens[i]?.index ?? 0));
+  const subordinated = (SUBORDINATORS.has(tokens[i - 1]?.word ?? '') || tokens[i - 1]?.word === 'as') && SUBJECT_FORMS.has(tokens[i]?.word ?? '');
+  const opensClause = subordinated && AUXILIARIES.has(tokens[i + 1]?.word ?? '');
+  // "can a task give up if it takes too long?": before a main verb too, but then only a noun phrase with its
+  // determiner is taken for the antecedent ("what should I send back if it fails?": "back" is no noun phrase).
+  const beforeVerb = subordinated && !opensClause && COMMON_VERBS.has(tokens[i + 1]?.word ?? '');
+  const boundary = coordinated || opensClause || beforeVerb || before.some((t, j) => SUBORDINATORS.has(t.word) && j < i - 1) || /[,;.!?]/.test(text.slice(0, tokens[i]?.index ?? 0));
   // Only a noun can be an antecedent: "what happens if it goes untreated?" has a verb before "if", and "it" still points back.
   // And one that agrees in number: in "Besides inventive flavors, what made it successful?" "it" is not the flavors.
   const pronoun = tokens[i]?.word ?? '';
@@ -144,13 +148,16 @@ function hasInternalAntecedent(text: string, tokens: Token[], i: number): boolea
   const nouns = before.filter((t, j) => noun(t, j));
   // A phrase's head is its last word ("inventive flavors" is plural): a singular must be a head. A plural may sit
   // anywhere ("when customers cancel": "cancel" is a verb these rules cannot tell from a noun), or be two nouns.
-  const heads = before.filter((t, j) => noun(t, j) && !noun(before[j + 1], j + 1));
+  const determined = (j: number) => { let k = j - 1; while (k >= 0 && noun(before[k], k)) k--; return DETERMINERS_BEFORE_NOUN.has(before[k]?.word ?? ''); };
+  const heads = before.filter((t, j) => noun(t, j) && !noun(before[j + 1], j + 1) && (!beforeVerb || determined(j)));
   const agreeing = SINGULAR_PRONOUNS.has(pronoun) ? heads.filter((t) => !looksPlural(t.word))
     : PLURAL_PRONOUNS.has(pronoun) ? (nouns.length >= 2 ? nouns : nouns.filter((t) => looksPlural(t.word)))
       : nouns;
   return boundary && agreeing.length > 0;
 }
 
+/** Words that open a noun phrase. */
+const DETERMINERS_BEFORE_NOUN = new Set(['a', 'an', 'the', 'my', 'your', 'our', 'their', 'this', 'that', 'each', 'every', 'one']);
 /** Content words that are never nouns ("What else should I consider when …"). */
 const NOT_NOUNS = new Set(['else', 'besides', 'instead', 'otherwise', 'anyway', 'together', 'ever']);
 /** Pronouns that can be a clause's subject. */
