@@ -23,6 +23,8 @@ export function decodeEntities(text: string): string {
   return text.replace(/&(#x[0-9a-f]{1,6}|#\d{1,7}|[a-z]{2,8});/gi, (whole, body: string) => {
     if (body[0] === '#') {
       const code = body[1] === 'x' || body[1] === 'X' ? parseInt(body.slice(2), 16) : parseInt(body.slice(1), 10);
+      // A control character (tab and line breaks aside) is no text: as sanitizeText treats one written as such.
+      if (code < 0x20 ? code !== 0x09 && code !== 0x0a && code !== 0x0d : code === 0x7f) return ' ';
       return code > 0 && code <= 0x10ffff && !(code >= 0xd800 && code <= 0xdfff) ? String.fromCodePoint(code) : '\uFFFD';
     }
     return NAMED[body.toLowerCase()] ?? whole;

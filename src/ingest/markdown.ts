@@ -119,7 +119,8 @@ function without(text: string, drop: ReadonlySet<number>): string {
  * Inline Markdown to plain text; with `dropImages`, images leave nothing (not even their alt text).
  * Code spans keep their text as written, as in CommonMark: "ReadableStreamLike<ArrayLike<number>>" holds no
  * tag, "a &lt; b" no entity, "\\*" no escape. Each is set aside behind a placeholder made of control
- * characters (which sanitizeText turned into spaces, so no input holds one) and put back last.
+ * characters (which sanitizeText turned into spaces and decodeEntities never makes, so no input holds one) and
+ * put back last.
  */
 export function stripInline(line: string, dropImages = false): string {
   const spans: string[] = [];

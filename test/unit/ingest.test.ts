@@ -58,6 +58,9 @@ describe('Markdown', () => {
     const code = parseMarkdown('### `decode(buffer: ArrayLike<number>): unknown`\nSee [`Map<K, V>`](https://x.test), **`a &lt; b`**, `\\*` and <b>bold</b>.');
     expect(code.sections.map((s) => s.headingPath)).toEqual([['decode(buffer: ArrayLike<number>): unknown']]);
     expect(code.text).toBe('See Map<K, V>, a &lt; b, \\* and bold.');
+    // A control character written as an entity is a space: it can neither stand for a code span's placeholder nor reach the index.
+    expect(parseMarkdown('`secret` and &#1;0&#2; &#x7f;x').text).toBe('secret and 0 x');
+    expect(parseHtml('<p>a&#1;b&#9;c</p>').text).toBe('a b c');
     // A heading of images only is still named by their alt text.
     expect(parseMarkdown('# ![Gadget](logo.svg)\nx').title).toBe('Gadget');
     expect(parseMarkdown('# [![Gadget](logo.svg)](https://g.test)\n\nSmall tools.\n\n## Install\ny').sections.map((s) => s.headingPath)).toEqual([['Gadget'], ['Gadget', 'Install']]);
