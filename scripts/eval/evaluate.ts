@@ -9,7 +9,7 @@ import { specificityFrom } from '../../src/chat/specificity';
 import { writtenFormsFrom } from '../../src/chat/written-forms';
 import type { Embedder } from '../../src/embedding/embedder';
 import { loadEmbedder } from '../../src/embedding/load-embedder';
-import { hedgedFusion } from '../../src/retrieval/fusion';
+import { hedgeQuery, hedgedFusion } from '../../src/retrieval/fusion';
 import { contentWords } from '../../src/text/tokens';
 import { MemoryIndex, type SearchHit, type SearchMode } from '../../src/retrieval/memory-index';
 import { runEval, type EvalEngine, type EvalOptions, type EvalReport } from './core';
@@ -112,8 +112,7 @@ function rankQuery(index: MemoryIndex, q: StrategyQuery, i: number, vectors: Flo
   const row = (v: Float32Array | null) => (v ? v.subarray(i * dims, (i + 1) * dims) : null);
   const main = index.search(q.query, row(vectors), { k: depth, mode });
   if (!q.query.hedge) return main.map((h) => h.chunkKey);
-  // As the worker does (retrieval-engine.ts): the reading context applies to the hedge's ranking too.
-  const plain = index.search({ text: q.query.hedge, ...(q.query.context ? { context: q.query.context } : {}) }, row(hedgeVectors), { k: depth, mode });
+  const plain = index.search(hedgeQuery(q.query.hedge, q.query), row(hedgeVectors), { k: depth, mode });
   const keyed = (hits: typeof main) => hits.map((h) => ({ key: h.chunkKey, score: h.score }));
   return hedgedFusion(keyed(main), keyed(plain), depth, q.query.hedgeWeight).map((h) => h.key);
 }

@@ -3,7 +3,7 @@
  * code: the same gate, condensers and expansion as a chat session.
  */
 import { condenseWithSpecificity } from '../../src/chat/condense';
-import { resolveAndExpand, type ExpandOptions } from '../../src/chat/expand';
+import { asQuery, resolveAndExpand, type ExpandOptions } from '../../src/chat/expand';
 import { decide } from '../../src/chat/rules/gate';
 import { windowTurns } from '../../src/chat/memory';
 import { condenseWithRules } from '../../src/chat/rules/rules-condenser';
@@ -53,8 +53,7 @@ export async function strategyQuery(strategy: Strategy, c: TurnContext, specific
     }
     case 'expand': {
       const r = resolveAndExpand(c.turn.user, c.history, specificity, expand, forms);
-      const { text, terms, hedge, hedgeWeight } = r.query;
-      return { query: { text, ...(terms.length ? { terms } : {}), ...(hedge !== undefined ? { hedge, ...(hedgeWeight !== undefined ? { hedgeWeight } : {}) } : {}) }, question: r.question, changed: r.decision.action === 'condense', reason: r.decision.reason };
+      return { query: asQuery(r.query), question: r.question, changed: r.decision.action === 'condense', reason: r.decision.reason };
     }
     // The chat session's own condensation with a language model (src/chat/condense.ts): the same gate, the
     // LLM's rewrite behind its guards, the zero-model condensation where the rewrite is rejected; 'llm-expand'
@@ -64,8 +63,7 @@ export async function strategyQuery(strategy: Strategy, c: TurnContext, specific
       if (!llm) return plain(c.turn.user);
       const e = await condenseWithSpecificity(c.turn.user, c.history, windowTurns(c.history), specificity, { llm, mode: 'llm', llmExpansion: strategy === 'llm-expand', expand, forms });
       if (e.method === 'kept') return plain(c.turn.user);
-      const { text, terms, hedge, hedgeWeight } = e.query;
-      return { query: { text, ...(terms.length ? { terms } : {}), ...(hedge !== undefined ? { hedge, ...(hedgeWeight !== undefined ? { hedgeWeight } : {}) } : {}) }, question: e.question, changed: true, reason: e.gate };
+      return { query: asQuery(e.query), question: e.question, changed: true, reason: e.gate };
     }
     case 'oracle': return plain(c.turn.rewrite);
   }

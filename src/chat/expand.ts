@@ -13,7 +13,7 @@
  *    own words (recent turns more, the first turn, which names the
  *    conversation's topic, most), so they can break ties but never outvote it.
  */
-import type { WeightedTerm } from '../retriever';
+import type { Query, WeightedTerm } from '../retriever';
 import { contentWords, lexicalTerms } from '../text/tokens';
 import { decide, isContentWord, isNoun, looksPlural, tokenize, type GateDecision, type GateReason } from './rules/gate';
 import { alternativeOf, condenseWithRules } from './rules/rules-condenser';
@@ -57,6 +57,11 @@ export interface ResolvedQuery {
 
 /** A condensed turn's search (Query's fields as the condenser fills them). */
 export interface SearchedQuery { text: string; terms: WeightedTerm[]; hedge?: string; hedgeWeight?: number }
+
+/** The search as a Query: terms only when there are some, a hedge (and its weight) only when there is one. */
+export function asQuery(q: SearchedQuery): Query {
+  return { text: q.text, ...(q.terms.length ? { terms: q.terms } : {}), ...(q.hedge !== undefined ? { hedge: q.hedge, ...(q.hedgeWeight !== undefined ? { hedgeWeight: q.hedgeWeight } : {}) } : {}) };
+}
 
 const REFERENCE_REASONS: ReadonlySet<GateReason> = new Set(['dangling-pronoun', 'demonstrative', 'ellipsis', 'which-one', 'comparative', 'definite-description', 'missing-argument']);
 

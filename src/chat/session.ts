@@ -18,6 +18,7 @@ import { Mutex } from '../util/mutex';
 import { answerTurn, type AbstainRule } from './answer';
 import { validateChatOptions } from './chat-options';
 import { condenseTurn } from './condense';
+import { asQuery } from './expand';
 import { eventStream } from './event-stream';
 import { decide, type GateReason } from './rules/gate';
 import { MEMORY_DEFAULTS, SUMMARY_MAX_TOKENS, estimateTokens, truncateToTokens, windowTurns, type CountTokens } from './memory';
@@ -179,15 +180,14 @@ export class ChatSession {
     throwIfAborted(signal);
     const { query } = condensed;
     // `hedge: true` hedges every changed question with the question as typed; otherwise the condenser's own hedge, if any.
-    const hedge = this.options.hedge && query.text !== text ? { hedge: text } : query.hedge !== undefined ? { hedge: query.hedge, ...(query.hedgeWeight !== undefined ? { hedgeWeight: query.hedgeWeight } : {}) } : undefined;
+    const searched = this.options.hedge && query.text !== text ? { ...asQuery({ text: query.text, terms: query.terms }), hedge: text } : asQuery(query);
     const reading = condensed.method !== 'kept' ? this.turns.at(-1)?.citations[0] : undefined;
     const hits = await raced(this.retriever.search({
-      text: query.text,
-      ...(query.terms.length ? { terms: query.terms } : {}),
-      ...hedge,
+      ...searched,
       ...(reading !== undefined ? { context: { docIds: [reading.docId], weight: READING_WEIGHT, except: reading.chunkKey !== undefined ? [reading.chunkKey] : [] } } : {}),
     }, { k: this.options.k, signal }), signal);
-    emit({ type: 'sources', chunks: hits, ...(hedge !== undefined ? { hedged: { text: hedge.hedge, weight: hedge.hedgeWeight ?? HEDGE_RAW_WEIGHT } } : {}), ...(reading !== undefined ? { reading: { docId: reading.docId, label: reading.label } } : {}) });
+    const hedged = searched.hedge !== undefined ? { text: searched.hedge, weight: searched.hedgeWeight ?? HEDGE_RAW_WEIGHT } : undefined;
+    emit({ type: 'sources', chunks: hits, ...(hedged ? { hedged } : {}), ...(reading !== undefined ? { reading: { docId: reading.docId, label: reading.label } } : {}) });
     const retrieveMs = performance.now() - started - condenseMs;
 
     // 4. Answer.

@@ -5,7 +5,7 @@
  * decodes entities. Nothing here is ever rendered.
  */
 import type { ParsedDocument } from '../document';
-import { TextBuilder, sanitizeText } from './text-builder';
+import { TextBuilder, controlsAsSpaces, sanitizeText } from './text-builder';
 
 const SKIP = new Set(['script', 'style', 'template', 'noscript', 'svg', 'math', 'iframe', 'object', 'canvas', 'select', 'textarea', 'button']);
 const VOID = new Set(['area', 'base', 'br', 'col', 'embed', 'hr', 'img', 'input', 'link', 'meta', 'source', 'track', 'wbr']);
@@ -23,9 +23,8 @@ export function decodeEntities(text: string): string {
   return text.replace(/&(#x[0-9a-f]{1,6}|#\d{1,7}|[a-z]{2,8});/gi, (whole, body: string) => {
     if (body[0] === '#') {
       const code = body[1] === 'x' || body[1] === 'X' ? parseInt(body.slice(2), 16) : parseInt(body.slice(1), 10);
-      // A control character (tab and line breaks aside) is no text: as sanitizeText treats one written as such.
-      if (code < 0x20 ? code !== 0x09 && code !== 0x0a && code !== 0x0d : code === 0x7f) return ' ';
-      return code > 0 && code <= 0x10ffff && !(code >= 0xd800 && code <= 0xdfff) ? String.fromCodePoint(code) : '\uFFFD';
+      // A control character (tab and line breaks aside) is no text, named or written (sanitizeText).
+      return code <= 0x10ffff && !(code >= 0xd800 && code <= 0xdfff) ? controlsAsSpaces(String.fromCodePoint(code)) : '\uFFFD';
     }
     return NAMED[body.toLowerCase()] ?? whole;
   });

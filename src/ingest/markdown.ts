@@ -37,8 +37,10 @@ const HR = /^\s{0,3}([-*_])(\s*\1){2,}\s*$/;
 const TARGET = String.raw`\((?:[^()]|\([^()]*\))*\)`;
 /** Link text: no brackets inside, so a scan ends at the next one. */
 const LABEL = String.raw`\[([^\][]*)\]`;
-const IMAGE_OR_LINK = new RegExp(String.raw`!?${LABEL}(?:${TARGET}|\[[^\][]*\])`, 'g');
-const IMAGE = new RegExp(String.raw`!${LABEL}(?:${TARGET}|\[[^\][]*\])`, 'g');
+/** A link's label and its target, inline or by reference ("[text](url)", "[text][ref]"); with "!" before it, an image. */
+const LINKED = String.raw`${LABEL}(?:${TARGET}|\[[^\][]*\])`;
+const IMAGE_OR_LINK = new RegExp(`!?${LINKED}`, 'g');
+const IMAGE = new RegExp(`!${LINKED}`, 'g');
 
 /**
  * A heading's title: its text, without its images ("# p-queue [![Build Status](…)](…)" is "p-queue": badges are
@@ -119,13 +121,12 @@ function without(text: string, drop: ReadonlySet<number>): string {
  * Inline Markdown to plain text; with `dropImages`, images leave nothing (not even their alt text).
  * Code spans keep their text as written, as in CommonMark: "ReadableStreamLike<ArrayLike<number>>" holds no
  * tag, "a &lt; b" no entity, "\\*" no escape. Each is set aside behind a placeholder made of control
- * characters (which sanitizeText turned into spaces and decodeEntities never makes, so no input holds one) and
- * put back last.
+ * characters (which parseMarkdown's sanitizeText turned into spaces and decodeEntities never makes, so no
+ * line holds one) and put back last.
  */
-export function stripInline(line: string, dropImages = false): string {
+function stripInline(line: string, dropImages = false): string {
   const spans: string[] = [];
-  // eslint-disable-next-line no-control-regex
-  const masked = line.replace(/[\u0001\u0002]/g, ' ').replace(/`+([^`]*)`+/g, (_, code: string) => `\u0001${spans.push(code) - 1}\u0002`);
+  const masked = line.replace(/`+([^`]*)`+/g, (_, code: string) => `\u0001${spans.push(code) - 1}\u0002`);
   // Twice: a badge is an image inside a link ("[![build](badge.svg)](ci)"), and a label holds no brackets.
   // Autolinks before tags: "<https://x.test>" would read as a tag.
   const tagless = stripTags(masked.replace(/<((?:https?|mailto):[^<>\s]+)>/g, '$1'));

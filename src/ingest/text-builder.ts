@@ -77,9 +77,17 @@ export class TextBuilder {
   }
 }
 
+/** Control characters but tab and line breaks: no text, each read as a space. */
+// eslint-disable-next-line no-control-regex
+const CONTROL = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/g;
+
+/** `text` with each control character (tab and line breaks aside) a space: as written, or as an entity names it (decodeEntities). */
+export function controlsAsSpaces(text: string): string {
+  return text.replace(CONTROL, ' ');
+}
+
 /** Replaces lone surrogates and control characters (except tab/newline), normalizes line ends. */
 export function sanitizeText(raw: string): string {
   const wellFormed = typeof raw.toWellFormed === 'function' ? raw.toWellFormed() : raw.replace(/[\uD800-\uDFFF]/g, '\uFFFD');
-  // eslint-disable-next-line no-control-regex
-  return wellFormed.replace(/\r\n?/g, '\n').replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/g, ' ');
+  return controlsAsSpaces(wellFormed.replace(/\r\n?/g, '\n'));
 }

@@ -2,6 +2,7 @@
  * Reciprocal rank fusion: score(key) = Σ weight_i / (c + rank_i(key)), with
  * ranks from 1. Robust to the different scales of cosine and BM25 scores.
  */
+import type { Query } from '../retriever';
 import type { Hit } from './top-k';
 
 export interface RankedList {
@@ -25,6 +26,14 @@ export function reciprocalRankFusion(lists: readonly RankedList[], k: number, c 
 
 /** Weight of the raw question's ranking in hedged retrieval (the condensed one weighs 1). */
 export const HEDGE_RAW_WEIGHT = 0.5;
+
+/**
+ * What a hedged query's second ranking searches: its hedge, near the same documents (the conversation reads
+ * them either way), with no weighted terms of its own. The worker and the evaluation both rank it.
+ */
+export function hedgeQuery(hedge: string, query: Query): Query {
+  return { text: hedge, ...(query.context ? { context: query.context } : {}) };
+}
 
 /**
  * Hedged retrieval: fuses the ranking of the condensed question with that of

@@ -12,7 +12,7 @@ import type { BinaryReader } from '../ingest/binary-reader';
 import { documentFields } from '../ingest/prepare';
 import type { ProgressListener } from '../progress';
 import type { ChunkOptions } from '../retrieval/chunker';
-import { hedgedFusion } from '../retrieval/fusion';
+import { hedgeQuery, hedgedFusion } from '../retrieval/fusion';
 import { MemoryIndex, type DocumentInfo, type HybridWeights, type SearchHit } from '../retrieval/memory-index';
 import type { AddOptions, AddResult, CallOptions, IndexStats, LoadOptions, LoadResult, Query, Retriever, SearchOptions, TermStats, TermStatsOptions } from '../retriever';
 import { openChangeFeed, type ChangeFeed } from '../storage/change-feed';
@@ -199,9 +199,8 @@ export class RetrievalEngine implements Retriever {
     parseMode(options.mode);
     if (!this.memory || this.memory.chunkCount === 0) return [];
     if (query.hedge === undefined) return this.rank(query, k, options);
-    // Hedged: the hedge's ranking fused under the condensed one's, so a bad rewrite cannot bury a good hit. The
-    // conversation reads the same document either way: the reading context applies to both.
-    const [main, plain] = await Promise.all([this.rank(query, k * 2, options), this.rank({ text: query.hedge, ...(query.context ? { context: query.context } : {}) }, k * 2, options)]);
+    // Hedged: the hedge's ranking fused under the condensed one's, so a bad rewrite cannot bury a good hit.
+    const [main, plain] = await Promise.all([this.rank(query, k * 2, options), this.rank(hedgeQuery(query.hedge, query), k * 2, options)]);
     const keyed = (hits: SearchHit[]) => hits.map((h) => ({ ...h, key: h.chunkKey }));
     return hedgedFusion(keyed(main), keyed(plain), k, query.hedgeWeight).map(({ key: _key, ...hit }) => hit);
   }

@@ -54,7 +54,6 @@ export interface GateDecision {
   evidence: string[];
 }
 
-const BE_FORMS = new Set(['be', 'is', 'are', 'was', 'were', 'been', 'being', 'am']);
 const EXTRAPOSING_VERBS = new Set(['mean', 'means', 'take', 'takes', 'took', 'cost', 'costs', 'matter', 'matters', 'help', 'helps', 'hurt', 'hurts', 'pay', 'pays', 'make', 'makes', 'feel', 'feels', 'seem', 'seems']);
 /** Verbs and adjectives whose "to" is a preposition ("compare to", "similar to"), never an infinitive's. */
 const TO_TAKING = new Set(['compare', 'compares', 'relate', 'relates', 'contribute', 'contributes', 'belong', 'belongs', 'lead', 'leads', 'refer', 'refers', 'respond', 'responds', 'react', 'reacts', 'happen', 'happens', 'similar', 'close', 'due', 'next', 'equivalent', 'relative', 'compared', 'related', 'linked', 'connected', 'opposed']);
@@ -113,7 +112,7 @@ function isExpletiveIt(tokens: Token[], i: number): boolean {
   // "what does it mean to…", "it costs … to…", "it takes … to…": a dummy subject before an infinitive.
   if (next && EXTRAPOSING_VERBS.has(next) && tokens.slice(i + 2, i + 6).some((t) => t.word === 'to')) return true;
   // "what does it use to serialize …": the subject of a verb that takes no extraposed infinitive is a real pronoun.
-  if (next && COMMON_VERBS.has(next) && !BE_FORMS.has(next) && !EXTRAPOSING_VERBS.has(next) && !AUXILIARIES.has(next)) return false;
+  if (next && COMMON_VERBS.has(next) && !EXTRAPOSING_VERBS.has(next) && !AUXILIARIES.has(next)) return false;
   // Extraposition: "it takes/costs … to <verb> <object>" names its own topic after "to";
   // "how likely is it to spread" has no object there, so "it" still points back. A predicate must
   // stand between "it" and "to": in "want it to be …" it is an object, and in "how is it related

@@ -8,7 +8,7 @@
 import { decide, isContentWord, isNoun, tokenize, type GateDecision } from './gate';
 import { readableHistory } from './read-bounds';
 import { isWrittenAsName, stemsOf, trackTopics, type HistoryTurn, type Topic } from './topics';
-import { COMMON_VERBS, ELLIPSIS_OPENERS, PERSONAL_PRONOUNS, PLURAL_PRONOUNS } from './word-lists';
+import { COMMON_VERBS, ELLIPSIS_OPENERS, PERSONAL_PRONOUNS, PLURAL_PRONOUNS, REPAIR } from './word-lists';
 import { escapeRegExp } from '../../util/escape-regexp';
 
 export interface Condensation {
@@ -87,7 +87,7 @@ function fragmentOf(body: string): { opener: string; fragment: string } {
 }
 
 /** "what about X?", "how about X?": X as an alternative to what was asked, not an addition to it ("and X?"). */
-const ALTERNATIVE = /(?:what|how) about$|\bi\s+(?:meant|mean)(?:\s+to\s+(?:ask|say))?(?:\s+about)?$/i;
+const ALTERNATIVE = new RegExp(String.raw`(?:what|how) about$|\b${REPAIR}$`, 'i');
 
 /** The X of "what about X?" / "how about X?" (an alternative to what was asked), or undefined. */
 export function alternativeOf(question: string): string | undefined {

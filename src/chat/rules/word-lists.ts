@@ -61,13 +61,16 @@ export const SMALLTALK = words(`hi hello hey hiya howdy greetings yo morning eve
 /** Opening phrases that announce a new topic. */
 export const TOPIC_SWITCH = /^(?:now|ok(?:ay)?|alright|next|new question|(?:a )?different question|another question|unrelated(?: question)?|switching (?:topics?|gears)|changing (?:the )?(?:subject|topic)|by the way|btw|on another note|separately|moving on|different topic|also unrelated)\b[\s,.:;!-]*/i;
 
+/** The words of a repair before its remnant ("I meant", "I mean", "I meant to ask about"): a pattern's source. */
+export const REPAIR = String.raw`i\s+(?:meant|mean)(?:\s+to\s+(?:ask|say))?(?:\s+about)?`;
+
 /**
  * Openings that continue the previous question with a fragment ("what about X?"), and a repair of it
  * ("No, I meant for lobular.", "Sorry, I meant to ask about the Plus plan."): what the user meant in place of
  * what was understood, a remnant like "what about X?"'s. Not "I mean, what is X?" or "I meant to ask how …",
  * a question of its own.
  */
-export const ELLIPSIS_OPENERS = /^(?:(?:(?:no|nope|sorry|oh|but|actually|well)[\s,.!]+)?i\s+(?:meant|mean)(?:\s+to\s+(?:ask|say))?(?:\s+about)?(?![\s,:;-]*(?:(?:it|that|this|so|well)[\s.!?]*$|(?:to\s+(?:ask|say)|what|which|who|whom|whose|when|where|why|how|is|are|was|were|do|does|did|can|could|will|would|should)\b))|(?:and |but |so |ok(?:ay)? |also )?(?:what|how) about|what of|how 'bout|same (?:for|with|about|goes for)|the same (?:for|with)|what else about|more (?:on|about) (?:that|this|it)|as well as|and also|and|but|also|or|plus)\b/i;
+export const ELLIPSIS_OPENERS = new RegExp(String.raw`^(?:(?:(?:no|nope|sorry|oh|but|actually|well)[\s,.!]+)?${REPAIR}(?![\s,:;-]*(?:(?:it|that|this|so|well)[\s.!?]*$|(?:to\s+(?:ask|say)|what|which|who|whom|whose|when|where|why|how|is|are|was|were|do|does|did|can|could|will|would|should)\b))|(?:and |but |so |ok(?:ay)? |also )?(?:what|how) about|what of|how 'bout|same (?:for|with|about|goes for)|the same (?:for|with)|what else about|more (?:on|about) (?:that|this|it)|as well as|and also|and|but|also|or|plus)\b`, 'i');
 
 /** Whole messages that only make sense as a follow-up ("why?", "tell me more"). */
 export const BARE_FOLLOWUPS = /^(?:why|why not|how so|how come|really|seriously|and then|then what|what else|anything else|is there anything else|tell me more|more|go on|such as|like what|for example|example|examples|and|so)\W*$/i;
