@@ -21,6 +21,7 @@ import { repeatedAction } from './rules/verb-phrase';
 import { generalSpecificity, SPECIFIC, type Specificity } from './specificity';
 import { candidatePhrases, isAspect, isWrittenAsName, stemsOf, subjectPhrases, type HistoryTurn, type Topic } from './rules/topics';
 import { compactSpace, MAX_READ_QUESTION, readableHistory } from './rules/read-bounds';
+import { sentencesOf } from './rules/sentences';
 import { ANAPHORIC_PRONOUNS, ELLIPSIS_OPENERS, PERSONAL_PRONOUNS, PLURAL_PRONOUNS } from './rules/word-lists';
 import { escapeRegExp } from '../util/escape-regexp';
 import { asWritten, NO_FORMS, type WrittenForm } from './written-forms';
@@ -267,7 +268,7 @@ function historyTurnWeight(i: number, count: number, options: ExpandOptions): nu
  * interesting.", "How is it defined?"). A message that is not a question stays whole.
  */
 export function splitPreamble(text: string): { preamble: string; ask: string } {
-  const sentences = text.trim().split(/(?<=[.!?…])\s+(?=\S)/);
+  const sentences = sentencesOf(text);
   // Many leave out the question mark: a last sentence with no closing punctuation, worded as a question, is one.
   const last = sentences.findLastIndex((x, i) => /\?\s*$/.test(x) || (i === sentences.length - 1 && !/[.!…]\s*$/.test(x) && INTERROGATIVE.test(x)));
   if (last <= 0) return { preamble: '', ask: text.trim() };

@@ -188,5 +188,10 @@ describe('the README set (build/eval-readmes, written from the installed package
     const seventhIds = new Set(seventh.passages?.map((p) => p.id));
     expect(seventh.conversations.length).toBe(10);
     for (const turn of seventh.conversations.flatMap((c) => c.turns)) for (const g of turn.gold) expect(seventhIds.has(g), g).toBe(true);
+    // The eighth (session 23, held out for that session's condenser changes).
+    const eighth = loadEvalSet(resolve(root, 'build/eval-readmes-8'));
+    const eighthIds = new Set(eighth.passages?.map((p) => p.id));
+    expect(eighth.conversations.length).toBe(10);
+    for (const turn of eighth.conversations.flatMap((c) => c.turns)) for (const g of turn.gold) expect(eighthIds.has(g), g).toBe(true);
   });
 });

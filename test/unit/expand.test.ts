@@ -5,7 +5,8 @@ import { describe, expect, it } from 'vitest';
 import { evaluate } from '../../scripts/eval/evaluate';
 import { expansionTerms, gateBySpecificity, rankTopics, resolveAndExpand, resolveHistory, splitPreamble, withNames } from '../../src/chat/expand';
 import { lastQuestionClause } from '../../src/chat/rules/rules-condenser';
-import { subjectPhrases } from '../../src/chat/rules/topics';
+import { candidatePhrases, subjectPhrases } from '../../src/chat/rules/topics';
+import { sentencesOf } from '../../src/chat/rules/sentences';
 import { commonestRank, generalSpecificity, singularForms, specificityFrom, zipfSpecificity, type Specificity } from '../../src/chat/specificity';
 
 /** A scripted specificity (a fake of the index's statistics): listed words are specific, others not. */
@@ -260,6 +261,37 @@ describe('resolve, then expand', () => {
     expect(subjectPhrases('Which models does WebLLM support? The US government tried to help.')).toEqual(new Set(['webllm', 'us government']));
     // A copula's subject is the whole question ("What is X?"); only do-support and modals mark one.
     expect(subjectPhrases('What is the Bronze Age collapse?')).toEqual(new Set());
+  });
+
+  it('after an auxiliary, a subject written as a name ends where its verb begins, however much a noun the verb is elsewhere', () => {
+    expect(candidatePhrases('Does DOMPurify support trusted types?')).toEqual(['DOMPurify', 'trusted types']);
+    expect(candidatePhrases('Does Internet Explorer support trusted types?')).toEqual(['Internet Explorer', 'trusted types']);
+    expect(candidatePhrases('Can p-queue limit concurrency?')).toEqual(['p-queue', 'concurrency']);
+    expect(candidatePhrases('Why did Dali choose surrealism?')).toEqual(['Dali', 'surrealism']);
+    expect(subjectPhrases('How does jsPDF handle fonts?')).toEqual(new Set(['jspdf']));
+    // A name that modifies a noun ("US law", then the verb) and a lower-case subject (no sign where it ends) stay whole.
+    expect(candidatePhrases('Does US law allow it?')).toEqual(['US law']);
+    expect(candidatePhrases('Does brace expansion work on Windows?')).toEqual(['brace expansion', 'Windows']);
+    expect(candidatePhrases('Does lobular carcinoma spread?')).toEqual(['lobular carcinoma spread']);
+    // Then "it" means the subject, not a phrase that runs on into the verb and its object.
+    const sp = specific({ dompurify: 0.6, trusted: 0.7, types: 0.3, hooks: 0.6 });
+    expect(resolveAndExpand('how do I add hooks to it?', [{ user: 'Does DOMPurify support trusted types?', assistant: '' }], sp).question).toBe('how do I add hooks to DOMPurify?');
+  });
+
+  it('a sentence ends at punctuation that closes a word, not at a symbol standing alone or a dot inside a word', () => {
+    expect(sentencesOf('what does a leading ! do?')).toEqual(['what does a leading ! do?']);
+    expect(sentencesOf('Thanks!! Is v2.0 out? And why not colors.js?')).toEqual(['Thanks!!', 'Is v2.0 out?', 'And why not colors.js?']);
+    expect(sentencesOf('  Hmm... what now?  ')).toEqual(['Hmm...', 'what now?']);
+    expect(sentencesOf('')).toEqual([]);
+    // So an ellipsis after such a question splices into all of it, not into what follows the symbol.
+    expect(lastQuestionClause('what does a leading ! do?')).toBe('what does a leading ! do');
+    const history = [{ user: 'what does a leading ! do?', assistant: 'It negates the pattern.' }];
+    expect(resolveAndExpand('and a pattern starting with #?', history, specific({ pattern: 0.6, leading: 0.3 })).question).toBe('what does a leading ! do, for a pattern starting with #?');
+    // A run of 200,000 marks is read once, not again from each mark inside it (as a look-behind over the run would).
+    const marks = `a${'!'.repeat(200_000)} b`;
+    const started = performance.now();
+    expect(sentencesOf(marks)).toEqual([`a${'!'.repeat(200_000)}`, 'b']);
+    expect(performance.now() - started).toBeLessThan(1_000);
   });
 
   it('“do it” after a subject, a modal or “to” repeats the previous question\'s action (verb-phrase anaphora)', () => {

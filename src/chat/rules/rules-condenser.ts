@@ -7,6 +7,7 @@
  */
 import { decide, isContentWord, isNoun, tokenize, type GateDecision } from './gate';
 import { readableHistory } from './read-bounds';
+import { sentencesOf } from './sentences';
 import { isWrittenAsName, stemsOf, trackTopics, type HistoryTurn, type Topic } from './topics';
 import { COMMON_VERBS, ELLIPSIS_OPENERS, PERSONAL_PRONOUNS, PLURAL_PRONOUNS, REPAIR } from './word-lists';
 import { escapeRegExp } from '../../util/escape-regexp';
@@ -72,7 +73,7 @@ export function condenseWithRules(question: string, fullHistory: readonly Histor
  */
 export function lastQuestionClause(question: string): string {
   const plain = question.replace(/\s*\([^()]*\)/g, '').trim();
-  const sentences = plain.split(/(?<=[.!?])\s+/).map(strip).filter((x) => x.length > 0);
+  const sentences = sentencesOf(plain).map(strip).filter((x) => x.length > 0);
   const asking = sentences.filter((x) => /^(?:\S+\s+)?(?:what|which|who|whom|whose|when|where|why|how|is|are|was|were|do|does|did|can|could|will|would|should|may|might|tell|explain|describe|list|give|show)\b/i.test(x));
   return asking.at(-1) ?? sentences.at(-1) ?? strip(plain);
 }

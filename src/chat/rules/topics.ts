@@ -6,6 +6,7 @@
  * drown the user's topic.
  */
 import { stem } from '../../text/tokens';
+import { sentencesOf } from './sentences';
 import { isContentWord, isEverydayWord, looksPlural } from './gate';
 import { ASPECT_NOUNS, AUXILIARIES, COMMON_VERBS, COMPARATIVES, NON_TOPIC_WORDS, PREPOSITIONS, SMALLTALK } from './word-lists';
 
@@ -78,6 +79,7 @@ function readPhrases(text: string): string[] {
     };
     const written = clause.replace(/[’`]/g, "'").split(/\s+/).map((raw) => raw.replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, ''));
     const words = written.map((word) => word.replace(/'s$/i, ''));
+    const verbAfterName = verbAfterNamedSubject(words);
     const topical = (word: string | undefined) => {
       const lower = word?.toLowerCase() ?? '';
       return !!word && !lower.includes("'") && isContentWord(lower) && !COMMON_VERBS.has(lower) && !COMPARATIVES.has(lower) && !SMALLTALK.has(lower) && !NON_TOPIC_WORDS.has(lower) && !PREPOSITIONS.has(lower) && !/ly$/.test(lower) && lower.length >= 2 && !/^\d/.test(lower);
@@ -105,8 +107,11 @@ function readPhrases(text: string): string[] {
       // "Which models does WebLLM support?", "How much does a wolfhound weigh?": with its object asked for in front,
       // a clause with do-support ends in its verb (not "Why did Dali choose surrealism?", whose object stays last).
       const doVerb = i === words.length - 1 && FRONTED_OBJECT.test(clause) && /^\p{Ll}/u.test(word) && !looksPlural(word.toLowerCase());
+      // "Does minimatch support brace expansion?", "How does keyv handle expiry?": after an auxiliary, a subject written
+      // as a name is followed by its verb, however much a noun the verb is elsewhere ("support", "handle", "match").
+      const namedSubjectVerb = i === verbAfterName;
       // Contractions ("isn't", "I'd") are never topics.
-      if (!predicate && !verb && !subject && !doVerb && (inName || topical(word) || number)) run.push(word);
+      if (!predicate && !verb && !subject && !doVerb && !namedSubjectVerb && (inName || topical(word) || number)) run.push(word);
       else flush();
       // "Melania Trump's religion": a name in the possessive is a topic of its own as well (what "she" means),
       // before the phrase it begins.
@@ -118,6 +123,33 @@ function readPhrases(text: string): string[] {
   // as a name ("Boeing"); so is an -ed word closing a phrase ("garage door opener stopped").
   return phrases.map((p) => (p.includes(' ') ? p.replace(/\s+\S+ed$/i, '') : p)).filter((p) => p.includes(' ') || !/^\p{Ll}.*(?:ing|ed)$/u.test(p));
 }
+
+/** Auxiliaries that put their subject after them in a question ("does X …", "can X …"). */
+const QUESTION_AUXILIARIES: ReadonlySet<string> = new Set(['do', 'does', 'did', 'can', 'could', 'will', 'would', 'shall', 'should', 'may', 'might', 'must']);
+
+/**
+ * The position of the verb in a question whose auxiliary (first, or after a wh-word and up to three words)
+ * is followed by a subject written as a name: capitalized words ("Internet Explorer", "Dali"), or one word
+ * written as an identifier ("p-queue", "jsPDF"); -1 otherwise. A lower-case subject gives no sign where
+ * it ends, rare as its first word may be ("Does lobular carcinoma spread?", "Does brace expansion work?").
+ */
+function verbAfterNamedSubject(words: readonly string[]): number {
+  const first = words.findIndex((w) => w.length > 0);
+  const lead = words[first]?.toLowerCase() ?? '';
+  const aux = QUESTION_AUXILIARIES.has(lead) ? first : WH_LEAD.has(lead) ? words.findIndex((w, i) => i > first && i <= first + 4 && QUESTION_AUXILIARIES.has(w.toLowerCase())) : -1;
+  if (aux < 0) return -1;
+  const start = aux + 1;
+  const head = words[start] ?? '';
+  let end = start;
+  if (/^\p{Lu}/u.test(head)) while (/^\p{Lu}/u.test(words[end + 1] ?? '')) end++;
+  else if (!/[-_.\d]|\p{Ll}\p{Lu}/u.test(head)) return -1;
+  const next = words[end + 1] ?? '';
+  // "Does US law allow it?": a verb after the next word makes that one a noun the name modifies.
+  if (COMMON_VERBS.has(words[end + 2]?.toLowerCase() ?? '')) return -1;
+  return /^\p{Ll}/u.test(next) && isContentWord(next.toLowerCase()) ? end + 1 : -1;
+}
+
+const WH_LEAD: ReadonlySet<string> = new Set(['what', 'which', 'who', 'whom', 'whose', 'when', 'where', 'why', 'how']);
 
 /** "Melania Trump", "Jerry Garcia": every word capitalized, as a person's name is written (not "Melania Trump religion"). */
 export function isWrittenAsName(phrase: string): boolean {
@@ -153,7 +185,7 @@ export const subjectPhrases: (text: string) => ReadonlySet<string> = remembering
 /** subjectPhrases, uncached; its sentences' phrases are read uncached too, so they do not crowd whole turns out of candidatePhrases' memory. */
 function readSubjects(text: string): ReadonlySet<string> {
   const subjects = new Set<string>();
-  for (const sentence of text.split(/[.?!;\n]+/)) {
+  for (const sentence of sentencesOf(text).flatMap((s) => s.split(/[;\n]+/)).map((s) => s.replace(/[.!?…]+$/, ''))) {
     const trimmed = sentence.trim().replace(/[’`]/g, "'");
     const rest = QUESTION_SUBJECT.exec(trimmed)?.[1] ?? trimmed.replace(/^(?:the|a|an|my|your|our|their|this|that|these|those)\s+/i, '');
     const lower = rest.toLowerCase();
