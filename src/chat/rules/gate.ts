@@ -11,7 +11,7 @@ import { STOPWORDS } from '../../text/stopwords';
 import { COMMON_WORDS } from './common-words';
 import { MAX_READ_QUESTION } from './read-bounds';
 import {
-  ANAPHORIC_PRONOUNS, AUXILIARIES, BARE_FOLLOWUPS, COMMON_VERBS, COMPARATIVES, DEMONSTRATIVES, ELLIPSIS_OPENERS, EXPLETIVE_IT_COMPLEMENTS, FUNCTION_WORDS, PLURAL_PRONOUNS,
+  ANAPHORIC_PRONOUNS, AUXILIARIES, BARE_FOLLOWUPS, COMMON_VERBS, COMPARATIVES, DEMONSTRATIVES, DETERMINERS, ELLIPSIS_OPENERS, EXPLETIVE_IT_COMPLEMENTS, FUNCTION_WORDS, PLURAL_PRONOUNS,
   SMALLTALK, TIME_NOUNS, TOPIC_SWITCH, WH_WORDS,
 } from './word-lists';
 
@@ -147,7 +147,7 @@ function hasInternalAntecedent(text: string, tokens: Token[], i: number): boolea
   const nouns = before.filter((t, j) => noun(t, j));
   // A phrase's head is its last word ("inventive flavors" is plural): a singular must be a head. A plural may sit
   // anywhere ("when customers cancel": "cancel" is a verb these rules cannot tell from a noun), or be two nouns.
-  const determined = (j: number) => { let k = j - 1; while (k >= 0 && noun(before[k], k)) k--; return DETERMINERS_BEFORE_NOUN.has(before[k]?.word ?? ''); };
+  const determined = (j: number) => { let k = j - 1; while (k >= 0 && noun(before[k], k)) k--; return DETERMINERS.has(before[k]?.word ?? ''); };
   const heads = before.filter((t, j) => noun(t, j) && !noun(before[j + 1], j + 1) && (!beforeVerb || determined(j)));
   const agreeing = SINGULAR_PRONOUNS.has(pronoun) ? heads.filter((t) => !looksPlural(t.word))
     : PLURAL_PRONOUNS.has(pronoun) ? (nouns.length >= 2 ? nouns : nouns.filter((t) => looksPlural(t.word)))
@@ -155,8 +155,6 @@ function hasInternalAntecedent(text: string, tokens: Token[], i: number): boolea
   return boundary && agreeing.length > 0;
 }
 
-/** Words that open a noun phrase. */
-const DETERMINERS_BEFORE_NOUN = new Set(['a', 'an', 'the', 'my', 'your', 'our', 'their', 'this', 'that', 'each', 'every', 'one']);
 /** Content words that are never nouns ("What else should I consider when …"). */
 const NOT_NOUNS = new Set(['else', 'besides', 'instead', 'otherwise', 'anyway', 'together', 'ever']);
 /** Pronouns that can be a clause's subject. */

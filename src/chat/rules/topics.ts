@@ -8,7 +8,7 @@
 import { stem } from '../../text/tokens';
 import { sentencesOf } from './sentences';
 import { isContentWord, isEverydayWord, looksPlural } from './gate';
-import { ASPECT_NOUNS, AUXILIARIES, COMMON_VERBS, COMPARATIVES, NON_TOPIC_WORDS, PREPOSITIONS, SMALLTALK } from './word-lists';
+import { ASPECT_NOUNS, AUXILIARIES, COMMON_VERBS, COMPARATIVES, DETERMINERS, NON_TOPIC_WORDS, PREPOSITIONS, SMALLTALK } from './word-lists';
 
 export interface HistoryTurn {
   user: string;
@@ -34,8 +34,6 @@ export interface TopicOptions {
 
 const MAX_PHRASE_WORDS = 4;
 
-/** Words that open a noun phrase. */
-const DETERMINERS: ReadonlySet<string> = new Set(['the', 'a', 'an', 'my', 'your', 'our', 'their', 'its', 'his', 'her', 'this', 'that', 'these', 'those', 'some', 'any', 'every', 'each', 'no']);
 
 /** Pronouns that are only ever subjects: the next word is their verb (or an adverb). */
 const SUBJECTS: ReadonlySet<string> = new Set(['i', 'we', 'they', 'he', 'she']);

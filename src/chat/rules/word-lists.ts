@@ -23,6 +23,9 @@ export const EXPLETIVE_IT_COMPLEMENTS = words(`possible true necessary ok okay f
 /** Auxiliaries and modal verbs. */
 export const AUXILIARIES = words(`is are was were be been being am do does did done have has had having can could will would shall should may might must 's 're 've 'd 'll isn aren wasn weren don doesn didn haven hasn hadn can't won't cannot`);
 
+/** Words that open a noun phrase ("the", "my", "each", "one"): what follows them is a noun phrase, never a verb. */
+export const DETERMINERS = words(`the a an my your our their its his her this that these those some any every each no one`);
+
 /** Question words. */
 export const WH_WORDS = words(`what which who whom whose when where why how`);
 
