@@ -269,8 +269,9 @@ describe('resolve, then expand', () => {
     expect(candidatePhrases('Can p-queue limit concurrency?')).toEqual(['p-queue', 'concurrency']);
     expect(candidatePhrases('Why did Dali choose surrealism?')).toEqual(['Dali', 'surrealism']);
     expect(subjectPhrases('How does jsPDF handle fonts?')).toEqual(new Set(['jspdf']));
-    // A name that modifies a noun ("US law", then the verb) and a lower-case subject (no sign where it ends) stay whole.
+    // A name that modifies a noun ("US law", then the verb; a plural, not a verb's base form) and a lower-case subject (no sign where it ends) stay whole.
     expect(candidatePhrases('Does US law allow it?')).toEqual(['US law']);
+    expect(candidatePhrases('Do DOMPurify hooks run twice?')).toEqual(['DOMPurify hooks', 'twice']);
     expect(candidatePhrases('Does brace expansion work on Windows?')).toEqual(['brace expansion', 'Windows']);
     expect(candidatePhrases('Does lobular carcinoma spread?')).toEqual(['lobular carcinoma spread']);
     // Then "it" means the subject, not a phrase that runs on into the verb and its object.

@@ -8,7 +8,7 @@
 import { stem } from '../../text/tokens';
 import { sentencesOf } from './sentences';
 import { isContentWord, isEverydayWord, looksPlural } from './gate';
-import { ASPECT_NOUNS, AUXILIARIES, COMMON_VERBS, COMPARATIVES, DETERMINERS, NON_TOPIC_WORDS, PREPOSITIONS, SMALLTALK } from './word-lists';
+import { ASPECT_NOUNS, AUXILIARIES, COMMON_VERBS, COMPARATIVES, DETERMINERS, NON_TOPIC_WORDS, PREPOSITIONS, SMALLTALK, WH_WORDS } from './word-lists';
 
 export interface HistoryTurn {
   user: string;
@@ -33,7 +33,6 @@ export interface TopicOptions {
 }
 
 const MAX_PHRASE_WORDS = 4;
-
 
 /** Pronouns that are only ever subjects: the next word is their verb (or an adverb). */
 const SUBJECTS: ReadonlySet<string> = new Set(['i', 'we', 'they', 'he', 'she']);
@@ -105,8 +104,8 @@ function readPhrases(text: string): string[] {
       // "Which models does WebLLM support?", "How much does a wolfhound weigh?": with its object asked for in front,
       // a clause with do-support ends in its verb (not "Why did Dali choose surrealism?", whose object stays last).
       const doVerb = i === words.length - 1 && FRONTED_OBJECT.test(clause) && /^\p{Ll}/u.test(word) && !looksPlural(word.toLowerCase());
-      // "Does minimatch support brace expansion?", "How does keyv handle expiry?": after an auxiliary, a subject written
-      // as a name is followed by its verb, however much a noun the verb is elsewhere ("support", "handle", "match").
+      // "Does DOMPurify support trusted types?", "Can p-queue limit concurrency?": after an auxiliary, a subject written
+      // as a name is followed by its verb, however much a noun the verb is elsewhere ("support", "limit", "choose").
       const namedSubjectVerb = i === verbAfterName;
       // Contractions ("isn't", "I'd") are never topics.
       if (!predicate && !verb && !subject && !doVerb && !namedSubjectVerb && (inName || topical(word) || number)) run.push(word);
@@ -134,20 +133,19 @@ const QUESTION_AUXILIARIES: ReadonlySet<string> = new Set(['do', 'does', 'did', 
 function verbAfterNamedSubject(words: readonly string[]): number {
   const first = words.findIndex((w) => w.length > 0);
   const lead = words[first]?.toLowerCase() ?? '';
-  const aux = QUESTION_AUXILIARIES.has(lead) ? first : WH_LEAD.has(lead) ? words.findIndex((w, i) => i > first && i <= first + 4 && QUESTION_AUXILIARIES.has(w.toLowerCase())) : -1;
+  const aux = QUESTION_AUXILIARIES.has(lead) ? first : WH_WORDS.has(lead) ? words.findIndex((w, i) => i > first && i <= first + 4 && QUESTION_AUXILIARIES.has(w.toLowerCase())) : -1;
   if (aux < 0) return -1;
   const start = aux + 1;
   const head = words[start] ?? '';
   let end = start;
   if (/^\p{Lu}/u.test(head)) while (/^\p{Lu}/u.test(words[end + 1] ?? '')) end++;
-  else if (!/[-_.\d]|\p{Ll}\p{Lu}/u.test(head)) return -1;
+  else if (!/\p{L}/u.test(head) || !/[-_.\d]|\p{Ll}\p{Lu}/u.test(head)) return -1;
   const next = words[end + 1] ?? '';
-  // "Does US law allow it?": a verb after the next word makes that one a noun the name modifies.
-  if (COMMON_VERBS.has(words[end + 2]?.toLowerCase() ?? '')) return -1;
+  // "Does US law allow it?": a verb after the next word makes that one a noun the name modifies; so does a
+  // plural ("Can 2FA codes expire?", "Do DOMPurify hooks run twice?"), where a verb would be in its base form.
+  if (COMMON_VERBS.has(words[end + 2]?.toLowerCase() ?? '') || looksPlural(next.toLowerCase())) return -1;
   return /^\p{Ll}/u.test(next) && isContentWord(next.toLowerCase()) ? end + 1 : -1;
 }
-
-const WH_LEAD: ReadonlySet<string> = new Set(['what', 'which', 'who', 'whom', 'whose', 'when', 'where', 'why', 'how']);
 
 /** "Melania Trump", "Jerry Garcia": every word capitalized, as a person's name is written (not "Melania Trump religion"). */
 export function isWrittenAsName(phrase: string): boolean {
