@@ -11,6 +11,7 @@ import type { ExpandOptions } from '../../src/chat/expand';
 import type { Specificity } from '../../src/chat/specificity';
 import type { WrittenForm } from '../../src/chat/written-forms';
 import type { Typing } from './typing';
+import type { Answers } from './answers';
 import type { Llm } from '../../src/llm/llm';
 import type { SearchMode } from '../../src/retrieval/memory-index';
 import type { Conversation, Passage, TurnKind } from './parse';
@@ -37,9 +38,10 @@ export interface EvalOptions {
   /**
    * `gold`: an assistant turn the set leaves empty says its first gold passage (an answer that
    * quotes the right passage, as the element's extractive answer does when retrieval succeeds),
-   * so rules that read the last answer are measured. @default 'as-given'
+   * so rules that read the last answer are measured; `passages`: every assistant turn with a gold
+   * passage says it, written answers too (answers.ts). @default 'as-given'
    */
-  answers?: 'as-given' | 'gold';
+  answers?: Answers;
   /**
    * A changed follow-up also searches near the document of the previous turn's first passage, as a chat
    * session searches near its previous answer's main source (READING_WEIGHT). `false`: every turn alone. @default true
@@ -91,8 +93,8 @@ export interface EvalReport {
   depth: number;
   /** Whether the set has a corpus (ranking metrics) or conversations only. */
   corpus: boolean;
-  /** What the history's assistant turns said: the set's own text, or gold passages where it had none (EvalOptions.answers). */
-  answers: 'as-given' | 'gold';
+  /** What the history's assistant turns said: the set's own text, gold passages where it had none, or gold passages throughout (EvalOptions.answers). */
+  answers: Answers;
   /** How the user turns were typed (EvalOptions.typing). */
   typing: Typing;
   /** Whether changed follow-ups searched near the previous turn's document (EvalOptions.reading). */

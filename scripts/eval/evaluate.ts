@@ -26,7 +26,8 @@ export async function evaluate(options: EvalOptions): Promise<EvalReport> {
   const retrieval = options.retrieval ?? 'hybrid';
   const modelPath = options.model ?? resolve(import.meta.dirname, '../../.models/threadline-glove-30k') + '/';
   const loaded = loadEvalSet(options.data);
-  const set = withTyping(options.answers === 'gold' ? withGoldAnswers(loaded) : loaded, options.typing ?? 'as-given');
+  const answers = options.answers ?? 'as-given';
+  const set = withTyping(answers === 'as-given' ? loaded : withGoldAnswers(loaded, answers), options.typing ?? 'as-given');
   const embedder = await loadEmbedder({ model: modelPath });
   let engine: EvalEngine;
   let index: MemoryIndex | null = null;

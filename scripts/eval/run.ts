@@ -1,5 +1,5 @@
 /**
- * npm run eval -- --data DIR [--strategies LIST] [--retrieval hybrid|dense|lexical] [--k 10] [--json FILE] [--svg FILE] [--turns FILE] [--llm MODULE] [--expand k=v,...] [--answers as-given|gold] [--typing as-given|phone] [--reading on|off]
+ * npm run eval -- --data DIR [--strategies LIST] [--retrieval hybrid|dense|lexical] [--k 10] [--json FILE] [--svg FILE] [--turns FILE] [--llm MODULE] [--expand k=v,...] [--answers as-given|gold|passages] [--typing as-given|phone] [--reading on|off]
  * DIR without corpus.jsonl: gate and term resolution only.
  * MODULE (optional) exports `default` or `createLlm()` returning an Llm, for the `llm` strategy.
  */
@@ -11,8 +11,9 @@ import type { SearchMode } from '../../src/retrieval/memory-index';
 import { ALL_STRATEGIES, evaluate, type Strategy } from './evaluate';
 import { svgChart, table } from './report';
 import { isTyping } from './typing';
+import { isAnswers } from './answers';
 
-const USAGE = 'usage: npm run eval -- --data DIR [--strategies raw,rules,...] [--retrieval hybrid|dense|lexical] [--k 10] [--json FILE] [--svg FILE] [--turns FILE] [--llm MODULE] [--expand historyWeight=0.3,decay=0.7,firstTurnWeight=0.5] [--answers as-given|gold] [--typing as-given|phone] [--reading on|off]';
+const USAGE = 'usage: npm run eval -- --data DIR [--strategies raw,rules,...] [--retrieval hybrid|dense|lexical] [--k 10] [--json FILE] [--svg FILE] [--turns FILE] [--llm MODULE] [--expand historyWeight=0.3,decay=0.7,firstTurnWeight=0.5,answerNameWeight=0.15] [--answers as-given|gold|passages] [--typing as-given|phone] [--reading on|off]';
 
 function parse(argv: string[]) {
   const opts: Record<string, string> = {};
@@ -30,11 +31,11 @@ function parse(argv: string[]) {
   const expand: Record<string, number> = {};
   for (const pair of opts.expand?.split(',') ?? []) {
     const [key, value] = pair.split('=');
-    if (!key || !['historyWeight', 'decay', 'firstTurnWeight', 'maxTerms'].includes(key) || !Number.isFinite(Number(value))) throw new Error(`--expand takes historyWeight, decay, firstTurnWeight or maxTerms = a number, got "${pair}"`);
+    if (!key || !['historyWeight', 'decay', 'firstTurnWeight', 'maxTerms', 'answerNameWeight'].includes(key) || !Number.isFinite(Number(value))) throw new Error(`--expand takes historyWeight, decay, firstTurnWeight, maxTerms or answerNameWeight = a number, got "${pair}"`);
     expand[key] = Number(value);
   }
   const answers = opts.answers ?? 'as-given';
-  if (!isAnswers(answers)) throw new Error('--answers must be as-given or gold');
+  if (!isAnswers(answers)) throw new Error('--answers must be as-given, gold or passages');
   const typing = opts.typing ?? 'as-given';
   if (!isTyping(typing)) throw new Error('--typing must be as-given or phone');
   const reading = opts.reading ?? 'on';
@@ -42,9 +43,6 @@ function parse(argv: string[]) {
   return { reading: reading === 'on', answers, typing, expand, data: opts.data, strategies, retrieval, k: Number(opts.k ?? 10), json: opts.json, svg: opts.svg, turns: opts.turns, llm: opts.llm };
 }
 
-function isAnswers(value: string): value is 'as-given' | 'gold' {
-  return value === 'as-given' || value === 'gold';
-}
 
 async function loadLlm(module: string | undefined): Promise<Llm | undefined> {
   if (!module) return undefined;

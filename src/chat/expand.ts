@@ -24,6 +24,7 @@ import { compactSpace, MAX_READ_QUESTION, readableHistory } from './rules/read-b
 import { sentencesOf } from './rules/sentences';
 import { ANAPHORIC_PRONOUNS, ELLIPSIS_OPENERS, PERSONAL_PRONOUNS, PLURAL_PRONOUNS } from './rules/word-lists';
 import { escapeRegExp } from '../util/escape-regexp';
+import { namesInAnswer, namesInProse } from './identifiers';
 import { asWritten, NO_FORMS, type WrittenForm } from './written-forms';
 
 export interface ExpandOptions {
@@ -35,9 +36,14 @@ export interface ExpandOptions {
   firstTurnWeight?: number;
   /** At most this many history words are added. @default 12 */
   maxTerms?: number;
+  /**
+   * Weight of the names the last answer wrote as code ("onIdle", "coerce(…)"), which the user's turns do not
+   * hold: half the previous turn's, as the assistant's words are a guess at what the user meant. 0 adds none. @default 0.15
+   */
+  answerNameWeight?: number;
 }
 
-export const EXPAND_DEFAULTS = Object.freeze({ historyWeight: 0.3, decay: 0.7, firstTurnWeight: 0.5, maxTerms: 12 } satisfies Required<ExpandOptions>);
+export const EXPAND_DEFAULTS = Object.freeze({ historyWeight: 0.3, decay: 0.7, firstTurnWeight: 0.5, maxTerms: 12, answerNameWeight: 0.15 } satisfies Required<ExpandOptions>);
 
 export interface ResolvedQuery {
   /** The gate's decision, with specificity taken into account. */
@@ -256,6 +262,24 @@ export function expansionTerms(question: string, fullHistory: readonly HistoryTu
     .slice(0, maxTerms);
 }
 
+/**
+ * What a condensed question adds below its own words: HQE's history words (expansionTerms), then the names
+ * the last answer wrote as code that neither the question nor those words hold ("Set throwOnTimeout: true."
+ * then "and make that an error?"). A developer's follow-up continues the API the answer just named; the
+ * user's turns rarely spell such names, and an answer's everyday words are too many to add (README, Quality).
+ * Identifiers are rare outside code, so conversations about anything else are unchanged. At most `maxTerms` in all.
+ */
+function historyTerms(question: string, history: readonly HistoryTurn[], specificity: Specificity, options: ExpandOptions, aside: ReadonlySet<string> = new Set()): WeightedTerm[] {
+  const { maxTerms, answerNameWeight } = { ...EXPAND_DEFAULTS, ...options };
+  const terms = expansionTerms(question, history, specificity, options).filter((t) => !aside.has(t.term));
+  if (!(answerNameWeight > 0)) return terms;
+  const taken = new Set([...lexicalTerms(question), ...terms.flatMap((t) => lexicalTerms(t.term))]);
+  // A name the index holds as one word; one it splits ("JEST_WORKER_ID": jest, worker, id) adds only everyday words.
+  const names = namesInAnswer(readableHistory(history).at(-1)?.assistant ?? '').map((name) => contentWords(name)).flatMap((words) => (words.length === 1 ? words : []))
+    .filter((word, i, all) => word.length > 1 && all.indexOf(word) === i && !aside.has(word) && !taken.has(stemsOf(word)[0] ?? word));
+  return [...terms, ...names.map((term) => ({ term, weight: answerNameWeight }))].slice(0, maxTerms);
+}
+
 /** The weight of the words of user turn `i` of `count`: recent turns more (decay per turn of age), the first turn at least its own weight. Rounded for traces. */
 function historyTurnWeight(i: number, count: number, options: ExpandOptions): number {
   const { historyWeight, decay, firstTurnWeight } = { ...EXPAND_DEFAULTS, ...options };
@@ -288,10 +312,8 @@ export function withNames(specificity: Specificity, texts: readonly string[]): S
   for (const text of texts) {
     // One space between words, so the look-behind reads one character, not every space of a long run before each word.
     for (const m of text.replace(/\s+/g, ' ').matchAll(/(?<=[\p{L}\p{N},;:'"’)] )(\p{Lu}[\p{L}\p{N}-]*)/gu)) if (m[1] && m[1] !== 'I') names.add(m[1].toLowerCase());
-    // Identifiers, as technical documentation writes them ("CORRUPT_INDEX", "onModelMismatch"): one name, however everyday its parts.
-    for (const m of text.matchAll(/(?<![\p{L}\p{N}_])(?:[\p{L}\p{N}]+(?:_[\p{L}\p{N}]+)+|\p{Ll}[\p{Ll}\p{N}]*\p{Lu}[\p{L}\p{N}]*)(?![\p{L}\p{N}_])/gu)) names.add(m[0].toLowerCase());
-    // A function as code calls it ("start()", "clear()"): a name, however everyday the word.
-    for (const m of text.matchAll(/(?<![\p{L}\p{N}_$])([\p{L}_$][\p{L}\p{N}_$]*)\(\)/gu)) names.add((m[1] ?? '').toLowerCase());
+    // Identifiers ("CORRUPT_INDEX", "onModelMismatch") and functions named with "()" ("start()"): one name, however everyday its parts.
+    for (const name of namesInProse(text)) names.add(name.toLowerCase());
     // Acronyms and codes, wherever they stand ("2FA", "CCD", "GMO"): capitals, with digits or not, and no everyday word ("OK").
     for (const m of text.matchAll(/(?<![\p{L}\p{N}])(\p{N}*\p{Lu}[\p{Lu}\p{N}]+)(?![\p{L}\p{N}])/gu)) {
       const word = (m[1] ?? '').toLowerCase();
@@ -539,7 +561,7 @@ function resolveTurn(text: string, history: readonly HistoryTurn[], resolvedHist
     if (inner.decision.action === 'condense') {
       return { ...inner, decision: { ...inner.decision, evidence: [repeated.evidence, ...inner.decision.evidence] }, reason: `${read}; ${inner.reason}`, antecedents: [repeated.action, ...inner.antecedents] };
     }
-    const terms = specificWords(repeated.question, specificity).length <= 1 ? expansionTerms(question, history, specificity, options) : [];
+    const terms = specificWords(repeated.question, specificity).length <= 1 ? historyTerms(question, history, specificity, options) : [];
     const decision = { action: 'condense' as const, reason: 'dangling-pronoun' as const, evidence: [repeated.evidence] };
     return { decision, question, query: { text: question, terms }, reason: read, antecedents: [repeated.action] };
   }
@@ -556,7 +578,7 @@ function resolveTurn(text: string, history: readonly HistoryTurn[], resolvedHist
   if (decision.reason === 'definite-description') {
     const question = preamble ? `${preamble} ${ask}` : ask;
     const antecedents = definite?.antecedents ?? [];
-    const terms = specificWords(text, specificity).length <= 1 ? expansionTerms(question, history, specificity, options) : [];
+    const terms = specificWords(text, specificity).length <= 1 ? historyTerms(question, history, specificity, options) : [];
     return { decision, question, query: { text: question, terms }, reason: readDefinites({ antecedents, evidence: decision.evidence }), antecedents };
   }
   // A topic the question already names is no antecedent ("tiger sharks (sharks)").
@@ -606,7 +628,7 @@ function resolveTurn(text: string, history: readonly HistoryTurn[], resolvedHist
   const expand = !REFERENCE_REASONS.has(decision.reason) || ownSpecific <= 1;
   // A name the user put aside ("and Plus?" after "the Pro plan") is no context for what they ask now.
   const aside = new Set((resolved.replaced ?? []).flatMap((name) => contentWords(name)));
-  const terms = expand ? expansionTerms(question, history, specificity, options).filter((t) => !aside.has(t.term)) : [];
+  const terms = expand ? historyTerms(question, history, specificity, options, aside) : [];
   const added = terms.length ? `; + ${terms.slice(0, 4).map((t) => `${t.term} ${t.weight}`).join(', ')}${terms.length > 4 ? ', …' : ''}` : '';
   // A topic the resolution appended in parentheses ("how long does the refund take (refund window)?")
   // is context, searched at the weight of the turn that named it (as history words are), not at the

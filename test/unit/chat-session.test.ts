@@ -325,6 +325,16 @@ describe('chat session with the fake LLM (FakeLlm) and real retrieval', () => {
     expect(second?.mode).toBe('extractive');
   });
 
+  it('a condensed follow-up also searches the names the previous answer wrote as code, below everything else (scripted fake LLM answers, rules condense)', async () => {
+    const { chat } = await session(new FakeLlm({ answer: () => 'Call plans.upgrade(\'plus\') or set billingCycle: \'yearly\' [1].' }), { condense: 'rules' });
+    await run(chat, 'What does the Plus plan cost?');
+    const condensed = find(await run(chat, 'does it include offline mode?'), 'condensed');
+    expect(condensed).toMatchObject({ method: 'rules', gate: 'dangling-pronoun' });
+    expect(condensed?.query.terms).toEqual(expect.arrayContaining([{ term: 'upgrade', weight: 0.15 }, { term: 'billingcycle', weight: 0.15 }]));
+    // A question kept as typed is searched as typed.
+    expect(find(await run(chat, 'How do I delete my account?'), 'condensed')?.query.terms).toEqual([]);
+  });
+
   it('a pronoun resolved by the rules is hedged with the previous question (searched, and said in the sources event); a question kept as typed, or hedge: true, is not hedged so', async () => {
     const store = await SessionStore.open(`chat-${unique++}`);
     const queries: Query[] = [];

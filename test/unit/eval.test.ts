@@ -6,6 +6,7 @@ import { evaluate, type EvalReport } from '../../scripts/eval/evaluate';
 import { svgChart, table } from '../../scripts/eval/report';
 import { closureInterval } from '../../scripts/eval/metrics';
 import { loadEvalSet, withGoldAnswers } from '../../scripts/eval/data';
+import { isAnswers } from '../../scripts/eval/answers';
 import { contexts, strategyQuery, type StrategyQuery } from '../../scripts/eval/strategies';
 import { runEval, type EvalEngine } from '../../scripts/eval/core';
 import { READING_WEIGHT } from '../../src/chat/session';
@@ -65,6 +66,19 @@ describe('--answers gold (our second set, which has no answers of its own)', () 
     expect(question(gold)).toBe('how long is express delivery?');
     expect(table(gold)).toContain('empty answers filled with gold passages');
     expect(() => withGoldAnswers({ passages: null, conversations: [] })).toThrow(/needs a corpus/);
+  });
+});
+
+describe('--answers passages (every answer as the extractive answer quotes it)', () => {
+  it('replaces written answers too, keeps those of turns without a gold passage, and is refused without a corpus', () => {
+    const turn = (id: string, assistant: string, gold: string[]) => ({ id, user: 'q', rewrite: 'q', assistant, gold, kind: 'followup' as const });
+    const set = { passages: [{ id: 'p1', text: 'Set throwOnTimeout: true.' }], conversations: [{ id: 'c', turns: [turn('c-1', 'written', ['p1']), turn('c-2', '', ['p1']), turn('c-3', 'chit-chat', [])] }] };
+    const said = (s: typeof set, mode?: 'gold' | 'passages') => withGoldAnswers(s, mode).conversations[0]?.turns.map((t) => t.assistant);
+    expect(said(set, 'passages')).toEqual(['Set throwOnTimeout: true.', 'Set throwOnTimeout: true.', 'chit-chat']);
+    expect(said(set, 'gold')).toEqual(['written', 'Set throwOnTimeout: true.', 'chit-chat']);
+    expect(said(set)).toEqual(said(set, 'gold'));
+    expect(() => withGoldAnswers({ passages: null, conversations: [] }, 'passages')).toThrow(/--answers passages needs a corpus/);
+    expect(['as-given', 'gold', 'passages', 'summaries'].map(isAnswers)).toEqual([true, true, true, false]);
   });
 });
 

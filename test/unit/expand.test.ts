@@ -82,7 +82,7 @@ describe('resolve, then expand', () => {
     expect(weights.gmo ?? weights.labeling).toBe(0.5);
   });
 
-  it('never expands with the assistant’s words, nor with words already in the question', () => {
+  it('HQE\'s history words are the user\'s, never the assistant\'s, nor words already in the question', () => {
     const terms = expansionTerms('what about labeling?', [{ user: 'GMO labeling', assistant: 'garage garage garage' }], s);
     expect(terms.map((t) => t.term)).toEqual(['gmo']);
   });
@@ -488,6 +488,31 @@ describe('resolve, then expand', () => {
     expect(gateBySpecificity('is it still safe on my garden?', true, everyday).action).toBe('condense');
     expect(gateBySpecificity('how can I increase my levels naturally?', true, everyday).action).toBe('condense');
     expect(gateBySpecificity('what about my dog?', true, everyday).action).toBe('condense');
+  });
+
+  it('a condensed question adds the names the last answer wrote as code, at half the previous turn\'s weight; a name the index splits, an everyday word or a kept turn adds nothing', () => {
+    const sp = specific({ task: 0.3, timeout: 0.6, milliseconds: 0.6 });
+    const history = [{ user: 'Can a task give up if it takes too long?', assistant: 'Set timeout in milliseconds; with throwOnTimeout: true the task rejects (see queue.add(fn, options), QUEUE_SIZE_LIMIT and the item(s) list).' }];
+    const weights = (q: ReturnType<typeof resolveAndExpand>) => Object.fromEntries(q.query.terms.map((t) => [t.term, t.weight]));
+    // An everyday question with the topic appended, and a pronoun: both add the answer's names, after the user's words.
+    const topic = resolveAndExpand('and what is the default?', history, sp);
+    expect(topic.decision.reason).toBe('implicit-topic');
+    expect(weights(topic)).toEqual({ task: 0.5, throwontimeout: 0.15, add: 0.15 });
+    expect(topic.reason).toContain('+ throwontimeout 0.15, add 0.15');
+    const pronoun = resolveAndExpand('what happens to it then?', history, sp);
+    expect(pronoun.question).toBe('what happens to the task then?');
+    expect(weights(pronoun)).toEqual({ throwontimeout: 0.15, add: 0.15 });
+    // QUEUE_SIZE_LIMIT is three everyday words to the index; "item(s)" is a plural; "timeout" is no name.
+    expect(Object.keys(weights(pronoun))).not.toContain('queue');
+    // Not a name the question already holds; none for a kept turn; none at weight 0.
+    expect(weights(resolveAndExpand('what does add do then?', history, sp))).not.toHaveProperty('add');
+    expect(resolveAndExpand('How do I set throwOnTimeout for one task?', history, sp).query.terms).toEqual([]);
+    expect(weights(resolveAndExpand('what happens to it then?', history, sp, { answerNameWeight: 0 }))).toEqual({});
+    // At most maxTerms history words and names, first mention first.
+    expect(resolveAndExpand('what happens to it then?', history, sp, { maxTerms: 1 }).query.terms.map((t) => t.term)).toEqual(['throwontimeout']);
+    // An answer with no code in it (a CAsT conversation) changes nothing.
+    const prose = [{ user: history[0]?.user ?? '', assistant: 'Yes: a task can be given a time limit, and it fails when the time runs out (U.S. rules, e.g. J.C. Penney).' }];
+    expect(weights(resolveAndExpand('and what is the default?', prose, sp))).toEqual({ task: 0.5 });
   });
 
   it('identifiers as documentation writes them ("CORRUPT_INDEX", "onModelMismatch") are names: a later "it" can mean one', () => {
