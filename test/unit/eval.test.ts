@@ -207,5 +207,11 @@ describe('the README set (build/eval-readmes, written from the installed package
     const eighthIds = new Set(eighth.passages?.map((p) => p.id));
     expect(eighth.conversations.length).toBe(10);
     for (const turn of eighth.conversations.flatMap((c) => c.turns)) for (const g of turn.gold) expect(eighthIds.has(g), g).toBe(true);
+    // The ninth (session 24, held out for the next condenser change).
+    const ninth = loadEvalSet(resolve(root, 'build/eval-readmes-9'));
+    const ninthIds = new Set(ninth.passages?.map((p) => p.id));
+    expect(ninth.conversations.length).toBe(10);
+    for (const turn of ninth.conversations.flatMap((c) => c.turns)) for (const g of turn.gold) expect(ninthIds.has(g), g).toBe(true);
+    expect(new Set(ninth.passages?.map((p) => p.source))).toEqual(new Set(['tinybench/README.md', 'pngjs/README.md', 'convert-source-map/README.md']));
   });
 });
