@@ -275,9 +275,9 @@ function historyTerms(question: string, history: readonly HistoryTurn[], specifi
   if (!(answerNameWeight > 0)) return terms;
   const taken = new Set([...lexicalTerms(question), ...terms.flatMap((t) => lexicalTerms(t.term))]);
   // A name the index holds as one word; one it splits ("JEST_WORKER_ID": jest, worker, id) adds only everyday words.
-  const names = namesInAnswer(readableHistory(history).at(-1)?.assistant ?? '').map((name) => contentWords(name)).flatMap((words) => (words.length === 1 ? words : []))
-    .filter((word, i, all) => word.length > 1 && all.indexOf(word) === i && !aside.has(word) && !taken.has(stemsOf(word)[0] ?? word));
-  return [...terms, ...names.map((term) => ({ term, weight: answerNameWeight }))].slice(0, maxTerms);
+  const names = new Set(namesInAnswer(readableHistory(history).at(-1)?.assistant ?? '').map((name) => contentWords(name)).flatMap((words) => (words.length === 1 ? words : [])));
+  const added = [...names].filter((word) => word.length > 1 && !aside.has(word) && !taken.has(stemsOf(word)[0] ?? word));
+  return [...terms, ...added.map((term) => ({ term, weight: answerNameWeight }))].slice(0, maxTerms);
 }
 
 /** The weight of the words of user turn `i` of `count`: recent turns more (decay per turn of age), the first turn at least its own weight. Rounded for traces. */

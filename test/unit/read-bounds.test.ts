@@ -36,6 +36,14 @@ describe('what the condenser reads of a conversation', () => {
     expect(assistant.startsWith(`${read?.assistant ?? ''} `)).toBe(true); // ends at a word
   });
 
+  it('an answer made of code names adds at most maxTerms of them, from its first 4,000 characters, in bounded time', () => {
+    const answer = Array.from({ length: 3_000 }, (_, i) => `call${i}Name(x) snake_${i}`).join(' ');
+    const started = performance.now();
+    const out = resolveAndExpand('what happens to it then?', [turn('Can a task give up if it takes too long?', answer)], specific({ task: 0.3 }));
+    expect(performance.now() - started).toBeLessThan(2_000);
+    expect(out.query.terms.map((t) => t.term)).toEqual(Array.from({ length: 12 }, (_, i) => `call${i}name`));
+  });
+
   it('runs of white space are read as one space (or one line break); short ones are left alone', () => {
     expect(compactSpace(`what${' '.repeat(5_000)}is it?`)).toBe('what is it?');
     expect(compactSpace(`first line${' \n'.repeat(50)}second`)).toBe('first line\nsecond');
