@@ -162,56 +162,36 @@ describe('the README set (build/eval-readmes, written from the installed package
     for (const turn of set.conversations.flatMap((c) => c.turns)) for (const g of turn.gold) expect(ids.has(g), g).toBe(true);
     const report = await evaluate({ data: dir, strategies: ['raw', 'expand', 'oracle'] });
     expect(report.strategies.oracle?.kinds?.followup?.mrr).toBeGreaterThan(report.strategies.raw?.kinds?.followup?.mrr ?? 1);
-    // The second set, held out from session 18 on: every gold section present, and a heading a README repeats
-    // (mammoth's "Underline") keeps both sections apart.
-    const second = loadEvalSet(resolve(root, 'build/eval-readmes-2'));
-    const secondIds = new Set(second.passages?.map((p) => p.id));
-    expect(second.conversations.length).toBe(10);
-    for (const turn of second.conversations.flatMap((c) => c.turns)) for (const g of turn.gold) expect(secondIds.has(g), g).toBe(true);
-    expect([...secondIds].filter((id) => id.startsWith('mammoth/') && id.endsWith('underline')).sort()).toEqual(['mammoth/document-element-matchers-underline', 'mammoth/underline']);
+    // Every later set: ten conversations, every gold section present (each set's own parsing case after it).
+    const written = (n: number) => {
+      const loaded = loadEvalSet(resolve(root, `build/eval-readmes-${n}`));
+      const present = new Set(loaded.passages?.map((p) => p.id));
+      expect(loaded.conversations.length, `set ${n}`).toBe(10);
+      for (const turn of loaded.conversations.flatMap((c) => c.turns)) for (const g of turn.gold) expect(present.has(g), `set ${n}: ${g}`).toBe(true);
+      return { passages: loaded.passages ?? [], ids: present };
+    };
+    const text = (set: ReturnType<typeof written>, id: string) => set.passages.find((p) => p.id === id)?.text;
+    // The second (held out from session 18 on): a heading a README repeats (mammoth's "Underline") keeps both sections apart.
+    expect([...written(2).ids].filter((id) => id.startsWith('mammoth/') && id.endsWith('underline')).sort()).toEqual(['mammoth/document-element-matchers-underline', 'mammoth/underline']);
     // The third (session 19): semver's README repeats "Ranges" (the syntax, and the functions).
-    const third = loadEvalSet(resolve(root, 'build/eval-readmes-3'));
-    const thirdIds = new Set(third.passages?.map((p) => p.id));
-    expect(third.conversations.length).toBe(10);
-    for (const turn of third.conversations.flatMap((c) => c.turns)) for (const g of turn.gold) expect(thirdIds.has(g), g).toBe(true);
-    expect(thirdIds.has('semver/ranges') && thirdIds.has('semver/functions-ranges')).toBe(true);
+    const third = written(3).ids;
+    expect(third.has('semver/ranges') && third.has('semver/functions-ranges')).toBe(true);
     // The fourth (session 20): keyv's and picomatch's titles are HTML <h1>s, so their "## …" sections are siblings
     // under them (keyv's is a logo, named by its alt text, "keyv").
-    const fourth = loadEvalSet(resolve(root, 'build/eval-readmes-4'));
-    const fourthIds = new Set(fourth.passages?.map((p) => p.id));
-    expect(fourth.conversations.length).toBe(10);
-    for (const turn of fourth.conversations.flatMap((c) => c.turns)) for (const g of turn.gold) expect(fourthIds.has(g), g).toBe(true);
-    expect(fourth.passages?.find((p) => p.id === 'keyv/usage')?.text).toMatch(/^Keyv › keyv › Usage\. /);
+    expect(text(written(4), 'keyv/usage')).toMatch(/^Keyv › keyv › Usage\. /);
     // The fifth (session 21): ignore's headings write their types as entities ("Array&lt;Pathname&gt;"), read as
     // characters; magic-string's badges wrap their <img> tags over lines, which leave nothing in its first section.
-    const fifth = loadEvalSet(resolve(root, 'build/eval-readmes-5'));
-    const fifthIds = new Set(fifth.passages?.map((p) => p.id));
-    expect(fifth.conversations.length).toBe(10);
-    for (const turn of fifth.conversations.flatMap((c) => c.turns)) for (const g of turn.gold) expect(fifthIds.has(g), g).toBe(true);
-    expect(fifth.passages?.find((p) => p.id === 'ignore/filter-paths-array-pathname-array-pathname')?.text).toMatch(/^ignore › Methods › \.filter\(paths: Array<Pathname>\): Array<Pathname>\. /);
-    expect(fifth.passages?.find((p) => p.id === 'magic-string/magic-string')?.text).toMatch(/^magic-string › magic-string\. Suppose you have some source code\./);
+    const fifth = written(5);
+    expect(text(fifth, 'ignore/filter-paths-array-pathname-array-pathname')).toMatch(/^ignore › Methods › \.filter\(paths: Array<Pathname>\): Array<Pathname>\. /);
+    expect(text(fifth, 'magic-string/magic-string')).toMatch(/^magic-string › magic-string\. Suppose you have some source code\./);
     // The sixth (session 22): packages whose README is readme.md or Readme.md, found whatever the case.
-    const sixth = loadEvalSet(resolve(root, 'build/eval-readmes-6'));
-    const sixthIds = new Set(sixth.passages?.map((p) => p.id));
-    expect(sixth.conversations.length).toBe(10);
-    for (const turn of sixth.conversations.flatMap((c) => c.turns)) for (const g of turn.gold) expect(sixthIds.has(g), g).toBe(true);
-    expect(sixth.passages?.find((p) => p.id === 'commander/installation')?.text).toMatch(/^commander › Commander\.js › Installation\. \$ npm install commander$/);
-    expect(new Set(sixth.passages?.map((p) => p.source))).toEqual(new Set(['p-queue/readme.md', 'sirv/readme.md', 'commander/Readme.md']));
-    // The seventh (session 22, held out for the next condenser change).
-    const seventh = loadEvalSet(resolve(root, 'build/eval-readmes-7'));
-    const seventhIds = new Set(seventh.passages?.map((p) => p.id));
-    expect(seventh.conversations.length).toBe(10);
-    for (const turn of seventh.conversations.flatMap((c) => c.turns)) for (const g of turn.gold) expect(seventhIds.has(g), g).toBe(true);
-    // The eighth (session 23, held out for that session's condenser changes).
-    const eighth = loadEvalSet(resolve(root, 'build/eval-readmes-8'));
-    const eighthIds = new Set(eighth.passages?.map((p) => p.id));
-    expect(eighth.conversations.length).toBe(10);
-    for (const turn of eighth.conversations.flatMap((c) => c.turns)) for (const g of turn.gold) expect(eighthIds.has(g), g).toBe(true);
+    const sixth = written(6);
+    expect(text(sixth, 'commander/installation')).toMatch(/^commander › Commander\.js › Installation\. \$ npm install commander$/);
+    expect(new Set(sixth.passages.map((p) => p.source))).toEqual(new Set(['p-queue/readme.md', 'sirv/readme.md', 'commander/Readme.md']));
+    // The seventh and eighth (sessions 22 and 23, each held out for the next session's condenser changes).
+    written(7);
+    written(8);
     // The ninth (session 24, held out for the next condenser change).
-    const ninth = loadEvalSet(resolve(root, 'build/eval-readmes-9'));
-    const ninthIds = new Set(ninth.passages?.map((p) => p.id));
-    expect(ninth.conversations.length).toBe(10);
-    for (const turn of ninth.conversations.flatMap((c) => c.turns)) for (const g of turn.gold) expect(ninthIds.has(g), g).toBe(true);
-    expect(new Set(ninth.passages?.map((p) => p.source))).toEqual(new Set(['tinybench/README.md', 'pngjs/README.md', 'convert-source-map/README.md']));
+    expect(new Set(written(9).passages.map((p) => p.source))).toEqual(new Set(['tinybench/README.md', 'pngjs/README.md', 'convert-source-map/README.md']));
   });
 });
