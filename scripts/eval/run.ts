@@ -12,6 +12,10 @@ import { ALL_STRATEGIES, evaluate, type Strategy } from './evaluate';
 import { svgChart, table } from './report';
 import { isTyping } from './typing';
 import { isAnswers } from './answers';
+import { EXPAND_DEFAULTS } from '../../src/chat/expand';
+
+/** The options `--expand` takes: every ExpandOptions key, so a new one needs no second list here. */
+const EXPAND_KEYS = Object.keys(EXPAND_DEFAULTS);
 
 const USAGE = 'usage: npm run eval -- --data DIR [--strategies raw,rules,...] [--retrieval hybrid|dense|lexical] [--k 10] [--json FILE] [--svg FILE] [--turns FILE] [--llm MODULE] [--expand historyWeight=0.3,decay=0.7,firstTurnWeight=0.5,answerNameWeight=0.15] [--answers as-given|gold|passages] [--typing as-given|phone] [--reading on|off]';
 
@@ -31,7 +35,7 @@ function parse(argv: string[]) {
   const expand: Record<string, number> = {};
   for (const pair of opts.expand?.split(',') ?? []) {
     const [key, value] = pair.split('=');
-    if (!key || !['historyWeight', 'decay', 'firstTurnWeight', 'maxTerms', 'answerNameWeight'].includes(key) || !Number.isFinite(Number(value))) throw new Error(`--expand takes historyWeight, decay, firstTurnWeight, maxTerms or answerNameWeight = a number, got "${pair}"`);
+    if (!key || !EXPAND_KEYS.includes(key) || !Number.isFinite(Number(value))) throw new Error(`--expand takes ${EXPAND_KEYS.join(', ')} = a number, got "${pair}"`);
     expand[key] = Number(value);
   }
   const answers = opts.answers ?? 'as-given';
@@ -42,7 +46,6 @@ function parse(argv: string[]) {
   if (reading !== 'on' && reading !== 'off') throw new Error('--reading must be on or off');
   return { reading: reading === 'on', answers, typing, expand, data: opts.data, strategies, retrieval, k: Number(opts.k ?? 10), json: opts.json, svg: opts.svg, turns: opts.turns, llm: opts.llm };
 }
-
 
 async function loadLlm(module: string | undefined): Promise<Llm | undefined> {
   if (!module) return undefined;
