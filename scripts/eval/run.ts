@@ -17,7 +17,7 @@ import { EXPAND_DEFAULTS } from '../../src/chat/expand';
 /** The options `--expand` takes: every ExpandOptions key, so a new one needs no second list here. */
 const EXPAND_KEYS = Object.keys(EXPAND_DEFAULTS);
 
-const USAGE = 'usage: npm run eval -- --data DIR [--strategies raw,rules,...] [--retrieval hybrid|dense|lexical] [--k 10] [--json FILE] [--svg FILE] [--turns FILE] [--llm MODULE] [--expand historyWeight=0.3,decay=0.7,firstTurnWeight=0.5,answerNameWeight=0.15] [--answers as-given|gold|passages] [--typing as-given|phone] [--reading on|off]';
+const USAGE = 'usage: npm run eval -- --data DIR [--strategies raw,rules,...] [--retrieval hybrid|dense|lexical] [--k 10] [--json FILE] [--svg FILE] [--turns FILE] [--llm MODULE] [--expand historyWeight=0.3,decay=0.7,firstTurnWeight=0.5,answerNameWeight=0.15,previousWordWeight=0.15] [--answers as-given|gold|passages] [--typing as-given|phone] [--reading on|off]';
 
 function parse(argv: string[]) {
   const opts: Record<string, string> = {};

@@ -15,7 +15,7 @@
  */
 import type { Query, WeightedTerm } from '../retriever';
 import { contentWords, lexicalTerms } from '../text/tokens';
-import { decide, isContentWord, isNoun, looksPlural, tokenize, type GateDecision, type GateReason } from './rules/gate';
+import { decide, isContentWord, isNoun, isSmalltalk, looksPlural, tokenize, type GateDecision, type GateReason } from './rules/gate';
 import { alternativeOf, condenseWithRules } from './rules/rules-condenser';
 import { repeatedAction } from './rules/verb-phrase';
 import { generalSpecificity, SPECIFIC, type Specificity } from './specificity';
@@ -41,9 +41,15 @@ export interface ExpandOptions {
    * hold: half the previous turn's, as the assistant's words are a guess at what the user meant. 0 adds none. @default 0.15
    */
   answerNameWeight?: number;
+  /**
+   * Weight of the previous question's other content words, the everyday ones the specificity test leaves out
+   * ("records", "options", "hook"): half the previous turn's, as they name the topic less surely than its specific
+   * words. In documentation such words are the API's own vocabulary, which a follow-up continues. 0 adds none. @default 0.15
+   */
+  previousWordWeight?: number;
 }
 
-export const EXPAND_DEFAULTS = Object.freeze({ historyWeight: 0.3, decay: 0.7, firstTurnWeight: 0.5, maxTerms: 12, answerNameWeight: 0.15 } satisfies Required<ExpandOptions>);
+export const EXPAND_DEFAULTS = Object.freeze({ historyWeight: 0.3, decay: 0.7, firstTurnWeight: 0.5, maxTerms: 12, answerNameWeight: 0.15, previousWordWeight: 0.15 } satisfies Required<ExpandOptions>);
 
 export interface ResolvedQuery {
   /** The gate's decision, with specificity taken into account. */
@@ -265,19 +271,27 @@ export function expansionTerms(question: string, fullHistory: readonly HistoryTu
 /**
  * What a condensed question adds below its own words: HQE's history words (expansionTerms), then the names
  * the last answer wrote as code that neither the question nor those words hold ("Set throwOnTimeout: true."
- * then "and make that an error?"). A developer's follow-up continues the API the answer just named; the
- * user's turns rarely spell such names, and an answer's everyday words are too many to add (README, Quality).
- * Identifiers are rare outside code, so conversations about anything else are unchanged. At most `maxTerms` in all.
+ * then "and make that an error?"), then the previous question's everyday words ("how do I read all the
+ * records?" then "and only the first ten?": records). A developer's follow-up continues the API the answer just
+ * named and the vocabulary the last question used; the user's turns rarely spell such names, and an answer's
+ * everyday words are too many to add (README, Quality). Identifiers are rare outside code, and a previous
+ * question's everyday words weigh too little to outrank a passage the question's own words find.
+ * At most `maxTerms` in all.
  */
 function historyTerms(question: string, history: readonly HistoryTurn[], specificity: Specificity, options: ExpandOptions, aside: ReadonlySet<string> = new Set()): WeightedTerm[] {
-  const { maxTerms, answerNameWeight } = { ...EXPAND_DEFAULTS, ...options };
+  const { maxTerms, answerNameWeight, previousWordWeight } = { ...EXPAND_DEFAULTS, ...options };
   const terms = expansionTerms(question, history, specificity, options).filter((t) => !aside.has(t.term));
-  if (!(answerNameWeight > 0)) return terms;
   const taken = new Set([...lexicalTerms(question), ...terms.flatMap((t) => lexicalTerms(t.term))]);
+  const fresh = (word: string) => word.length > 1 && !aside.has(word) && !taken.has(stemsOf(word)[0] ?? word);
+  const readable = readableHistory(history);
   // A name the index holds as one word; one it splits ("JEST_WORKER_ID": jest, worker, id) adds only everyday words.
-  const names = new Set(namesInAnswer(readableHistory(history).at(-1)?.assistant ?? '').map((name) => contentWords(name)).flatMap((words) => (words.length === 1 ? words : [])));
-  const added = [...names].filter((word) => word.length > 1 && !aside.has(word) && !taken.has(stemsOf(word)[0] ?? word));
-  return [...terms, ...added.map((term) => ({ term, weight: answerNameWeight }))].slice(0, maxTerms);
+  const names = answerNameWeight > 0 ? new Set(namesInAnswer(readable.at(-1)?.assistant ?? '').map((name) => contentWords(name)).flatMap((words) => (words.length === 1 ? words : []))) : new Set<string>();
+  const added = [...names].filter(fresh).map((term) => ({ term, weight: answerNameWeight }));
+  for (const t of added) taken.add(stemsOf(t.term)[0] ?? t.term);
+  // The last question, not a "thanks!" after it.
+  const previous = readable.findLast((turn) => !isSmalltalk(turn.user))?.user ?? '';
+  const words = previousWordWeight > 0 ? [...new Set(contentWords(previous))].filter(fresh) : [];
+  return [...terms, ...added, ...words.map((term) => ({ term, weight: previousWordWeight }))].slice(0, maxTerms);
 }
 
 /** The weight of the words of user turn `i` of `count`: recent turns more (decay per turn of age), the first turn at least its own weight. Rounded for traces. */

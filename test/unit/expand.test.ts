@@ -494,25 +494,44 @@ describe('resolve, then expand', () => {
     const sp = specific({ task: 0.3, timeout: 0.6, milliseconds: 0.6 });
     const history = [{ user: 'Can a task give up if it takes too long?', assistant: 'Set timeout in milliseconds; with throwOnTimeout: true the task rejects (see queue.add(fn, options), QUEUE_SIZE_LIMIT and the item(s) list).' }];
     const weights = (q: ReturnType<typeof resolveAndExpand>) => Object.fromEntries(q.query.terms.map((t) => [t.term, t.weight]));
+    // The previous question's everyday words are tested below; here only the names.
+    const names = { previousWordWeight: 0 };
     // An everyday question with the topic appended, and a pronoun: both add the answer's names, after the user's words.
-    const topic = resolveAndExpand('and what is the default?', history, sp);
+    const topic = resolveAndExpand('and what is the default?', history, sp, names);
     expect(topic.decision.reason).toBe('implicit-topic');
     expect(weights(topic)).toEqual({ task: 0.5, throwontimeout: 0.15, add: 0.15 });
     expect(topic.reason).toContain('+ throwontimeout 0.15, add 0.15');
-    const pronoun = resolveAndExpand('what happens to it then?', history, sp);
+    const pronoun = resolveAndExpand('what happens to it then?', history, sp, names);
     expect(pronoun.question).toBe('what happens to the task then?');
     expect(weights(pronoun)).toEqual({ throwontimeout: 0.15, add: 0.15 });
     // QUEUE_SIZE_LIMIT is three everyday words to the index; "item(s)" is a plural; "timeout" is no name.
     expect(Object.keys(weights(pronoun))).not.toContain('queue');
     // Not a name the question already holds; none for a kept turn; none at weight 0.
-    expect(weights(resolveAndExpand('what does add do then?', history, sp))).not.toHaveProperty('add');
-    expect(resolveAndExpand('How do I set throwOnTimeout for one task?', history, sp).query.terms).toEqual([]);
-    expect(weights(resolveAndExpand('what happens to it then?', history, sp, { answerNameWeight: 0 }))).toEqual({});
+    expect(weights(resolveAndExpand('what does add do then?', history, sp, names))).not.toHaveProperty('add');
+    expect(resolveAndExpand('How do I set throwOnTimeout for one task?', history, sp, names).query.terms).toEqual([]);
+    expect(weights(resolveAndExpand('what happens to it then?', history, sp, { ...names, answerNameWeight: 0 }))).toEqual({});
     // At most maxTerms history words and names, first mention first.
-    expect(resolveAndExpand('what happens to it then?', history, sp, { maxTerms: 1 }).query.terms.map((t) => t.term)).toEqual(['throwontimeout']);
+    expect(resolveAndExpand('what happens to it then?', history, sp, { ...names, maxTerms: 1 }).query.terms.map((t) => t.term)).toEqual(['throwontimeout']);
     // An answer with no code in it (a CAsT conversation) changes nothing.
     const prose = [{ user: history[0]?.user ?? '', assistant: 'Yes: a task can be given a time limit, and it fails when the time runs out (U.S. rules, e.g. J.C. Penney).' }];
-    expect(weights(resolveAndExpand('and what is the default?', prose, sp))).toEqual({ task: 0.5 });
+    expect(weights(resolveAndExpand('and what is the default?', prose, sp, names))).toEqual({ task: 0.5 });
+  });
+
+  it('a condensed question adds the previous question\'s everyday words at half its weight, after the names; not those it holds, not a "thanks" in between, none for a kept turn or at weight 0', () => {
+    const sp = specific({ idb: 0.9 });
+    const history = [{ user: 'How do I read all the records in a store with idb?', assistant: 'Call getAll() on the store.' }];
+    const weights = (q: ReturnType<typeof resolveAndExpand>) => Object.fromEntries(q.query.terms.map((t) => [t.term, t.weight]));
+    // "records", "store", "read" name nothing specific, so HQE leaves them out; a follow-up continues them.
+    const topic = resolveAndExpand('can I get just the first ten?', history, sp);
+    expect(topic.decision.reason).toBe('implicit-topic');
+    expect(topic.query.terms).toEqual([{ term: 'idb', weight: 0.5 }, { term: 'getall', weight: 0.15 }, { term: 'read', weight: 0.15 }, { term: 'records', weight: 0.15 }, { term: 'store', weight: 0.15 }]);
+    expect(topic.reason).toContain('(as context); + getall 0.15, read 0.15, records 0.15, store 0.15');
+    // Not a word the question holds; the question before a "thanks!"; nothing for a question kept as typed.
+    expect(weights(resolveAndExpand('how do I sort the records then?', history, sp))).not.toHaveProperty('records');
+    expect(weights(resolveAndExpand('can I get just the first ten?', [...history, { user: 'thanks!', assistant: 'You are welcome.' }], sp))).toMatchObject({ read: 0.15, records: 0.15, store: 0.15 });
+    expect(resolveAndExpand('How do I delete a database with idb?', history, sp).query.terms).toEqual([]);
+    expect(weights(resolveAndExpand('can I get just the first ten?', history, sp, { previousWordWeight: 0 }))).toEqual({ idb: 0.5, getall: 0.15 });
+    expect(weights(resolveAndExpand('can I get just the first ten?', history, sp, { previousWordWeight: 0.1 }))).toMatchObject({ records: 0.1 });
   });
 
   it('identifiers as documentation writes them ("CORRUPT_INDEX", "onModelMismatch") are names: a later "it" can mean one', () => {
