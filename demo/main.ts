@@ -302,7 +302,7 @@ function wire(): void {
 mountEvaluatePanel({
   files: $<HTMLInputElement>('#eval-files'),
   corroboration: $<HTMLInputElement>('#eval-corroboration'),
-  goldAnswers: $<HTMLInputElement>('#eval-gold-answers'),
+  answers: $<HTMLSelectElement>('#eval-answers'),
   phoneTyping: $<HTMLInputElement>('#eval-phone'),
   run: $<HTMLButtonElement>('#eval-run'),
   exportJson: $<HTMLButtonElement>('#eval-export'),

@@ -7,7 +7,7 @@
  * GPU. The set is indexed in its own IndexedDB name, apart from the user's documents.
  */
 import { runEval, type EvalEngine, type EvalReport } from '../../scripts/eval/core';
-import { withGoldAnswers } from '../../scripts/eval/answers';
+import { isAnswers, withGoldAnswers } from '../../scripts/eval/answers';
 import { parseEvalSet } from '../../scripts/eval/parse';
 import { svgChart, table } from '../../scripts/eval/report';
 import { withTyping } from '../../scripts/eval/typing';
@@ -23,8 +23,12 @@ export interface EvaluatePanelParts {
   files: HTMLInputElement;
   /** Checked: hybrid search weighs the dense ranking by its lexical agreement (search.weights.corroboration 1); unchecked: 0. */
   corroboration: HTMLInputElement;
-  /** Checked: empty assistant turns are filled with their gold passages (`npm run eval -- --answers gold`), for sets written without answers. */
-  goldAnswers: HTMLInputElement;
+  /**
+   * What the assistant turns say (`npm run eval -- --answers …`): `as-given`; `gold`, empty ones filled with their gold
+   * passages, for sets written without answers; `passages`, every one replaced by its gold passage, as a page without a
+   * language model answers (by quoting the passage it found).
+   */
+  answers: HTMLSelectElement;
   /** Checked: user turns retyped as on a phone (`npm run eval -- --typing phone`). */
   phoneTyping: HTMLInputElement;
   run: HTMLButtonElement;
@@ -49,11 +53,11 @@ export function mountEvaluatePanel(parts: EvaluatePanelParts): { run(): Promise<
     parts.exportJson.hidden = true;
     try {
       parts.bar.set(null, 'Reading the set…');
-      const gold = parts.goldAnswers.checked;
-      if (gold && !corpus) { parts.bar.fail('Gold answers need corpus.jsonl: the answers are its gold passages.'); return null; }
+      const answers = isAnswers(parts.answers.value) ? parts.answers.value : 'as-given';
+      if (answers !== 'as-given' && !corpus) { parts.bar.fail('Gold answers need corpus.jsonl: the answers are its gold passages.'); return null; }
       const parsed = parseEvalSet(corpus ? await corpus.text() : null, await conversations.text());
       const typing = parts.phoneTyping.checked ? 'phone' : 'as-given';
-      const set = withTyping(gold ? withGoldAnswers(parsed) : parsed, typing);
+      const set = withTyping(answers === 'as-given' ? parsed : withGoldAnswers(parsed, answers), typing);
       const name = `playground-eval-${models.key}`;
       const corroboration = parts.corroboration.checked ? 1 : 0;
       const tl = await createThreadline({ name, embedder: models.embedder, search: { weights: { corroboration } }, ...(models.llm ? { llm: models.llm } : {}) });
@@ -84,7 +88,7 @@ export function mountEvaluatePanel(parts: EvaluatePanelParts): { run(): Promise<
         };
         const strategies: Strategy[] = ['raw', 'rules', 'expand', ...(models.llm ? ['llm' as const, 'llm-expand' as const] : []), 'oracle'];
         parts.bar.set(null, models.llm ? `Condensing with ${models.llm.id} and searching…` : 'Condensing and searching…');
-        report = await runEval(set, set.passages ? engine : { ...engine, rank: () => Promise.resolve([]) }, { data: `${conversations.name} (playground${corroboration ? '' : ', corroboration off'})`, answers: gold ? 'gold' : 'as-given', typing, strategies, ...(models.llm ? { llm: models.llm } : {}) });
+        report = await runEval(set, set.passages ? engine : { ...engine, rank: () => Promise.resolve([]) }, { data: `${conversations.name} (playground${corroboration ? '' : ', corroboration off'})`, answers, typing, strategies, ...(models.llm ? { llm: models.llm } : {}) });
       } finally {
         await tl.dispose();
       }

@@ -85,20 +85,26 @@ describe('playground Evaluate panel (built; scripted fake LLM as the language mo
     // Answers the set leaves empty filled with gold passages (npm run eval -- --answers gold): said in the table and the JSON.
     expect(json).toMatchObject({ answers: 'as-given' });
     await page.check('#eval-corroboration');
-    await page.check('#eval-gold-answers');
+    await page.selectOption('#eval-answers', 'gold');
     const gold = await rerun();
     expect(gold.table).toMatch(/empty answers filled with gold passages/);
     expect(gold.json.answers).toBe('gold');
     expect(gold.json.strategies.expand?.kinds?.followup.mrr).toBeGreaterThan(0);
+    // Every answer replaced by its gold passage (--answers passages), as a page without a language model answers.
+    await page.selectOption('#eval-answers', 'passages');
+    const passages = await rerun();
+    expect(passages.table).toMatch(/every answer replaced by its gold passage/);
+    expect(passages.json.answers).toBe('passages');
+    expect(passages.json.strategies.expand?.kinds?.followup.mrr).toBeGreaterThan(0);
     // The same set retyped as on a phone (npm run eval -- --typing phone): said in the table and the JSON.
-    await page.uncheck('#eval-gold-answers');
+    await page.selectOption('#eval-answers', 'as-given');
     await page.check('#eval-phone');
     const phone = await rerun();
     expect(phone.table).toMatch(/typed as on a phone/);
     expect(phone.json.typing).toBe('phone');
     expect(phone.json.strategies.expand?.kinds?.followup.mrr).toBeGreaterThan(0);
     await page.uncheck('#eval-phone');
-    await page.check('#eval-gold-answers');
+    await page.selectOption('#eval-answers', 'passages');
     // Without a corpus there are no gold passages to answer with: a clear message, no run.
     await page.setInputFiles('#eval-files', [join(set, 'conversations.jsonl')]);
     await page.click('#eval-run');
