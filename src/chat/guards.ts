@@ -27,6 +27,11 @@ export function cleanRewrite(raw: string): string {
   return text;
 }
 
+/**
+ * A rewrite's sentences: a new one only where a capital or a digit follows, stricter on purpose than the
+ * condenser's sentencesOf (rules/sentences.ts), so a one-question rewrite with "e.g. broken ones" or "vs. the
+ * Pro plan" in it is not taken for an answer of two sentences.
+ */
 function sentences(text: string): string[] {
   return text.split(/(?<=[.!?])\s+(?=[\p{Lu}\p{N}])/u).filter((s) => s.trim().length > 0);
 }

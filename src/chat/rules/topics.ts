@@ -168,7 +168,9 @@ export function stemsOf(phrase: string): string[] {
 }
 
 /** A question's subject: after its auxiliary ("Does DOMPurify work …", "Which models does WebLLM support?") or opening a statement. */
-const QUESTION_SUBJECT = /^(?:(?:what|which|who|how|why|when|where)(?:\s+[\p{L}'-]+){0,3}?\s+)?(?:do|does|did|can|could|will|would|should|has|have|had|may|might|must)\s+(?:(?:the|a|an|my|your|our|their|this|that|these|those)\s+)?(.*)$/iu;
+const OPENING_DETERMINER = `(?:${[...DETERMINERS].join('|')})`;
+const QUESTION_SUBJECT = new RegExp(String.raw`^(?:(?:what|which|who|how|why|when|where)(?:\s+[\p{L}'-]+){0,3}?\s+)?(?:do|does|did|can|could|will|would|should|has|have|had|may|might|must)\s+(?:${OPENING_DETERMINER}\s+)?(.*)$`, 'iu');
+const LEADING_DETERMINER = new RegExp(String.raw`^${OPENING_DETERMINER}\s+`, 'i');
 
 /**
  * The phrases that are grammatical subjects of a text's sentences. What the previous question was
@@ -183,7 +185,7 @@ function readSubjects(text: string): ReadonlySet<string> {
   const subjects = new Set<string>();
   for (const sentence of sentencesOf(text).flatMap((s) => s.split(/[;\n]+/)).map((s) => s.replace(/[.!?…]+$/, ''))) {
     const trimmed = sentence.trim().replace(/[’`]/g, "'");
-    const rest = QUESTION_SUBJECT.exec(trimmed)?.[1] ?? trimmed.replace(/^(?:the|a|an|my|your|our|their|this|that|these|those)\s+/i, '');
+    const rest = QUESTION_SUBJECT.exec(trimmed)?.[1] ?? trimmed.replace(LEADING_DETERMINER, '');
     const lower = rest.toLowerCase();
     const phrases = readPhrases(sentence);
     const first = phrases.find((p) => lower.startsWith(p.toLowerCase()));
