@@ -253,6 +253,7 @@ export function rankTopics(history: readonly HistoryTurn[], specificity: Specifi
 /** HQE's weighted history words: specific words of earlier user turns not already in the question. */
 export function expansionTerms(question: string, fullHistory: readonly HistoryTurn[], specificity: Specificity, options: ExpandOptions = {}): WeightedTerm[] {
   const { maxTerms } = { ...EXPAND_DEFAULTS, ...options };
+  if (!(maxTerms > 0)) return [];
   const history = readableHistory(fullHistory);
   const own = new Set(lexicalTerms(question));
   const weights = new Map<string, number>();
@@ -280,6 +281,7 @@ export function expansionTerms(question: string, fullHistory: readonly HistoryTu
  */
 function historyTerms(question: string, history: readonly HistoryTurn[], specificity: Specificity, options: ExpandOptions, aside: ReadonlySet<string> = new Set()): WeightedTerm[] {
   const { maxTerms, answerNameWeight, previousWordWeight } = { ...EXPAND_DEFAULTS, ...options };
+  if (!(maxTerms > 0)) return [];
   const terms = expansionTerms(question, history, specificity, options).filter((t) => !aside.has(t.term));
   const taken = new Set([...lexicalTerms(question), ...terms.flatMap((t) => lexicalTerms(t.term))]);
   const fresh = (word: string) => word.length > 1 && !aside.has(word) && !taken.has(stemsOf(word)[0] ?? word);
@@ -368,9 +370,11 @@ function readHistory(history: readonly HistoryTurn[], specificity: Specificity, 
   const antecedents: Center[] = [];
   const userStems = new Set<string>();
   const persons = new Set<string>();
+  // Only what each turn's references were read as is kept: its search words would be computed for nothing.
+  const reading = { ...options, maxTerms: 0 };
   history.forEach((turn, i) => {
     // Only antecedents the user named: a phrase taken from an answer is a guess, and guesses must not reinforce themselves.
-    const read = i === 0 || i < history.length - RESOLVED_TURNS ? undefined : resolveTurn(turn.user, history.slice(0, i), resolved.slice(), specificity, options, antecedents.at(-1));
+    const read = i === 0 || i < history.length - RESOLVED_TURNS ? undefined : resolveTurn(turn.user, history.slice(0, i), resolved.slice(), specificity, reading, antecedents.at(-1));
     const used = (read?.antecedents ?? []).filter((phrase) => stemsOf(phrase).every((st) => userStems.has(st)));
     for (const st of lexicalTerms(turn.user)) userStems.add(st);
     // The antecedent is a mention of its own, kept apart (in parentheses) so it never fuses with the turn's words.
