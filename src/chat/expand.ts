@@ -272,8 +272,8 @@ export function expansionTerms(question: string, fullHistory: readonly HistoryTu
 /**
  * What a condensed question adds below its own words: HQE's history words (expansionTerms), then the names
  * the last answer wrote as code that neither the question nor those words hold ("Set throwOnTimeout: true."
- * then "and make that an error?"), then the previous question's everyday words ("how do I read all the
- * records?" then "and only the first ten?": records). A developer's follow-up continues the API the answer just
+ * then "and make that an error?"), then the previous question's everyday words ("How do I read all the records
+ * in a store with idb?" then "can I get just the first ten?": read, records, store). A developer's follow-up continues the API the answer just
  * named and the vocabulary the last question used; the user's turns rarely spell such names, and an answer's
  * everyday words are too many to add (README, Quality). Identifiers are rare outside code, and a previous
  * question's everyday words weigh too little to outrank a passage the question's own words find.
