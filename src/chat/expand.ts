@@ -290,10 +290,14 @@ function historyTerms(question: string, history: readonly HistoryTurn[], specifi
   const names = answerNameWeight > 0 ? new Set(namesInAnswer(readable.at(-1)?.assistant ?? '').map((name) => contentWords(name)).flatMap((words) => (words.length === 1 ? words : []))) : new Set<string>();
   const added = [...names].filter(fresh).map((term) => ({ term, weight: answerNameWeight }));
   for (const t of added) taken.add(stemsOf(t.term)[0] ?? t.term);
-  // The last question, not a "thanks!" after it.
-  const previous = readable.findLast((turn) => !isSmalltalk(turn.user))?.user ?? '';
+  const previous = lastQuestion(readable) ?? '';
   const words = previousWordWeight > 0 ? [...new Set(contentWords(previous))].filter(fresh) : [];
   return [...terms, ...added, ...words.map((term) => ({ term, weight: previousWordWeight }))].slice(0, maxTerms);
+}
+
+/** The last user turn that asks something: small talk ("thanks!", the gate's only reply) is no question to continue or pair with. */
+function lastQuestion(turns: readonly HistoryTurn[]): string | undefined {
+  return turns.findLast((turn) => !isSmalltalk(turn.user))?.user;
 }
 
 /** The weight of the words of user turn `i` of `count`: recent turns more (decay per turn of age), the first turn at least its own weight. Rounded for traces. */
@@ -449,7 +453,7 @@ const GUESSED_REASONS: ReadonlySet<GateReason> = new Set(['dangling-pronoun', 'e
  */
 function hedged(resolved: ResolvedQuery, text: string, history: readonly HistoryTurn[], options: ExpandOptions): ResolvedQuery {
   const weight = Math.min(1, options.historyWeight ?? EXPAND_DEFAULTS.historyWeight);
-  const previous = history.findLast((turn, i) => decide(turn.user, i > 0).action !== 'reply')?.user;
+  const previous = lastQuestion(history);
   if (!GUESSED_REASONS.has(resolved.decision.reason) || previous === undefined || !(weight > 0)) return resolved;
   return { ...resolved, query: { ...resolved.query, hedge: `${previous} ${text}`, hedgeWeight: weight }, reason: `${resolved.reason}; hedged with the previous question at ${weight}` };
 }
