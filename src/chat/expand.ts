@@ -15,7 +15,7 @@
  */
 import type { Query, WeightedTerm } from '../retriever';
 import { contentWords, lexicalTerms } from '../text/tokens';
-import { decide, isContentWord, isNoun, isSmalltalk, looksPlural, tokenize, type GateDecision, type GateReason } from './rules/gate';
+import { decide, determinesNext, isContentWord, isNoun, isSmalltalk, looksPlural, referenceIndex, tokenize, type GateDecision, type GateReason } from './rules/gate';
 import { alternativeOf, condenseWithRules } from './rules/rules-condenser';
 import { repeatedAction } from './rules/verb-phrase';
 import { generalSpecificity, SPECIFIC, type Specificity } from './specificity';
@@ -369,8 +369,8 @@ export function resolveHistory(history: readonly HistoryTurn[], specificity: Spe
 }
 
 /** resolveHistory, with what each turn's references were read as (user-named antecedents only). */
-function readHistory(history: readonly HistoryTurn[], specificity: Specificity, options: ExpandOptions): { turns: HistoryTurn[]; antecedents: Center[] } {
-  const resolved: HistoryTurn[] = [];
+function readHistory(history: readonly HistoryTurn[], specificity: Specificity, options: ExpandOptions): { turns: ReadTurn[]; antecedents: Center[] } {
+  const resolved: ReadTurn[] = [];
   const antecedents: Center[] = [];
   const userStems = new Set<string>();
   const persons = new Set<string>();
@@ -382,7 +382,7 @@ function readHistory(history: readonly HistoryTurn[], specificity: Specificity, 
     const used = (read?.antecedents ?? []).filter((phrase) => stemsOf(phrase).every((st) => userStems.has(st)));
     for (const st of lexicalTerms(turn.user)) userStems.add(st);
     // The antecedent is a mention of its own, kept apart (in parentheses) so it never fuses with the turn's words.
-    resolved.push({ user: used.length ? `${turn.user} (${used.join(') (')})` : turn.user, assistant: turn.assistant });
+    resolved.push({ user: used.length ? `${turn.user} (${used.join(') (')})` : turn.user, assistant: turn.assistant, ...(read?.decision.action === 'condense' ? { asked: read.question } : {}) });
     // "How about high cholesterol?" puts its alternative in place of what was asked about: the next "it" means it.
     const alternative = i > 0 ? alternativeOf(turn.user) : undefined;
     const instead = alternative ? candidatePhrases(alternative).filter((p) => !isAspect(p)).slice(0, 1) : [];
@@ -398,15 +398,17 @@ function readHistory(history: readonly HistoryTurn[], specificity: Specificity, 
   return { turns: resolved, antecedents };
 }
 
+/** An earlier turn as read: its antecedents in parentheses after the user's words, and the question it was searched as where it was condensed. */
+interface ReadTurn extends HistoryTurn { asked?: string }
+
 /** What the previous user turn's references were read as, and the pronoun that referred to it (none for an alternative or a definite). */
 interface Center { phrases: readonly string[]; pronoun?: string | undefined; persons?: readonly string[] }
 
-/** True when `word` in `text` is a pronoun, not a determiner: no noun follows it ("fix that?", "that is", not "that refund"). */
+/** True when `word` in `text` is a pronoun, not a determiner: it determines no noun after it ("fix that?", "that is", "is that safe?", not "that refund"). */
 function standsAlone(text: string, word: string): boolean {
   const tokens = tokenize(text);
-  const at = tokens.findIndex((t) => t.word === word.toLowerCase());
-  const next = tokens[at + 1]?.word;
-  return at >= 0 && (next === undefined || !isNoun(next));
+  const at = referenceIndex(text, tokens, word);
+  return at >= 0 && !determinesNext(text, tokens, at);
 }
 
 /** he/she (one person), they (a plural or a group), it (a thing): a pronoun continues a center only of its own kind. */
@@ -445,17 +447,22 @@ export function resolveAndExpand(typed: string, fullHistory: readonly HistoryTur
 const GUESSED_REASONS: ReadonlySet<GateReason> = new Set(['dangling-pronoun', 'ellipsis']);
 
 /**
- * A reference's antecedent is a guess, and a wrong one searched at full weight buries the passage. So the
- * previous question with this one, in the user's own words (read as written: written-forms.ts), unresolved, is ranked too and fused below the resolved
- * question's ranking at the previous turn's history weight (0.3): where the guess is right the two agree,
- * where it is wrong the conversation's own words still surface the passage. Measured (README, Quality): no
- * set down, fourth README set 0.662 → 0.704, held-out fifth 0.625 → 0.654. Small talk is no question to pair with.
+ * A reference's antecedent is a guess, and a wrong one searched at full weight buries the passage. So a second
+ * reading, in the user's own words (read as written: written-forms.ts), unresolved, is ranked too and fused below
+ * the resolved question's ranking at the previous turn's history weight (0.3): where the guess is right the two
+ * agree, where it is wrong the conversation's own words still surface the passage. For a pronoun that reading is
+ * the previous question with this one (no set down, fourth README set 0.662 → 0.704, held-out fifth 0.625 →
+ * 0.654). An ellipsis already searches the previous question, spliced: its other reading is the fragment as a
+ * question of its own ("and comments?"), near the same documents (README, Quality: ellipses 0.833 → 0.860 on
+ * the README sets and samples, 0.329 → 0.349 on CAsT 2021). Small talk is no question to pair with.
  */
 function hedged(resolved: ResolvedQuery, text: string, history: readonly HistoryTurn[], options: ExpandOptions): ResolvedQuery {
   const weight = Math.min(1, options.historyWeight ?? EXPAND_DEFAULTS.historyWeight);
   const previous = lastQuestion(history);
   if (!GUESSED_REASONS.has(resolved.decision.reason) || previous === undefined || !(weight > 0)) return resolved;
-  return { ...resolved, query: { ...resolved.query, hedge: `${previous} ${text}`, hedgeWeight: weight }, reason: `${resolved.reason}; hedged with the previous question at ${weight}` };
+  const fragment = resolved.decision.reason === 'ellipsis';
+  const hedge = fragment ? text : `${previous} ${text}`;
+  return { ...resolved, query: { ...resolved.query, hedge, hedgeWeight: weight }, reason: `${resolved.reason}; hedged with ${fragment ? 'the fragment as typed' : 'the previous question'} at ${weight}` };
 }
 
 /**
@@ -463,7 +470,7 @@ function hedged(resolved: ResolvedQuery, text: string, history: readonly History
  * place it points at as well ("how do I enable debug there?" → "… in the browser"), once, when both readings
  * replace their reference (no topic appended for context).
  */
-function secondReference(first: ResolvedQuery, history: readonly HistoryTurn[], resolvedHistory: readonly HistoryTurn[], specificity: Specificity, options: ExpandOptions): ResolvedQuery {
+function secondReference(first: ResolvedQuery, history: readonly HistoryTurn[], resolvedHistory: readonly ReadTurn[], specificity: Specificity, options: ExpandOptions): ResolvedQuery {
   // Read again only a question that still says "there": the other nearly every condensed question would pay for nothing.
   if (first.decision.action !== 'condense' || first.decision.reason !== 'dangling-pronoun' || first.question.includes('(') || !/\bthere\b/i.test(first.question)) return first;
   const again = resolveTurn(first.question, history, resolvedHistory, specificity, options, { phrases: [] }, false);
@@ -501,6 +508,8 @@ export function resolveDefinites(ask: string, history: readonly HistoryTurn[], s
     // A noun after it makes a compound ("the Stanford experiment"); a participle does not ("was the Squad established").
     const compound = after !== undefined && isNoun(after) && !/^.{2,}[^e]ed$/.test(after);
     if ((determiner.word !== 'the' && determiner.word !== demonstrative) || !isNoun(noun.word) || compound || after === 'of') continue;
+    // A demonstrative only where it determines its noun ("this theory"), not as a pronoun ("does this slow the cache down?").
+    if (determiner.word !== 'the' && !determinesNext(ask, tokens, i)) continue;
     // Only the determiner and the noun, adjacent: "the Stanford experiment" already says which.
     if (ask.slice(determiner.index + determiner.word.length, noun.index).trim() !== '') continue;
     const head = stemsOf(noun.word)[0] ?? noun.word;
@@ -565,7 +574,7 @@ function phrasesByHead(text: string): Map<string, string[]> {
  * something newer ("How does it compare to Amazon Prime Video?" then "What is
  * its subscriber growth?": still Netflix).
  */
-function resolveTurn(text: string, history: readonly HistoryTurn[], resolvedHistory: readonly HistoryTurn[], specificity: Specificity, options: ExpandOptions, center: Center = { phrases: [] }, repeat = true): ResolvedQuery {
+function resolveTurn(text: string, history: readonly HistoryTurn[], resolvedHistory: readonly ReadTurn[], specificity: Specificity, options: ExpandOptions, center: Center = { phrases: [] }, repeat = true): ResolvedQuery {
   const { preamble, ask: typedAsk } = splitPreamble(text);
   // "Now it stopped working. Why?", "What do the guidelines say? Why?": a bare question asks about what the
   // message said just before it, so that is what is resolved (or kept), and the bare question follows as typed.
@@ -632,7 +641,9 @@ function resolveTurn(text: string, history: readonly HistoryTurn[], resolvedHist
     return at > 0 ? [topics[at] as Topic, ...topics.slice(0, at), ...topics.slice(at + 1)] : topics;
   };
   const rank = (h: readonly HistoryTurn[]) => (h === history ? centered(rankTopics(resolvedHistory, specificity, options, preamble).filter((t) => !t.stems.every((st) => own.has(st)))) : rankTopics(h, specificity, options));
-  const resolved = condenseWithRules(ask, history, decision, 0, rank);
+  // An ellipsis continues the previous question as it was searched (its trace), not as the rules alone would read it.
+  const asked = (turn: HistoryTurn) => resolvedHistory[history.indexOf(turn)]?.asked;
+  const resolved = condenseWithRules(ask, history, decision, 0, rank, asked);
   const question = preamble ? `${preamble} ${resolved.question}` : resolved.question;
   // "Okay. I'd like to spend time with my baby while working out. Any ideas for that?", "Are sharks endangered?
   // If so, which species?": a demonstrative or fragment that resolves to nothing but words of the message's own

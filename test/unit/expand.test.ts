@@ -384,14 +384,18 @@ describe('resolve, then expand', () => {
     expect(resolveAndExpand('and Plus?', [{ user: 'How much is the Pro plan?', assistant: '' }], people).question).toBe('How much is the Plus plan?');
   });
 
-  it('a reference resolved by a guess (pronoun, ellipsis) is hedged with the previous question and this one, at the previous turn’s history weight; other condensations and kept turns are not', () => {
+  it('a reference resolved by a guess is hedged, at the previous turn’s history weight: a pronoun with the previous question and this one, an ellipsis (already spliced into the previous question) with the fragment as typed; other condensations and kept turns are not', () => {
     const sp = specific({ plus: 0.6, plan: 0.3, offline: 0.8, mode: 0.3, pro: 0.6, benefits: 0.2 });
     const history = [{ user: 'What does the Plus plan cost?', assistant: '' }];
     const pronoun = resolveAndExpand('does it include offline mode?', history, sp);
     expect(pronoun.decision.reason).toBe('dangling-pronoun');
     expect(pronoun.query).toMatchObject({ hedge: 'What does the Plus plan cost? does it include offline mode?', hedgeWeight: 0.3 });
     expect(pronoun.reason).toMatch(/hedged with the previous question at 0\.3$/);
-    expect(resolveAndExpand('and the Pro plan?', history, sp).query).toMatchObject({ hedge: 'What does the Plus plan cost? and the Pro plan?', hedgeWeight: 0.3 });
+    const ellipsis = resolveAndExpand('and offline mode?', history, sp);
+    expect(ellipsis.decision.reason).toBe('ellipsis');
+    expect(ellipsis.question).toMatch(/^What does the Plus plan cost/);
+    expect(ellipsis.query).toMatchObject({ hedge: 'and offline mode?', hedgeWeight: 0.3 });
+    expect(ellipsis.reason).toMatch(/hedged with the fragment as typed at 0\.3$/);
     // The weight follows historyWeight (at most 1); small talk is no question to pair with.
     expect(resolveAndExpand('does it include offline mode?', history, sp, { historyWeight: 0.5 }).query.hedgeWeight).toBe(0.5);
     expect(resolveAndExpand('does it include offline mode?', [...history, { user: 'thanks!', assistant: '' }], sp).query.hedge).toBe('What does the Plus plan cost? does it include offline mode?');
@@ -436,6 +440,31 @@ describe('resolve, then expand', () => {
     expect(out.question).toBe('how do I fix the note?');
     // "it" continues the conversation's topic instead.
     expect(resolveAndExpand('how do I turn it on?', history, sp).question).not.toMatch(/note/);
+  });
+
+  it('a demonstrative read as a pronoun where no noun of its follows (an adjective, an adverb, a verb), and the one the gate flagged is the one replaced', () => {
+    const sp = specific({ iframe: 0.9, comlink: 0.9, origin: 0.5, version: 0.6, flag: 0.5, range: 0.3, text: 0.3, magicstring: 0.9, cache: 0.8, entries: 0.5, dispose: 0.9 });
+    const safe = resolveAndExpand('is that safe if the other origin is untrusted?', [{ user: 'How do I talk to an iframe with comlink?', assistant: '' }], sp);
+    expect(safe.question).not.toMatch(/the safe/);
+    expect(safe.question).toMatch(/^is (?:the )?(?:iframe|comlink) safe if the other origin is untrusted/);
+    expect(resolveAndExpand('can I use -v for that instead?', [{ user: 'How do I add a version flag?', assistant: '' }], sp).question).not.toMatch(/the instead/);
+    const slow = resolveAndExpand('Does this slow the cache down?', [{ user: 'How do I close entries with dispose when the cache evicts them?', assistant: '' }], sp);
+    expect(slow.question).not.toMatch(/the slow/);
+    expect(slow.question).toMatch(/slow the cache down/);
+    // "text that moves": the relative "that" stays; "that range" is the reference.
+    const relative = resolveAndExpand('can I insert text that moves along when that range is moved?', [{ user: 'What happens when I move the range twice?', assistant: '' }], sp);
+    expect(relative.decision.reason).toBe('demonstrative');
+    expect(relative.question).toMatch(/^can I insert text that moves along when the range( twice)? is moved/);
+  });
+
+  it('an ellipsis continues the previous question as it was searched (its own trace), not as the rules alone would read it', () => {
+    const sp = specific({ mocha: 0.9, sourcemapsupport: 0.9, source: 0.5, map: 0.5, support: 0.5, lines: 0.3, original: 0.3, code: 0.2, stack: 0.6, traces: 0.6 });
+    const history = [{ user: 'My stack traces point at the compiled code. How do I get the original lines with source-map-support?', assistant: '' }];
+    const previous = resolveAndExpand('can I do it without touching the code?', history, sp);
+    expect(previous.question).toBe('can I get the original lines with source-map-support without touching the code?');
+    const out = resolveAndExpand('and in my mocha tests?', [...history, { user: 'can I do it without touching the code?', assistant: '' }], sp);
+    expect(out.decision.reason).toBe('ellipsis');
+    expect(out.question).toBe('can I get the original lines with source-map-support without touching the code in my mocha tests?');
   });
 
   it('a remnant that picks by rank replaces the question’s rank of the same kind', () => {

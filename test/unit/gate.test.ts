@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { decide, type GateReason } from '../../src/chat/rules/gate';
+import { decide, determinesNext, referenceIndex, tokenize, type GateReason } from '../../src/chat/rules/gate';
 
 type Row = [question: string, action: 'keep' | 'condense' | 'reply', reason: GateReason];
 
@@ -190,5 +190,29 @@ describe('gate', () => {
   it('is deterministic and reports its evidence', () => {
     expect(decide('Does it work offline?', true)).toEqual({ action: 'condense', reason: 'dangling-pronoun', evidence: ['it'] });
     expect(decide('Does it work offline?', true)).toEqual(decide('Does it work offline?', true));
+  });
+
+  it('tells a demonstrative that determines its noun from one standing alone, and finds the reference the gate flagged', () => {
+    const determines = (text: string, word: string) => {
+      const tokens = tokenize(text);
+      return determinesNext(text, tokens, referenceIndex(text, tokens, word));
+    };
+    expect(determines('and how long does that refund take?', 'that')).toBe(true);
+    expect(determines('Is that plan available in Canada?', 'that')).toBe(true);
+    expect(determines('Could you expand on some of these methods?', 'these')).toBe(true);
+    expect(determines('what is that option?', 'that')).toBe(true);
+    // A predicate adjective closing a question opened by a copula, an adverb, a verb after do-support.
+    expect(determines('is that safe if the other origin is untrusted?', 'that')).toBe(false);
+    expect(determines('Is this fast?', 'this')).toBe(false);
+    expect(determines('can I use -v for that instead?', 'that')).toBe(false);
+    expect(determines('Does this slow the cache down?', 'this')).toBe(false);
+    expect(determines('how do I fix that?', 'that')).toBe(false);
+    expect(determines('that, or the other one?', 'that')).toBe(false);
+    // The "that" the gate flagged, not a relative one before it; the first occurrence where none is flagged.
+    const relative = 'can I insert text that moves along when that range is moved?';
+    expect(tokenize(relative)[referenceIndex(relative, tokenize(relative), 'that')]?.index).toBe(relative.indexOf('that range'));
+    const expletive = 'How much does it cost for someone to fix it?';
+    expect(referenceIndex(expletive, tokenize(expletive), 'it')).toBe(tokenize(expletive).length - 1);
+    expect(referenceIndex('no reference here', tokenize('no reference here'), 'that')).toBe(-1);
   });
 });

@@ -204,26 +204,74 @@ function isLocativeThere(tokens: Token[], i: number): boolean {
   return prev !== undefined;
 }
 
-function danglingReference(text: string, tokens: Token[]): { reason: GateReason; word: string } | null {
-  for (let i = 0; i < tokens.length; i++) {
-    const { word } = tokens[i] as Token;
-    // "it's" is "it is" (expletive before "worth", "possible"…) or a misspelled "its" ("describe it's growth"): both can point back.
-    const pronoun = ANAPHORIC_PRONOUNS.has(word) || (word === "it's" && !EXPLETIVE_IT_COMPLEMENTS.has(tokens[i + 1]?.word ?? '') && !/^(?:a|an|the)$/.test(tokens[i + 1]?.word ?? ''));
-    if (pronoun && !(word.startsWith('it') && isExpletiveIt(tokens, i)) && !hasInternalAntecedent(text, tokens, i)) {
-      return { reason: 'dangling-pronoun', word };
-    }
-    // Locative "there" ("fun things to do there", "is it expensive to live there?") points at a place named before;
-    // existential "there" ("is there", "there are") does not.
-    if (word === 'there' && isLocativeThere(tokens, i)) return { reason: 'dangling-pronoun', word };
-    if (DEMONSTRATIVES.has(word)) {
-      const next = tokens[i + 1]?.word;
-      if (next && TIME_NOUNS.has(next)) continue;
-      if (word === 'that' && isRelativeThat(tokens, i)) continue;
-      if (hasInternalAntecedent(text, tokens, i) && next && isContentWord(next)) continue;
-      return { reason: 'demonstrative', word };
-    }
+/** The kind of dangling reference the word at `tokens[i]` is, or null when it is none (an expletive "it", a relative "that", "that day"…). */
+function referenceAt(text: string, tokens: readonly Token[], i: number): GateReason | null {
+  const { word } = tokens[i] as Token;
+  // "it's" is "it is" (expletive before "worth", "possible"…) or a misspelled "its" ("describe it's growth"): both can point back.
+  const pronoun = ANAPHORIC_PRONOUNS.has(word) || (word === "it's" && !EXPLETIVE_IT_COMPLEMENTS.has(tokens[i + 1]?.word ?? '') && !/^(?:a|an|the)$/.test(tokens[i + 1]?.word ?? ''));
+  if (pronoun && !(word.startsWith('it') && isExpletiveIt(tokens as Token[], i)) && !hasInternalAntecedent(text, tokens as Token[], i)) return 'dangling-pronoun';
+  // Locative "there" ("fun things to do there", "is it expensive to live there?") points at a place named before;
+  // existential "there" ("is there", "there are") does not.
+  if (word === 'there' && isLocativeThere(tokens as Token[], i)) return 'dangling-pronoun';
+  if (DEMONSTRATIVES.has(word)) {
+    const next = tokens[i + 1]?.word;
+    if (next && TIME_NOUNS.has(next)) return null;
+    if (word === 'that' && isRelativeThat(tokens as Token[], i)) return null;
+    if (hasInternalAntecedent(text, tokens as Token[], i) && next && isContentWord(next)) return null;
+    return 'demonstrative';
   }
   return null;
+}
+
+function danglingReference(text: string, tokens: Token[]): { reason: GateReason; word: string } | null {
+  for (let i = 0; i < tokens.length; i++) {
+    const reason = referenceAt(text, tokens, i);
+    if (reason) return { reason, word: (tokens[i] as Token).word };
+  }
+  return null;
+}
+
+/**
+ * Where `word` stands as the reference the gate found: its first occurrence that is one ("can I insert text
+ * that moves when that range is moved?": the second "that", not the relative one), else its first occurrence.
+ */
+export function referenceIndex(text: string, tokens: readonly Token[], word: string): number {
+  const w = word.toLowerCase();
+  const flagged = tokens.findIndex((t, i) => t.word === w && referenceAt(text, tokens, i) !== null);
+  return flagged >= 0 ? flagged : tokens.findIndex((t) => t.word === w);
+}
+
+/** Words a demonstrative pronoun is often followed by that are no noun of its: adverbs ("for that instead", "is that enough?"). */
+const ADVERBS_AFTER: ReadonlySet<string> = new Set(['instead', 'anyway', 'still', 'already', 'ever', 'never', 'always', 'often', 'sometimes', 'later', 'either', 'enough', 'even', 'else', 'together', 'though', 'much']);
+const COPULAS: ReadonlySet<string> = new Set(['is', 'was', 'are', 'were', "isn't", "wasn't", "aren't", "weren't"]);
+const DO_SUPPORT: ReadonlySet<string> = new Set(['do', 'does', 'did', 'will', 'would', 'can', 'could', 'should', 'may', 'might', 'must', "doesn't", "don't", "didn't", "won't", "can't"]);
+
+/**
+ * Whether the demonstrative at `tokens[i]` determines the word after it ("that refund", "this theory") rather
+ * than standing alone as a pronoun: not before an adverb ("for that instead?"), not before a predicate
+ * adjective that ends a question opened by a copula ("is that safe if …?", "is this fast?"), not before the
+ * verb of a question with do-support or a modal ("does this slow the cache down?": a word followed by a
+ * determiner is no noun of a phrase, which has no determiner inside it).
+ */
+export function determinesNext(text: string, tokens: readonly Token[], i: number): boolean {
+  const that = tokens[i];
+  const next = tokens[i + 1];
+  if (!that || !next || !/^\p{L}/u.test(next.word) || !isNoun(next.word) || ADVERBS_AFTER.has(next.word)) return false;
+  if (/[^\s]/.test(text.slice(that.index + that.word.length, next.index))) return false;
+  const before = tokens[i - 1];
+  const after = tokens[i + 2];
+  if (before && COPULAS.has(before.word) && opensClause(text, tokens, i - 1)) {
+    const closes = !after || /[,;:.!?]/.test(text.slice(next.index + next.word.length, after.index)) || SUBORDINATORS.has(after.word) || after.word === 'than';
+    if (closes) return false;
+  }
+  return !(before && DO_SUPPORT.has(before.word) && after && DETERMINERS.has(after.word) && !DEMONSTRATIVES.has(after.word));
+}
+
+/** Whether `tokens[i]` opens its clause: the first word, or the first after a sentence or clause mark or a coordinator. */
+function opensClause(text: string, tokens: readonly Token[], i: number): boolean {
+  const prev = tokens[i - 1];
+  if (!prev) return true;
+  return /[,;:.!?]/.test(text.slice(prev.index + prev.word.length, (tokens[i] as Token).index)) || COORDINATORS.has(prev.word) || prev.word === 'so';
 }
 
 /** Decisions remembered by text: one condensation asks about each earlier turn several times (smalltalk, splices, centering). */

@@ -5,7 +5,7 @@
  * with the conversation's most salient topic, and otherwise adds that topic as
  * context. Deterministic, and it always says what it did.
  */
-import { decide, isContentWord, isNoun, tokenize, type GateDecision } from './gate';
+import { decide, determinesNext, isContentWord, isNoun, referenceIndex, tokenize, type GateDecision } from './gate';
 import { readableHistory } from './read-bounds';
 import { sentencesOf } from './sentences';
 import { isWrittenAsName, stemsOf, trackTopics, type HistoryTurn, type Topic } from './topics';
@@ -33,10 +33,12 @@ function strip(q: string): string {
 }
 
 /** The previous user question (small talk skipped), itself resolved to a standalone form. */
-export function resolvedQuestion(history: readonly HistoryTurn[], depth = 0, rank: (h: readonly HistoryTurn[]) => Topic[] = trackTopics): string | undefined {
+export function resolvedQuestion(history: readonly HistoryTurn[], depth = 0, rank: (h: readonly HistoryTurn[]) => Topic[] = trackTopics, asked?: AskedAs): string | undefined {
   const at = history.findLastIndex((t) => decide(t.user, true).action !== 'reply');
   const last = history[at];
   if (!last) return undefined;
+  const known = asked?.(last);
+  if (known !== undefined) return known;
   const earlier = history.slice(0, at);
   const decision = decide(last.user, earlier.length > 0);
   if (decision.action !== 'condense' || depth >= MAX_DEPTH) return last.user;
@@ -44,16 +46,22 @@ export function resolvedQuestion(history: readonly HistoryTurn[], depth = 0, ran
 }
 
 /**
+ * What an earlier turn was asked as, where the caller resolved it already (undefined: resolve it with these
+ * rules): an ellipsis continues the previous question as it was searched, so it reads the same in both places.
+ */
+export type AskedAs = (turn: HistoryTurn) => string | undefined;
+
+/**
  * `topics` replaces the built-in topic ranking (the corpus-aware condenser
  * ranks by specificity in the user's index); the same ranking resolves the
  * previous questions an ellipsis is spliced into.
  */
-export function condenseWithRules(question: string, fullHistory: readonly HistoryTurn[], decision: GateDecision, depth = 0, rank: (h: readonly HistoryTurn[]) => Topic[] = trackTopics): Condensation {
+export function condenseWithRules(question: string, fullHistory: readonly HistoryTurn[], decision: GateDecision, depth = 0, rank: (h: readonly HistoryTurn[]) => Topic[] = trackTopics, asked?: AskedAs): Condensation {
   const history = readableHistory(fullHistory);
   const topics = rank(history);
   const top = topics[0];
   // An ellipsis continues the previous question, topic or not.
-  if (decision.reason === 'ellipsis') return spliceEllipsis(question, history, top, depth, rank);
+  if (decision.reason === 'ellipsis') return spliceEllipsis(question, history, top, depth, rank, asked);
   if (!top) return { question, reason: 'no topic in the history; kept as typed' };
   switch (decision.reason) {
     case 'dangling-pronoun':
@@ -103,20 +111,20 @@ export function alternativeOf(question: string): string | undefined {
  * "what about damaged items?", "what about opened ones?" asks about opened
  * ones, not both; "and to Canada?" still adds to the one before).
  */
-function continuedQuestion(history: readonly HistoryTurn[], depth: number, rank: (h: readonly HistoryTurn[]) => Topic[]): string | undefined {
+function continuedQuestion(history: readonly HistoryTurn[], depth: number, rank: (h: readonly HistoryTurn[]) => Topic[], asked?: AskedAs): string | undefined {
   const at = history.findLastIndex((t) => decide(t.user, true).action !== 'reply');
   const last = history[at];
   if (last && at > 0 && depth < MAX_DEPTH && decide(last.user, true).reason === 'ellipsis') {
     const { opener, fragment } = fragmentOf(strip(last.user));
-    if (fragment && ALTERNATIVE.test(opener) && !(OWN_QUESTION.test(fragment) && fragment.split(/\s+/).length >= 3)) return continuedQuestion(history.slice(0, at), depth + 1, rank);
+    if (fragment && ALTERNATIVE.test(opener) && !(OWN_QUESTION.test(fragment) && fragment.split(/\s+/).length >= 3)) return continuedQuestion(history.slice(0, at), depth + 1, rank, asked);
   }
-  return resolvedQuestion(history, depth, rank);
+  return resolvedQuestion(history, depth, rank, asked);
 }
 
-function spliceEllipsis(question: string, history: readonly HistoryTurn[], top: Topic | undefined, depth: number, rank: (h: readonly HistoryTurn[]) => Topic[]): Condensation {
+function spliceEllipsis(question: string, history: readonly HistoryTurn[], top: Topic | undefined, depth: number, rank: (h: readonly HistoryTurn[]) => Topic[], asked?: AskedAs): Condensation {
   const body = strip(question);
   const { opener, fragment } = fragmentOf(body);
-  const previous = fragment && ALTERNATIVE.test(opener) ? continuedQuestion(history, depth, rank) : resolvedQuestion(history, depth, rank);
+  const previous = fragment && ALTERNATIVE.test(opener) ? continuedQuestion(history, depth, rank, asked) : resolvedQuestion(history, depth, rank, asked);
   if (!previous) return top ? appendTopics(question, [top]) : { question, reason: 'no earlier question; kept as typed' };
   if (fragment && OWN_QUESTION.test(fragment) && fragment.split(/\s+/).length >= 3) {
     return top ? appendTopics(fragment, [top]) : { question: fragment, reason: `a question of its own after “${opener}”` };
@@ -315,7 +323,7 @@ function samePreposition(base: string, tokens: readonly { word: string; index: n
 
 function replaceReference(question: string, word: string, topics: Topic[], history: readonly HistoryTurn[]): Condensation {
   const tokens = tokenize(question);
-  const at = tokens.findIndex((t) => t.word === word);
+  const at = referenceIndex(question, tokens, word);
   const token = tokens[at];
   const top = agreeing(word, topics);
   if (!token) return appendTopics(question, [top]);
@@ -324,7 +332,7 @@ function replaceReference(question: string, word: string, topics: Topic[], histo
   // must not become "the refund window", where refund is a mere modifier of another head.
   const nounStem = next ? stemsOf(next.word)[0] ?? '' : '';
   const nounTopic = next ? topics.find((t) => t.stems.at(-1) === nounStem) : undefined;
-  const determiner = next !== undefined && /^[\p{L}]/u.test(next.word) && isNoun(next.word);
+  const determiner = next !== undefined && determinesNext(question, tokens, at);
   if (['this', 'that', 'these', 'those'].includes(word) && determiner) {
     if (nounTopic && nounTopic.stems.length > 1) {
       return { question: splice(question, token.index, next.index + next.word.length, `the ${nounTopic.phrase}`), reason: `read “${word} ${next.word}” as “${nounTopic.phrase}”`, antecedents: [nounTopic.phrase] };
