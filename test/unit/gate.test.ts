@@ -103,6 +103,9 @@ const LATER_TURNS: Row[] = [
   ['the plan that includes offline mode costs how much', 'keep', 'self-contained'],
   ['Why is sync slow on Android tablets?', 'keep', 'self-contained'],
   ['Also, is there a student discount on Pro?', 'keep', 'self-contained'],
+  // existential "there", negated too, points at no place
+  ["What does fromSource return when there isn't a source map comment?", 'keep', 'self-contained'],
+  ['What does fromSource return when there is no source map comment?', 'keep', 'self-contained'],
   ['And what is the warranty period for Lumen pens?', 'keep', 'self-contained'],
   ['What is the Plus plan and why is it popular?', 'keep', 'self-contained'], // a coordinated question refers to the first
   ['What are the different types of Lumen pens?', 'keep', 'self-contained'], // attributive "different" compares nothing

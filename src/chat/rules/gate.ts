@@ -192,7 +192,9 @@ function isRelativeThat(tokens: Token[], i: number): boolean {
   return !AUXILIARIES.has(next) || (isNoun(prev) && !/(?:ed|ing)$/.test(prev) && !SUBORDINATORS.has(prev));
 }
 
-const EXISTENTIAL_AFTER = new Set(['is', 'are', 'was', 'were', 'be', 'been', 'being', "there's", 'will', 'would', 'should', 'could', 'can', 'may', 'might', 'must', 'seem', 'seems', 'seemed', 'appear', 'appears', 'exist', 'exists', 'used', 'has', 'have', 'had', 'any', 'some', 'a', 'an', 'no']);
+// Negated too: "when there isn't one" is existential as "when there is one" is.
+const EXISTENTIAL_AFTER = new Set(['is', 'are', 'was', 'were', 'be', 'been', 'being', "there's", 'will', 'would', 'should', 'could', 'can', 'may', 'might', 'must', 'seem', 'seems', 'seemed', 'appear', 'appears', 'exist', 'exists', 'used', 'has', 'have', 'had', 'any', 'some', 'a', 'an', 'no',
+  "isn't", "aren't", "wasn't", "weren't", "won't", "wouldn't", "shouldn't", "couldn't", "can't", "mustn't", "hasn't", "haven't", "hadn't", "doesn't", "didn't", "ain't"]);
 const EXISTENTIAL_BEFORE = new Set(['is', 'are', 'was', 'were', 'be', 'been', 'will', 'would', 'can', 'could', 'should', 'might', 'may', 'over', 'here', 'out', 'in', 'from', 'up', 'down']);
 
 /** "there" as a place ("to do there", "held there"), not "is there …", "there are …", "out there". */
