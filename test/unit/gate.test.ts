@@ -106,6 +106,8 @@ const LATER_TURNS: Row[] = [
   // existential "there", negated too, points at no place
   ["What does fromSource return when there isn't a source map comment?", 'keep', 'self-contained'],
   ['What does fromSource return when there is no source map comment?', 'keep', 'self-contained'],
+  // "its own" is its clause's noun's
+  ['My HTTP client sets its own agent. Is that agent proxied by global-agent?', 'keep', 'self-contained'],
   ['And what is the warranty period for Lumen pens?', 'keep', 'self-contained'],
   ['What is the Plus plan and why is it popular?', 'keep', 'self-contained'], // a coordinated question refers to the first
   ['What are the different types of Lumen pens?', 'keep', 'self-contained'], // attributive "different" compares nothing

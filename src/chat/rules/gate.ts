@@ -132,6 +132,8 @@ function hasInternalAntecedent(text: string, tokens: Token[], i: number): boolea
   const coordinated = before.some((t, j) => COORDINATORS.has(t.word) && WH_WORDS.has(tokens[j + 1]?.word ?? '') && tokens.slice(0, j).some((x) => isNoun(x.word)));
   // "feijoada and its significance": a possessive joined to a noun phrase belongs to it.
   if (POSSESSIVE_PRONOUNS.has(tokens[i]?.word ?? '') && COORDINATORS.has(tokens[i - 1]?.word ?? '') && isNoun(tokens[i - 2]?.word ?? '')) return true;
+  // "my HTTP client sets its own agent", "give each worker its own port": "its own" is the clause's own noun's.
+  if (POSSESSIVE_PRONOUNS.has(tokens[i]?.word ?? '') && tokens[i + 1]?.word === 'own' && before.some((t) => isNoun(t.word) && !NOT_NOUNS.has(t.word) && !/[,;.!?]/.test(text.slice(t.index, tokens[i]?.index ?? 0)))) return true;
   // "after him", "since then": a subordinator right before the pronoun is a preposition taking it as object, no clause boundary.
   // "as they are generated", "when it breaks": right before a subject pronoun and its verb, a subordinator opens a clause.
   const subordinated = (SUBORDINATORS.has(tokens[i - 1]?.word ?? '') || tokens[i - 1]?.word === 'as') && SUBJECT_FORMS.has(tokens[i]?.word ?? '');
