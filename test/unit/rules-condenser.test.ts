@@ -26,6 +26,10 @@ describe('topic tracking', () => {
     expect(candidatePhrases('Did they have a 1 hit in the US 21 times?')).toEqual(['hit', 'US']);
     expect(candidatePhrases('What did Lewis and Clark find?')).toEqual(['Lewis and Clark']);
     expect(candidatePhrases('How can I begin learning Norwegian?')).toEqual(['Norwegian']);
+    // An identifier ending in -ing or -ed is a name, not a verb form; an irregular participle ends a phrase.
+    expect(candidatePhrases('What is magic-string for?')).toEqual(['magic-string']);
+    expect(candidatePhrases('How do I concatenate several files with magic-string?')).toEqual(['files', 'magic-string']);
+    expect(candidatePhrases('how are the pixels laid out in data?')).toEqual(['pixels', 'data']);
     expect(candidatePhrases('When did indoor versions become common?')).toEqual(['indoor versions', 'common']);
     // Adverbs of time and frequency are no topic words ("the reset email never came").
     expect(candidatePhrases('the reset email never came')).toEqual(['reset email']);

@@ -117,8 +117,8 @@ function readPhrases(text: string): string[] {
     flush();
   }
   // A lone -ing/-ed word is almost always a verb form ("spreading", "banned"), not a topic, unless written
-  // as a name ("Boeing"); so is an -ed word closing a phrase ("garage door opener stopped").
-  return phrases.map((p) => (p.includes(' ') ? p.replace(/\s+\S+ed$/i, '') : p)).filter((p) => p.includes(' ') || !/^\p{Ll}.*(?:ing|ed)$/u.test(p));
+  // as a name ("Boeing") or as an identifier ("magic-string"); so is an -ed word closing a phrase ("garage door opener stopped").
+  return phrases.map((p) => (p.includes(' ') ? p.replace(/\s+\S+ed$/i, '') : p)).filter((p) => p.includes(' ') || !/^\p{Ll}\p{L}*(?:ing|ed)$/u.test(p));
 }
 
 /** Auxiliaries that put their subject after them in a question ("does X …", "can X …"). */

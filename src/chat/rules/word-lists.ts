@@ -51,6 +51,9 @@ export const COMMON_VERBS = words(`
   contain contains contained cover covers covered receive receives received apply applies applied protect protects
   sound sounds sounded look looks looked seem eat eats ate eaten drink drinks drank sleep sleeps slept talk talks talked
   ask asks asked answer answers answered mention mentioned heard
+  laid held sought fled withdrawn arisen dealt driven fallen forgotten hidden proven risen shaken shrunk spoken stolen sworn thrown
+  woken chosen forbidden forgiven gotten grown begun ridden spoke threw drew flew chose froze stole forgot hid shook broke drove
+  caught taught fought understood lent
   become becomes became becoming get gets
   can could will would shall should may might must
 `);
