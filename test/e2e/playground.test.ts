@@ -422,9 +422,9 @@ describe('playground (built, served by a plain static host)', () => {
       expect(layout.formBottom).toBeLessThanOrEqual(844);
       expect(layout.overflow).toBeLessThanOrEqual(0);
     }
-    // No language model: the ellipsis was resolved by the rules, and its search hedged with the two questions as typed.
+    // No language model: the ellipsis was resolved by the rules (spliced into the previous question), and its search hedged with the fragment as typed.
     expect(await turn(page, 1).locator('.trace').getAttribute('data-method')).toBe('rules');
-    expect(await turn(page, 1).locator('.trace .retrieved caption').textContent()).toMatch(/hedged: the condensed question's ranks fused with those of “what's the refund window\? what about damaged items\?” at 0\.3/);
+    expect(await turn(page, 1).locator('.trace .retrieved caption').textContent()).toMatch(/hedged: the condensed question's ranks fused with those of “what about damaged items\?” at 0\.3/);
     expect(await turn(page, 0).locator('.trace .retrieved caption').textContent()).not.toMatch(/hedged/);
     await page.screenshot({ path: 'test-results/playground-phone.png' });
     await context.close();
