@@ -101,7 +101,7 @@ export function isSmalltalk(text: string): boolean {
 }
 
 /** "it" as a dummy subject: "is it possible…", "it's worth…", "how long does it take to ship a parcel". */
-function isExpletiveIt(tokens: Token[], i: number): boolean {
+function isExpletiveIt(tokens: readonly Token[], i: number): boolean {
   const next = tokens[i + 1]?.word;
   const after = tokens[i + 2]?.word;
   const prev = tokens[i - 1]?.word;
@@ -126,7 +126,7 @@ function isExpletiveIt(tokens: Token[], i: number): boolean {
 }
 
 /** A pronoun after a clause or sentence boundary, with a noun before it, refers inside the message. */
-function hasInternalAntecedent(text: string, tokens: Token[], i: number): boolean {
+function hasInternalAntecedent(text: string, tokens: readonly Token[], i: number): boolean {
   const before = tokens.slice(0, i);
   // "What is mortadella and where is it from?": a coordinated second question refers to the first.
   const coordinated = before.some((t, j) => COORDINATORS.has(t.word) && WH_WORDS.has(tokens[j + 1]?.word ?? '') && tokens.slice(0, j).some((x) => isNoun(x.word)));
@@ -182,7 +182,7 @@ const LIKENESS_COMPLEMENTS = new Set(['from', 'to', 'than', 'between', 'and', 'w
 /** Particles and prepositions that can follow a verb's object ("turn it off", "set it on Windows"). */
 const PARTICLES: ReadonlySet<string> = new Set(['off', 'on', 'up', 'out', 'down', 'away', 'back', 'over', 'in', 'into', 'to', 'for', 'with', 'from', 'by', 'at', 'around', 'through']);
 
-function isRelativeThat(tokens: Token[], i: number): boolean {
+function isRelativeThat(tokens: readonly Token[], i: number): boolean {
   const prev = tokens[i - 1]?.word;
   const next = tokens[i + 1]?.word;
   if (!prev || !next) return false;
@@ -200,7 +200,7 @@ const EXISTENTIAL_AFTER = new Set(['is', 'are', 'was', 'were', 'be', 'been', 'be
 const EXISTENTIAL_BEFORE = new Set(['is', 'are', 'was', 'were', 'be', 'been', 'will', 'would', 'can', 'could', 'should', 'might', 'may', 'over', 'here', 'out', 'in', 'from', 'up', 'down']);
 
 /** "there" as a place ("to do there", "held there"), not "is there …", "there are …", "out there". */
-function isLocativeThere(tokens: Token[], i: number): boolean {
+function isLocativeThere(tokens: readonly Token[], i: number): boolean {
   const prev = tokens[i - 1]?.word;
   const next = tokens[i + 1]?.word;
   if (next !== undefined && EXISTENTIAL_AFTER.has(next)) return false;
@@ -213,21 +213,21 @@ function referenceAt(text: string, tokens: readonly Token[], i: number): GateRea
   const { word } = tokens[i] as Token;
   // "it's" is "it is" (expletive before "worth", "possible"…) or a misspelled "its" ("describe it's growth"): both can point back.
   const pronoun = ANAPHORIC_PRONOUNS.has(word) || (word === "it's" && !EXPLETIVE_IT_COMPLEMENTS.has(tokens[i + 1]?.word ?? '') && !/^(?:a|an|the)$/.test(tokens[i + 1]?.word ?? ''));
-  if (pronoun && !(word.startsWith('it') && isExpletiveIt(tokens as Token[], i)) && !hasInternalAntecedent(text, tokens as Token[], i)) return 'dangling-pronoun';
+  if (pronoun && !(word.startsWith('it') && isExpletiveIt(tokens, i)) && !hasInternalAntecedent(text, tokens, i)) return 'dangling-pronoun';
   // Locative "there" ("fun things to do there", "is it expensive to live there?") points at a place named before;
   // existential "there" ("is there", "there are") does not.
-  if (word === 'there' && isLocativeThere(tokens as Token[], i)) return 'dangling-pronoun';
+  if (word === 'there' && isLocativeThere(tokens, i)) return 'dangling-pronoun';
   if (DEMONSTRATIVES.has(word)) {
     const next = tokens[i + 1]?.word;
     if (next && TIME_NOUNS.has(next)) return null;
-    if (word === 'that' && isRelativeThat(tokens as Token[], i)) return null;
-    if (hasInternalAntecedent(text, tokens as Token[], i) && next && isContentWord(next)) return null;
+    if (word === 'that' && isRelativeThat(tokens, i)) return null;
+    if (hasInternalAntecedent(text, tokens, i) && next && isContentWord(next)) return null;
     return 'demonstrative';
   }
   return null;
 }
 
-function danglingReference(text: string, tokens: Token[]): { reason: GateReason; word: string } | null {
+function danglingReference(text: string, tokens: readonly Token[]): { reason: GateReason; word: string } | null {
   for (let i = 0; i < tokens.length; i++) {
     const reason = referenceAt(text, tokens, i);
     if (reason) return { reason, word: (tokens[i] as Token).word };
