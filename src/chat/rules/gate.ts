@@ -11,7 +11,7 @@ import { STOPWORDS } from '../../text/stopwords';
 import { COMMON_WORDS } from './common-words';
 import { MAX_READ_QUESTION } from './read-bounds';
 import {
-  ANAPHORIC_PRONOUNS, AUXILIARIES, BARE_FOLLOWUPS, COMMON_VERBS, COMPARATIVES, DEMONSTRATIVES, DETERMINERS, ELLIPSIS_OPENERS, EXPLETIVE_IT_COMPLEMENTS, FUNCTION_WORDS, PLURAL_PRONOUNS,
+  ANAPHORIC_PRONOUNS, AUXILIARIES, BARE_FOLLOWUPS, COMMON_VERBS, COMPARATIVES, DEMONSTRATIVES, DETERMINERS, ELLIPSIS_OPENERS, EXPLETIVE_IT_COMPLEMENTS, FUNCTION_WORDS, PLURAL_PRONOUNS, QUESTION_AUXILIARIES,
   SMALLTALK, TIME_NOUNS, TOPIC_SWITCH, WH_WORDS,
 } from './word-lists';
 
@@ -132,8 +132,6 @@ function hasInternalAntecedent(text: string, tokens: readonly Token[], i: number
   const coordinated = before.some((t, j) => COORDINATORS.has(t.word) && WH_WORDS.has(tokens[j + 1]?.word ?? '') && tokens.slice(0, j).some((x) => isNoun(x.word)));
   // "feijoada and its significance": a possessive joined to a noun phrase belongs to it.
   if (POSSESSIVE_PRONOUNS.has(tokens[i]?.word ?? '') && COORDINATORS.has(tokens[i - 1]?.word ?? '') && isNoun(tokens[i - 2]?.word ?? '')) return true;
-  // "my HTTP client sets its own agent", "give each worker its own port": "its own" is the clause's own noun's.
-  if (POSSESSIVE_PRONOUNS.has(tokens[i]?.word ?? '') && tokens[i + 1]?.word === 'own' && before.some((t) => isNoun(t.word) && !NOT_NOUNS.has(t.word) && !/[,;.!?]/.test(text.slice(t.index, tokens[i]?.index ?? 0)))) return true;
   // "after him", "since then": a subordinator right before the pronoun is a preposition taking it as object, no clause boundary.
   // "as they are generated", "when it breaks": right before a subject pronoun and its verb, a subordinator opens a clause.
   const subordinated = (SUBORDINATORS.has(tokens[i - 1]?.word ?? '') || tokens[i - 1]?.word === 'as') && SUBJECT_FORMS.has(tokens[i]?.word ?? '');
@@ -146,6 +144,8 @@ function hasInternalAntecedent(text: string, tokens: readonly Token[], i: number
   // And one that agrees in number: in "Besides inventive flavors, what made it successful?" "it" is not the flavors.
   const pronoun = tokens[i]?.word ?? '';
   const noun = (t: Token | undefined, j: number) => t !== undefined && isNoun(t.word) && !NOT_NOUNS.has(t.word) && !(/ing$/.test(t.word) && SUBORDINATORS.has(before[j - 1]?.word ?? ''));
+  // "my HTTP client sets its own agent", "give each worker its own port": "its own" is the clause's own noun's.
+  if (POSSESSIVE_PRONOUNS.has(pronoun) && tokens[i + 1]?.word === 'own' && before.some((t, j) => noun(t, j) && !/[,;.!?]/.test(text.slice(t.index, tokens[i]?.index ?? 0)))) return true;
   const nouns = before.filter((t, j) => noun(t, j));
   // A phrase's head is its last word ("inventive flavors" is plural): a singular must be a head. A plural may sit
   // anywhere ("when customers cancel": "cancel" is a verb these rules cannot tell from a noun), or be two nouns.
@@ -246,9 +246,9 @@ export function referenceIndex(text: string, tokens: readonly Token[], word: str
 }
 
 /** Words a demonstrative pronoun is often followed by that are no noun of its: adverbs ("for that instead", "is that enough?"). */
-const ADVERBS_AFTER: ReadonlySet<string> = new Set(['instead', 'anyway', 'still', 'already', 'ever', 'never', 'always', 'often', 'sometimes', 'later', 'either', 'enough', 'even', 'else', 'together', 'though', 'much']);
+const ADVERBS_AFTER: ReadonlySet<string> = new Set([...NOT_NOUNS, 'still', 'already', 'never', 'always', 'often', 'sometimes', 'later', 'either', 'enough', 'even', 'though', 'much']);
 const COPULAS: ReadonlySet<string> = new Set(['is', 'was', 'are', 'were', "isn't", "wasn't", "aren't", "weren't"]);
-const DO_SUPPORT: ReadonlySet<string> = new Set(['do', 'does', 'did', 'will', 'would', 'can', 'could', 'should', 'may', 'might', 'must', "doesn't", "don't", "didn't", "won't", "can't"]);
+const DO_SUPPORT: ReadonlySet<string> = new Set([...QUESTION_AUXILIARIES, "doesn't", "don't", "didn't", "won't", "can't"]);
 
 /**
  * Whether the demonstrative at `tokens[i]` determines the word after it ("that refund", "this theory") rather

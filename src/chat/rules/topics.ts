@@ -8,7 +8,7 @@
 import { stem } from '../../text/tokens';
 import { sentencesOf } from './sentences';
 import { isContentWord, isEverydayWord, looksPlural } from './gate';
-import { ASPECT_NOUNS, AUXILIARIES, COMMON_VERBS, COMPARATIVES, DETERMINERS, NON_TOPIC_WORDS, PREPOSITIONS, SMALLTALK, WH_WORDS } from './word-lists';
+import { ASPECT_NOUNS, AUXILIARIES, COMMON_VERBS, COMPARATIVES, DETERMINERS, NON_TOPIC_WORDS, PREPOSITIONS, QUESTION_AUXILIARIES, SMALLTALK, WH_WORDS } from './word-lists';
 
 export interface HistoryTurn {
   user: string;
@@ -120,9 +120,6 @@ function readPhrases(text: string): string[] {
   // as a name ("Boeing") or as an identifier ("magic-string"); so is an -ed word closing a phrase ("garage door opener stopped").
   return phrases.map((p) => (p.includes(' ') ? p.replace(/\s+\S+ed$/i, '') : p)).filter((p) => p.includes(' ') || !/^\p{Ll}\p{L}*(?:ing|ed)$/u.test(p));
 }
-
-/** Auxiliaries that put their subject after them in a question ("does X …", "can X …"). */
-const QUESTION_AUXILIARIES: ReadonlySet<string> = new Set(['do', 'does', 'did', 'can', 'could', 'will', 'would', 'shall', 'should', 'may', 'might', 'must']);
 
 /**
  * The position of the verb in a question whose auxiliary (first, or after a wh-word and up to three words)

@@ -26,6 +26,9 @@ export const AUXILIARIES = words(`is are was were be been being am do does did d
 /** Words that open a noun phrase ("the", "my", "each", "one"): what follows them is a noun phrase, never a verb. */
 export const DETERMINERS = words(`the a an my your our their its his her this that these those some any every each no one`);
 
+/** Auxiliaries that put their subject after them in a question ("does X …", "can X …"): do-support and the modals. */
+export const QUESTION_AUXILIARIES = words(`do does did can could will would shall should may might must`);
+
 /** Question words. */
 export const WH_WORDS = words(`what which who whom whose when where why how`);
 
