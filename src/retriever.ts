@@ -23,8 +23,9 @@ export interface WeightedTerm {
  * What a search looks for. `text` is embedded for the dense side and its words
  * weigh 1 on the lexical side; `terms` add weighted words to the lexical side
  * only (history words below the turn's own); `hedge` also ranks another text
- * (the question as typed, or the previous question with it) and fuses the two
- * rankings in the worker, the hedge's at `hedgeWeight`.
+ * (the question as typed; from the condenser, the previous question with a
+ * pronoun's turn, or an ellipsis's fragment) and fuses the two rankings in the
+ * worker, the hedge's at `hedgeWeight`.
  */
 export interface Query {
   text: string;
