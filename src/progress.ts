@@ -29,4 +29,10 @@ export type Progress =
   /** What the language model can do here, and why ("WebGPU unavailable: …"). */
   | { phase: 'llm-status'; status: 'ready' | 'unavailable' | 'failed' | 'lost'; reason: string };
 
+/**
+ * Called for each event. Every event a call reports reaches the listener
+ * before that call settles (the events of `createThreadline`, such as
+ * `repair` and `hydrate`, before it resolves), even from the worker. Its return value is not waited
+ * for; an exception it throws is reported as an uncaught error on the page.
+ */
 export type ProgressListener = (progress: Progress) => void;

@@ -9,7 +9,7 @@
  */
 import * as Comlink from 'comlink';
 import { ThreadlineError, throwIfAborted } from '../errors';
-import type { ProgressListener } from '../progress';
+import type { Progress, ProgressListener } from '../progress';
 import { RETRIEVER_METHODS, type Retriever, type RetrieverMethod } from '../retriever';
 import { fromWire, type RetrievalPort, type WorkerInit } from '../worker/protocol';
 import { raced } from '../util/abort';
@@ -74,7 +74,7 @@ export function wrapRetriever(makeWorker: () => Worker, init: Omit<WorkerInit, '
       die(error);
     });
     made.ready = (async () => {
-      const result = await Promise.race([remote.init({ ...init, aliveLock }, onProgress ? Comlink.proxy(onProgress) : undefined), dead]);
+      const result = await Promise.race([remote.init({ ...init, aliveLock }, pageListener(onProgress)), dead]);
       if (!result.ok) {
         if (connection === made) { connection = null; worker.terminate(); }
         throw fromWire(result.error);
@@ -96,7 +96,7 @@ export function wrapRetriever(makeWorker: () => Worker, init: Omit<WorkerInit, '
     try {
       // Starting the worker (hydrating a large index) can take a while: an abort meanwhile is honoured at once.
       await raced(Promise.race([current.ready, current.dead]), signal);
-      const call = current.remote.invoke(method, [...args.slice(0, arity), options], opId, listener ? Comlink.proxy(listener) : undefined);
+      const call = current.remote.invoke(method, [...args.slice(0, arity), options], opId, pageListener(listener));
       const result = await Promise.race([call, current.dead]).catch((error: unknown) => { throw asCloneError(error); });
       if (!result.ok) throw fromWire(result.error);
       return result.value;
@@ -115,4 +115,22 @@ export function wrapRetriever(makeWorker: () => Worker, init: Omit<WorkerInit, '
       kill(new ThreadlineError('DISPOSED', 'This threadline instance was disposed.'));
     },
   };
+}
+
+/**
+ * The listener as the worker calls it. A call's result waits until its events
+ * are delivered (progress-relay.ts), so delivery must not wait on the page's
+ * listener: it returns at once, whatever the listener returns, and a listener
+ * that throws is reported as an uncaught error on the page, as an event
+ * listener's would be, instead of travelling back into the worker.
+ */
+function pageListener(listener: ProgressListener | undefined): ProgressListener | undefined {
+  if (!listener) return undefined;
+  return Comlink.proxy((progress: Progress) => {
+    try {
+      listener(progress);
+    } catch (error) {
+      queueMicrotask(() => { throw error; });
+    }
+  });
 }

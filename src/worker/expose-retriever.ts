@@ -8,6 +8,7 @@ import { ThreadlineError } from '../errors';
 import type { ProgressListener } from '../progress';
 import { RETRIEVER_METHODS, type IndexStats, type Retriever } from '../retriever';
 import { lockManager } from '../util/web-locks';
+import { progressRelay } from './progress-relay';
 import { envelope, type RetrievalPort, type WorkerInit } from './protocol';
 
 /** An opened retriever the port can serve; `stats` answers init. */
@@ -25,12 +26,17 @@ export function exposeRetriever(
       const locks = lockManager();
       // Held until this worker dies; never released otherwise.
       if (locks) await new Promise<void>((held) => { void locks.request(config.aliveLock, () => { held(); return new Promise(() => undefined); }); });
-      served = await open(config, onProgress ? (p) => void onProgress(p) : undefined);
-      return served.stats();
+      // The relay outlives init (a later reload reports through it); init waits only for what it sent itself.
+      const relay = progressRelay(onProgress);
+      served = await open(config, relay.report);
+      const stats = await served.stats();
+      await relay.delivered();
+      return stats;
     }),
     invoke: async (method, args, opId, onProgress) => {
       const controller = new AbortController();
       aborts.set(opId, controller);
+      const relay = progressRelay(onProgress);
       const result = await envelope(async () => {
         const target = served;
         if (!target) throw new ThreadlineError('INTERNAL', 'the retrieval worker was used before init()');
@@ -41,10 +47,11 @@ export function exposeRetriever(
         const options = {
           ...(typeof sent === 'object' && sent !== null ? sent : {}),
           signal: controller.signal,
-          ...(onProgress ? { onProgress: (p: Parameters<ProgressListener>[0]) => void onProgress(p) } : {}),
+          ...(relay.report ? { onProgress: relay.report } : {}),
         };
         return (fn as (...a: unknown[]) => Promise<unknown>).apply(target, [...args.slice(0, arity), options]);
       }).finally(() => aborts.delete(opId));
+      await relay.delivered(); // every event of the call is heard before its result, failed or not
       // comlink finds transferables by the returned object, so the envelope itself is marked.
       if (result.ok && ArrayBuffer.isView(result.value) && result.value.buffer instanceof ArrayBuffer) return transfer(result, [result.value.buffer]);
       return result;

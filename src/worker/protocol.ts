@@ -7,7 +7,7 @@
  */
 import type { EmbedderOptions } from '../embedding/load-embedder';
 import { ThreadlineError, toThreadlineError, type ThreadlineErrorCode } from '../errors';
-import type { ProgressListener } from '../progress';
+import type { Progress } from '../progress';
 import type { ChunkOptions } from '../retrieval/chunker';
 import type { HybridWeights } from '../retrieval/memory-index';
 import type { IndexStats } from '../retriever';
@@ -31,12 +31,19 @@ export interface WorkerInit {
   aliveLock: string;
 }
 
+/**
+ * The page's progress listener as the worker calls it: through comlink each
+ * call posts a message and returns a promise that settles once the page has
+ * run the listener (progress-relay.ts waits for those before a result).
+ */
+export type RemoteListener = (progress: Progress) => unknown;
+
 /** What the worker exposes over comlink. */
 export interface RetrievalPort {
   /** Opens the engine (hydrating the stored index) and takes the alive lock. */
-  init(config: WorkerInit, onProgress?: ProgressListener): Promise<WireResult<IndexStats>>;
+  init(config: WorkerInit, onProgress?: RemoteListener): Promise<WireResult<IndexStats>>;
   /** Calls one method of the engine; `args` are its data arguments, then its options minus signal and listener. */
-  invoke(method: string, args: unknown[], opId: number, onProgress?: ProgressListener): Promise<WireResult<unknown>>;
+  invoke(method: string, args: unknown[], opId: number, onProgress?: RemoteListener): Promise<WireResult<unknown>>;
   /** Aborts the call with this operation id. */
   abort(opId: number): void;
   close(): Promise<void>;

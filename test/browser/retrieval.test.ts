@@ -27,6 +27,18 @@ describe('retrieval in Chromium (real worker, real IndexedDB, real offline model
     await b.dispose();
   });
 
+  it('every progress event of a call is heard before the call settles, though the events cross from the worker on a port of their own', async () => {
+    const name = freshName('order');
+    const tl = await createThreadline({ name });
+    for (let round = 0; round < 5; round++) {
+      const ingest: Progress[] = [];
+      const docs = bulkDocs(40).map((d) => ({ ...d, id: `${round}-${d.id}` }));
+      const result = await tl.add(docs, { onProgress: (p) => { if (p.phase === 'ingest') ingest.push(p); } });
+      expect(ingest.at(-1)).toMatchObject({ docsDone: docs.length, docsTotal: docs.length, chunksDone: result.chunks });
+    }
+    await tl.dispose();
+  });
+
   it('keeps names apart', async () => {
     const one = await createThreadline({ name: freshName('iso-a') });
     const two = await createThreadline({ name: freshName('iso-b') });

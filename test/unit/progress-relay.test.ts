@@ -1,0 +1,53 @@
+import { describe, expect, it } from 'vitest';
+import type { Progress, ProgressListener } from '../../src/progress';
+import { exposeRetriever, type ServedRetriever } from '../../src/worker/expose-retriever';
+import type { WorkerInit } from '../../src/worker/protocol';
+
+const event: Progress = { phase: 'hydrate', chunks: 3, ms: 1 };
+
+/** A retriever that reports one event per call, as the engine's open and add do. */
+function served(onOpen: ProgressListener | undefined): ServedRetriever {
+  onOpen?.(event);
+  const add = (_input: unknown, options: { onProgress?: ProgressListener }) => { options.onProgress?.(event); return Promise.resolve({ added: 1 }); };
+  return { add, close: () => undefined, stats: () => Promise.resolve({ docs: 1 }) } as unknown as ServedRetriever;
+}
+
+/** A listener as comlink gives it to the worker: each call's promise settles when the page has run it, here when `deliver()` is called. */
+function slowPage() {
+  const heard: Progress[] = [];
+  const waiting: (() => void)[] = [];
+  const listener = (p: Progress) => new Promise<void>((resolve) => { waiting.push(() => { heard.push(p); resolve(); }); });
+  return { heard, listener, deliver: () => { for (const run of waiting.splice(0)) run(); } };
+}
+
+async function settledWithin(promise: Promise<unknown>, turns = 20): Promise<boolean> {
+  let settled = false;
+  void promise.then(() => { settled = true; }, () => { settled = true; });
+  for (let i = 0; i < turns; i++) await Promise.resolve();
+  return settled;
+}
+
+describe('progress reaches the page before the result of the call that reported it (the worker transport, without comlink)', () => {
+  it('init and an add wait for their events to be delivered, and then return', async () => {
+    const port = exposeRetriever((_config, onProgress) => Promise.resolve(served(onProgress)), { add: 1 });
+    const page = slowPage();
+    const init = port.init({} as WorkerInit, page.listener);
+    expect(await settledWithin(init)).toBe(false);
+    page.deliver();
+    expect(await init).toMatchObject({ ok: true });
+    expect(page.heard).toHaveLength(1);
+
+    const add = port.invoke('add', [[], {}], 1, page.listener);
+    expect(await settledWithin(add)).toBe(false);
+    page.deliver();
+    expect(await add).toMatchObject({ ok: true, value: { added: 1 } });
+    expect(page.heard).toHaveLength(2);
+  });
+
+  it('a delivery that fails (the page listener threw) does not fail the call', async () => {
+    const port = exposeRetriever((_config, onProgress) => Promise.resolve(served(onProgress)), { add: 1 });
+    const throwing = () => { throw new Error('listener bug'); };
+    expect(await port.init({} as WorkerInit, throwing)).toMatchObject({ ok: true });
+    expect(await port.invoke('add', [[], {}], 1, () => Promise.reject(new Error('listener bug')))).toMatchObject({ ok: true, value: { added: 1 } });
+  });
+});
