@@ -9,10 +9,11 @@
  */
 import * as Comlink from 'comlink';
 import { ThreadlineError, throwIfAborted } from '../errors';
-import type { Progress, ProgressListener } from '../progress';
+import type { ProgressListener } from '../progress';
 import { RETRIEVER_METHODS, type Retriever, type RetrieverMethod } from '../retriever';
 import { fromWire, type RetrievalPort, type WorkerInit } from '../worker/protocol';
 import { raced } from '../util/abort';
+import { pageListener } from '../util/page-listener';
 import { watchWorker } from './worker-watch';
 
 export interface RemoteRetriever extends Retriever {
@@ -117,20 +118,3 @@ export function wrapRetriever(makeWorker: () => Worker, init: Omit<WorkerInit, '
   };
 }
 
-/**
- * The listener as the worker calls it. A call's result waits until its events
- * are delivered (progress-relay.ts), so delivery must not wait on the page's
- * listener: it returns at once, whatever the listener returns, and a listener
- * that throws is reported as an uncaught error on the page, as an event
- * listener's would be, instead of travelling back into the worker.
- */
-function pageListener(listener: ProgressListener | undefined): ProgressListener | undefined {
-  if (!listener) return undefined;
-  return Comlink.proxy((progress: Progress) => {
-    try {
-      listener(progress);
-    } catch (error) {
-      queueMicrotask(() => { throw error; });
-    }
-  });
-}

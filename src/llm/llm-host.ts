@@ -11,6 +11,7 @@
  */
 import * as Comlink from 'comlink';
 import type { AppConfig, ChatCompletionChunk, ChatCompletionRequestStreaming } from '@mlc-ai/web-llm';
+import { progressRelay } from '../util/progress-relay';
 import type { InitReport } from './init-progress';
 import type { EngineLike } from './webllm';
 
@@ -23,7 +24,8 @@ export interface LlmLoadConfig {
 
 /** What the LLM worker exposes. */
 export interface LlmHostPort {
-  load(models: string[], config: LlmLoadConfig, onProgress?: (report: InitReport) => void): Promise<void>;
+  /** `onProgress` as the worker holds it: each call returns a promise that settles once the page has run it; load settles after the last. */
+  load(models: string[], config: LlmLoadConfig, onProgress?: (report: InitReport) => unknown): Promise<void>;
   /** The model's base URL in the app config in use (where its tokenizer.json lives), if it has a record. */
   modelUrl(modelId: string): string | undefined;
   /** Streams one completion to `onChunk`; settles after the last chunk was delivered. */
@@ -46,9 +48,12 @@ export function llmHost(options: LlmHostOptions): LlmHostPort {
     async load(models, config, onProgress) {
       if (engine) throw new Error('The LLM worker already has an engine; start a new worker to load other models.');
       appConfig = { ...(config.appConfig ?? options.defaultAppConfig), ...(config.cacheBackend ? { cacheBackend: config.cacheBackend } : {}) };
+      // The last report ("ready") is heard before load settles, never after (progress-relay.ts).
+      const relay = progressRelay(onProgress);
       try {
-        engine = await options.createEngine(models, appConfig, (report) => { void onProgress?.({ progress: report.progress, timeElapsed: report.timeElapsed, text: report.text }); });
+        engine = await options.createEngine(models, appConfig, (report) => relay.report?.({ progress: report.progress, timeElapsed: report.timeElapsed, text: report.text }));
       } finally {
+        await relay.delivered();
         release(onProgress);
       }
     },

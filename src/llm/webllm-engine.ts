@@ -11,6 +11,7 @@ import * as Comlink from 'comlink';
 import type { AppConfig } from '@mlc-ai/web-llm';
 import { watchWorker } from '../client/worker-watch';
 import { ThreadlineError } from '../errors';
+import { pageListener } from '../util/page-listener';
 import type { LlmHostPort } from './llm-host';
 import { remoteEngine } from './remote-engine';
 import type { EngineFactory } from './webllm';
@@ -43,7 +44,7 @@ export function webWorkerEngineFactory(options: WebLlmEngineOptions = {}): Engin
       await Promise.race([host.modelUrl(''), dead]).catch((error: unknown) => {
         throw new ThreadlineError('LLM_FAILED', `The language model worker could not start (${error instanceof Error ? error.message : String(error)}): its script or web-llm's chunk did not load. A site copied with \`threadline element\` includes web-llm only with --with-llm.`, { cause: error });
       });
-      await Promise.race([host.load(models, config, Comlink.proxy(onInitProgress)), dead]);
+      await Promise.race([host.load(models, config, pageListener(onInitProgress)), dead]);
       return { engine: remoteEngine(host), dead, dispose: () => worker.terminate(), modelUrl: (id: string) => host.modelUrl(id) };
     } catch (error) {
       worker.terminate();

@@ -8,7 +8,7 @@ import { ThreadlineError } from '../errors';
 import type { ProgressListener } from '../progress';
 import { RETRIEVER_METHODS, type IndexStats, type Retriever } from '../retriever';
 import { lockManager } from '../util/web-locks';
-import { progressRelay } from './progress-relay';
+import { progressRelay } from '../util/progress-relay';
 import { envelope, type RetrievalPort, type WorkerInit } from './protocol';
 
 /** An opened retriever the port can serve; `stats` answers init. */

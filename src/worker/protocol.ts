@@ -34,7 +34,7 @@ export interface WorkerInit {
 /**
  * The page's progress listener as the worker calls it: through comlink each
  * call posts a message and returns a promise that settles once the page has
- * run the listener (progress-relay.ts waits for those before a result).
+ * run the listener (util/progress-relay.ts waits for those before a result).
  */
 export type RemoteListener = (progress: Progress) => unknown;
 

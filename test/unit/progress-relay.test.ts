@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { llmHost } from '../../src/llm/llm-host';
+import type { EngineLike } from '../../src/llm/webllm';
 import type { Progress, ProgressListener } from '../../src/progress';
 import { exposeRetriever, type ServedRetriever } from '../../src/worker/expose-retriever';
 import type { WorkerInit } from '../../src/worker/protocol';
@@ -49,5 +51,21 @@ describe('progress reaches the page before the result of the call that reported 
     const throwing = () => { throw new Error('listener bug'); };
     expect(await port.init({} as WorkerInit, throwing)).toMatchObject({ ok: true });
     expect(await port.invoke('add', [[], {}], 1, () => Promise.reject(new Error('listener bug')))).toMatchObject({ ok: true, value: { added: 1 } });
+  });
+});
+
+describe('the LLM worker\'s load reports its last init progress before it settles (llmHost, without comlink)', () => {
+  it('load waits until every report has been delivered', async () => {
+    const host = llmHost({
+      defaultAppConfig: { model_list: [] },
+      createEngine: (_models, _config, onProgress) => { onProgress({ progress: 1, timeElapsed: 2, text: 'ready' }); return Promise.resolve({} as EngineLike); },
+    });
+    let deliver = () => undefined as void;
+    const heard: unknown[] = [];
+    const load = host.load(['m'], {}, (report) => new Promise<void>((resolve) => { deliver = () => { heard.push(report); resolve(); }; }));
+    expect(await settledWithin(load)).toBe(false);
+    deliver();
+    await load;
+    expect(heard).toEqual([{ progress: 1, timeElapsed: 2, text: 'ready' }]);
   });
 });
