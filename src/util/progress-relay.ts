@@ -5,7 +5,8 @@
  * resolved, so a page that checked its events then missed it. The relay keeps
  * every delivery still in flight, and a call's result waits for them
  * (`delivered`): whatever a call reported has been heard before it returns.
- * Used by the retrieval worker (expose-retriever.ts) and the LLM worker (llm-host.ts).
+ * Used by every worker that reports progress: retrieval (expose-retriever.ts),
+ * documents (serve-documents.ts) and the LLM's (llm-host.ts).
  */
 
 export interface ProgressRelay<T> {

@@ -10,6 +10,7 @@ import type { ParsedDocument } from '../document';
 import { toThreadlineError, type ThreadlineErrorCode } from '../errors';
 import { readInProcess } from '../ingest/binary-reader';
 import { Mutex } from '../util/mutex';
+import { progressRelay } from '../util/progress-relay';
 import { lockManager } from '../util/web-locks';
 
 export type ReadResult =
@@ -17,7 +18,8 @@ export type ReadResult =
   | { ok: false; code: ThreadlineErrorCode; message: string; details: Record<string, unknown> | undefined };
 
 export interface DocumentsApi {
-  read(readId: number, format: 'pdf' | 'docx', id: string, bytes: Uint8Array, onPage?: (page: number, pages: number) => void): Promise<ReadResult>;
+  /** `onPage` as this worker holds it returns a promise that settles once the caller has run it; a read settles after its last page was heard. */
+  read(readId: number, format: 'pdf' | 'docx', id: string, bytes: Uint8Array, onPage?: (page: number, pages: number) => unknown): Promise<ReadResult>;
   cancel(readId: number): void;
   /** Holds the Web Lock `name` for the rest of this worker's life (its death frees it: see client/worker-watch.ts). */
   hold(name: string): Promise<void>;
@@ -30,8 +32,12 @@ export function serveDocuments(): DocumentsApi {
     async read(readId, format, id, bytes, onPage) {
       const controller = new AbortController();
       reads.set(readId, controller);
+      const pages = progressRelay(onPage ? ([page, of]: [number, number]) => onPage(page, of) : undefined);
+      const report = pages.report;
       try {
-        return { ok: true, parsed: await queue.run(() => readInProcess({ id, format }, bytes, { onPage, signal: controller.signal }), controller.signal) };
+        const parsed = await queue.run(() => readInProcess({ id, format }, bytes, { ...(report ? { onPage: (page: number, of: number) => report([page, of]) } : {}), signal: controller.signal }), controller.signal);
+        await pages.delivered();
+        return { ok: true, parsed };
       } catch (error) {
         const e = toThreadlineError(error, 'UNREADABLE_DOCUMENT');
         return { ok: false, code: e.code, message: e.message, details: e.details };

@@ -4,6 +4,8 @@ import type { EngineLike } from '../../src/llm/webllm';
 import type { Progress, ProgressListener } from '../../src/progress';
 import { exposeRetriever, type ServedRetriever } from '../../src/worker/expose-retriever';
 import type { WorkerInit } from '../../src/worker/protocol';
+import { serveDocuments } from '../../src/worker/serve-documents';
+import { section, writePdf } from '../fixtures/pdf-writer';
 
 const event: Progress = { phase: 'hydrate', chunks: 3, ms: 1 };
 
@@ -67,5 +69,20 @@ describe('the LLM worker\'s load reports its last init progress before it settle
     deliver();
     await load;
     expect(heard).toEqual([{ progress: 1, timeElapsed: 2, text: 'ready' }]);
+  });
+});
+
+describe('the documents worker\'s read reports its last page before it settles (serveDocuments, without comlink)', () => {
+  it('a PDF read waits until every page event has been delivered', async () => {
+    const pdf = writePdf({ pages: [{ lines: section('Backups', ['Harbor copies your library every night.']) }, { lines: section('Sync', ['Restart the service if sync stalls.']) }] });
+    const heard: number[] = [];
+    const waiting: (() => void)[] = [];
+    const read = serveDocuments().read(1, 'pdf', 'manual', pdf, (page) => new Promise<void>((resolve) => { waiting.push(() => { heard.push(page); resolve(); }); }));
+    for (let i = 0; i < 50 && waiting.length < 2; i++) await new Promise((r) => setTimeout(r, 20));
+    expect(waiting).toHaveLength(2);
+    expect(await settledWithin(read, 50)).toBe(false);
+    for (const run of waiting) run();
+    expect(await read).toMatchObject({ ok: true });
+    expect(heard).toEqual([1, 2]);
   });
 });
