@@ -409,6 +409,8 @@ describe('resolve, then expand', () => {
     const both = resolveAndExpand('No, I meant mania and depression.', [{ user: 'Does the theory explain the cause of depression?', assistant: '' }, { user: 'Can a person have both at the same time?', assistant: '' }], sp);
     expect(both.decision).toMatchObject({ action: 'condense', reason: 'ellipsis' });
     expect(both.question).toBe('Can a person have mania and depression at the same time?');
+    // An adverb after the pro-form is no noun it determines ("both together": isNoun excludes the few content words never nouns).
+    expect(resolveAndExpand('No, I meant ibuprofen and aspirin.', [{ user: 'Can I take both together?', assistant: '' }], sp).question).toBe('Can I take ibuprofen and aspirin together?');
     expect(resolveAndExpand('No, I meant in humans.', [{ user: 'What are the defects researchers are worried about in mice?', assistant: '' }], sp).question).toBe('What are the defects researchers are worried about in humans?');
     expect(resolveAndExpand('I meant medicare', [{ user: 'What is the coverage of the crown in insurance?', assistant: '' }], sp).question).toBe('What is the coverage of the crown in insurance, for medicare?');
     expect(resolveAndExpand('Sorry, I meant to help my ferritin.', [{ user: 'What should I change in my diet?', assistant: '' }], sp).question).toBe('What should I change in my diet to help my ferritin?');

@@ -143,7 +143,7 @@ function hasInternalAntecedent(text: string, tokens: readonly Token[], i: number
   // Only a noun can be an antecedent: "what happens if it goes untreated?" has a verb before "if", and "it" still points back.
   // And one that agrees in number: in "Besides inventive flavors, what made it successful?" "it" is not the flavors.
   const pronoun = tokens[i]?.word ?? '';
-  const noun = (t: Token | undefined, j: number) => t !== undefined && isNoun(t.word) && !NOT_NOUNS.has(t.word) && !(/ing$/.test(t.word) && SUBORDINATORS.has(before[j - 1]?.word ?? ''));
+  const noun = (t: Token | undefined, j: number) => t !== undefined && isNoun(t.word) && !(/ing$/.test(t.word) && SUBORDINATORS.has(before[j - 1]?.word ?? ''));
   // "my HTTP client sets its own agent", "give each worker its own port": "its own" is the clause's own noun's.
   if (POSSESSIVE_PRONOUNS.has(pronoun) && tokens[i + 1]?.word === 'own' && before.some((t, j) => noun(t, j) && !/[,;.!?]/.test(text.slice(t.index, tokens[i]?.index ?? 0)))) return true;
   const nouns = before.filter((t, j) => noun(t, j));
@@ -168,9 +168,9 @@ export function looksPlural(word: string): boolean {
   return /[^su']s$/.test(word) && !/(?:is|ics|ous)$/.test(word);
 }
 
-/** A content word that may be a noun: not a frequent verb, not an adverb. */
+/** A content word that may be a noun: not a frequent verb, not an adverb (-ly, or one of the few content words never nouns). */
 export function isNoun(word: string): boolean {
-  return isContentWord(word) && !COMMON_VERBS.has(word) && !/ly$/.test(word);
+  return isContentWord(word) && !COMMON_VERBS.has(word) && !/ly$/.test(word) && !NOT_NOUNS.has(word);
 }
 
 const COORDINATORS = new Set(['and', 'but', 'or']);
