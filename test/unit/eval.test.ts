@@ -199,5 +199,9 @@ describe('the README set (build/eval-readmes, written from the installed package
     expect(new Set(eleventh.passages.map((p) => p.source))).toEqual(new Set(['optionator/README.md', 'espree/README.md', 'protobufjs/README.md']));
     // optionator repeats "arguments", "returns" and "example" under each function: each section keeps its parent's name.
     expect([...eleventh.ids].filter((id) => id.endsWith('-arguments') || id === 'optionator/arguments').length).toBe(4);
+    // The twelfth (session 27, held out for the next condenser change): a scoped package's README, found under its scope.
+    const twelfth = written(12);
+    expect(new Set(twelfth.passages.map((p) => p.source))).toEqual(new Set(['js-yaml/README.md', 'long/README.md', '@orama/orama/README.md']));
+    expect(text(twelfth, 'js-yaml/dump-object-options')).toMatch(/^js-yaml › JS-YAML - YAML 1\.2 parser \/ writer for JavaScript › API › dump \(object \[ , options \]\)\. Serializes object as a YAML document\./);
   });
 });
