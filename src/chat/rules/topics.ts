@@ -169,21 +169,11 @@ const OPENING_DETERMINER = `(?:${[...DETERMINERS].join('|')})`;
 const QUESTION_SUBJECT = new RegExp(String.raw`^(?:(?:what|which|who|how|why|when|where)(?:\s+[\p{L}'-]+){0,3}?\s+)?(?:do|does|did|can|could|will|would|should|has|have|had|may|might|must)\s+(?:${OPENING_DETERMINER}\s+)?(.*)$`, 'iu');
 const LEADING_DETERMINER = new RegExp(String.raw`^${OPENING_DETERMINER}\s+`, 'i');
 
-/** One word after "with"/"using", closing its clause: the tool a question is asked of (not what something is compared or goes along with). */
-const TOOL = /\b(?:with|using)\s+(?:the\s+)?([\p{L}\p{N}][\p{L}\p{N}._-]*[\p{L}\p{N}])\s*(?:$|,|\band\b|\bor\b)/iu;
-
-/** The asker as the one who acts: "I"/"we" before a verb, or an infinitive. */
-const ACTING = /\b(?:I|we|to)\s+\p{L}/u;
-/** Words after which "with" names what something is compared or goes along with, no tool ("compare Norwegian with Danish"). */
-const ALONG = /\b(?:compar\w*|contrast\w*|along|together|associat\w*|interact\w*|confus\w*|combin\w*|mix\w*|replac\w*)\b/i;
-
 /**
  * The phrases that are grammatical subjects of a text's sentences. What the previous question was
  * about (its subject) is what a following "it" most likely continues (centering), more than an object
  * or a prepositional phrase that came after it ("Does DOMPurify work in Internet Explorer?" → "does it
- * support trusted types?"). So does the tool the asker acts with, one word after "with" or "using" closing
- * its clause ("How do I read a PNG file with pngjs?"): in documentation chat it is what later questions ask
- * about ("does it handle 16 bit images?"), however specific the other phrases are.
+ * support trusted types?").
  */
 export const subjectPhrases: (text: string) => ReadonlySet<string> = remembering(readSubjects);
 
@@ -195,12 +185,6 @@ function readSubjects(text: string): ReadonlySet<string> {
     const rest = QUESTION_SUBJECT.exec(trimmed)?.[1] ?? trimmed.replace(LEADING_DETERMINER, '');
     const lower = rest.toLowerCase();
     const phrases = readPhrases(sentence);
-    // The tool a question is asked of ("How do I read a PNG file with pngjs and change its pixels?") is what it is about, as a subject is.
-    // Only where the asker acts ("How do I …", "Is it safe to convert …"), not "Why did it create tension with the US?".
-    const tool = TOOL.exec(trimmed);
-    const name = tool?.[1]?.toLowerCase();
-    const before = tool ? trimmed.slice(0, tool.index) : '';
-    if (tool && name && ACTING.test(before) && !ALONG.test(before) && phrases.some((p) => p.toLowerCase() === name)) subjects.add(name);
     const first = phrases.find((p) => lower.startsWith(p.toLowerCase()));
     if (!first) continue;
     const after = lower.slice(first.length).trim();
