@@ -117,4 +117,3 @@ export function wrapRetriever(makeWorker: () => Worker, init: Omit<WorkerInit, '
     },
   };
 }
-
