@@ -35,14 +35,14 @@ export function serveDocuments(): DocumentsApi {
       const pages = progressRelay(onPage ? ([page, of]: [number, number]) => onPage(page, of) : undefined);
       const report = pages.report;
       try {
-        const parsed = await queue.run(() => readInProcess({ id, format }, bytes, { ...(report ? { onPage: (page: number, of: number) => report([page, of]) } : {}), signal: controller.signal }), controller.signal);
-        await pages.delivered();
-        return { ok: true, parsed };
+        return { ok: true, parsed: await queue.run(() => readInProcess({ id, format }, bytes, { ...(report ? { onPage: (page: number, of: number) => report([page, of]) } : {}), signal: controller.signal }), controller.signal) };
       } catch (error) {
         const e = toThreadlineError(error, 'UNREADABLE_DOCUMENT');
         return { ok: false, code: e.code, message: e.message, details: e.details };
       } finally {
         reads.delete(readId);
+        // Every page event is heard before the result, failed or not (as the retrieval worker's calls do).
+        await pages.delivered();
       }
     },
     cancel(readId) {
