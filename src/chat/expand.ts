@@ -219,7 +219,7 @@ const PHRASE_SPECIFIC = 1.5 * SPECIFIC;
  */
 /**
  * A sentence's subject counts as two mentions (centering: the subject is the highest-ranked entity of an
- * utterance and what a following pronoun most often continues). Sensitivity in README (Quality).
+ * utterance and what a following pronoun most often continues). Sensitivity in docs/quality-log.md.
  */
 const SUBJECT_WEIGHT = 2;
 export function rankTopics(history: readonly HistoryTurn[], specificity: Specificity, options: ExpandOptions = {}, preamble = ''): Topic[] {
@@ -275,7 +275,7 @@ export function expansionTerms(question: string, fullHistory: readonly HistoryTu
  * then "and make that an error?"), then the previous question's everyday words ("How do I read all the records
  * in a store with idb?" then "can I get just the first ten?": read, records, store). A developer's follow-up continues the API the answer just
  * named and the vocabulary the last question used; the user's turns rarely spell such names, and an answer's
- * everyday words are too many to add (README, Quality). Identifiers are rare outside code, and a previous
+ * everyday words are too many to add (README, Quality; docs/quality-log.md). Identifiers are rare outside code, and a previous
  * question's everyday words weigh too little to outrank a passage the question's own words find.
  * At most `maxTerms` in all.
  */
@@ -453,7 +453,7 @@ const GUESSED_REASONS: ReadonlySet<GateReason> = new Set(['dangling-pronoun', 'e
  * agree, where it is wrong the conversation's own words still surface the passage. For a pronoun that reading is
  * the previous question with this one (no set down, fourth README set 0.662 → 0.704, held-out fifth 0.625 →
  * 0.654). An ellipsis already searches the previous question, spliced: its other reading is the fragment as a
- * question of its own ("and comments?"), near the same documents (README, Quality: ellipses 0.833 → 0.860 on
+ * question of its own ("and comments?"), near the same documents (docs/quality-log.md, session 26: ellipses 0.833 → 0.860 on
  * the README sets and samples, 0.329 → 0.349 on CAsT 2021). Small talk is no question to pair with.
  */
 function hedged(resolved: ResolvedQuery, text: string, history: readonly HistoryTurn[], options: ExpandOptions): ResolvedQuery {

@@ -30,13 +30,13 @@ import type { AnswerMode, ChatOptions, Turn, TurnEvent } from './types';
 /** What a session needs of the index. */
 export type SessionRetriever = Pick<Retriever, 'search' | 'termStats'>;
 
-/** `hedge` is off: hedging the expanded query lost 3 points of gap closure on CAsT 2021 and gained 3 on our own set (README, Quality). */
+/** `hedge` is off: hedging the expanded query lost 3 points of gap closure on CAsT 2021 and gained 3 on our own set (README, Quality; docs/quality-log.md). */
 export const CHAT_DEFAULTS = Object.freeze({ condense: 'auto', llmExpansion: false, hedge: false, k: 5, minDense: 0.3, minCoverage: 0.2, promptLayout: 'kv-stable' } as const);
 /**
  * The reading context of a follow-up's search: the other chunks of the previous answer's main source gain
  * this many standard deviations of the fused scores (fusion.ts Prior). One: a unit of the evidence itself;
  * 0.25–1 measured alike on CAsT 2021, where conversations leave the document, and 0.5–1 best on our sets, where
- * they stay in it (README, Quality). `npm run eval` applies it the same way.
+ * they stay in it (README, Quality; docs/quality-log.md). `npm run eval` applies it the same way.
  */
 export const READING_WEIGHT = 1;
 /** Questions longer than this are refused with INVALID_INPUT. */

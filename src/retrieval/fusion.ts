@@ -76,7 +76,7 @@ export const AGREEMENT_DEPTH = 10;
  * hit is literal evidence of the query's words, an embedding neighbour is the
  * model's guess, trusted as far as the words corroborate it. With the offline
  * model, whose neighbours often drift to the conversation's other passages,
- * this is what keeps hybrid above lexical alone (README, Quality).
+ * this is what keeps hybrid above lexical alone (README, Quality; docs/quality-log.md).
  */
 export function headAgreement(a: readonly Hit[], b: readonly Hit[], depth = AGREEMENT_DEPTH): number {
   const n = Math.min(depth, a.length, b.length);

@@ -255,7 +255,7 @@ export class MemoryIndex {
     // Per-query weighted z-score fusion (fusion.ts): a flat ranking cannot drown a decisive one, and the dense
     // ranking counts as far as the lexical one corroborates its head.
     // The documents the conversation is reading, but for the passage just quoted, as a prior of a fixed size:
-    // as one more ranking in the fusion, a document of one chunk outweighed every other signal (README, Quality).
+    // as one more ranking in the fusion, a document of one chunk outweighed every other signal (README, Quality; docs/quality-log.md).
     const reading = mode === 'hybrid' && query.context && query.context.weight > 0 ? { has: this.inDocuments(query.context.docIds, query.context.except ?? []), weight: query.context.weight } : undefined;
     const ranked: Hit[] = mode === 'dense' ? dense : mode === 'lexical' ? lexical : separationFusion([
       { hits: dense, weight: (options.weights?.dense ?? 1) * corroborated(headAgreement(dense, lexical), options.weights?.corroboration ?? 1) },

@@ -203,5 +203,10 @@ describe('the README set (build/eval-readmes, written from the installed package
     const twelfth = written(12);
     expect(new Set(twelfth.passages.map((p) => p.source))).toEqual(new Set(['js-yaml/README.md', 'long/README.md', '@orama/orama/README.md']));
     expect(text(twelfth, 'js-yaml/dump-object-options')).toMatch(/^js-yaml › JS-YAML - YAML 1\.2 parser \/ writer for JavaScript › API › dump \(object \[ , options \]\)\. Serializes object as a YAML document\./);
+    // The thirteenth (session 28, held out): Terser's README puts its parts under top-level headings of their own
+    // ("API Reference", not under "Terser"), and xmldom's is a lower-case readme.md under a scope.
+    const thirteenth = written(13);
+    expect(new Set(thirteenth.passages.map((p) => p.source))).toEqual(new Set(['ajv/README.md', 'terser/README.md', '@xmldom/xmldom/readme.md']));
+    expect(text(thirteenth, 'terser/compress-options')).toMatch(/^Terser › API Reference › Compress options\. defaults \(default: true\)/);
   });
 });
