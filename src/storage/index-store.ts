@@ -149,12 +149,18 @@ export class IndexStore {
     }, 'Could not read documents');
   }
 
-  /** Reads everything needed to rebuild the in-memory index, in one snapshot; damaged records are left out and reported. */
-  async load(): Promise<StoredIndex> {
+  /**
+   * Reads everything needed to rebuild the in-memory index, in one snapshot; damaged records are left out and reported.
+   * `onManifest` receives the manifest record as read (unchecked) as soon as it arrives, while the documents and
+   * vectors are still being read: time the caller can use to prepare memory for them.
+   */
+  async load(onManifest?: (raw: unknown) => void): Promise<StoredIndex> {
     return this.run(async () => {
       const tx = (await this.connection()).transaction([...STORES], 'readonly');
+      const manifestRead = tx.objectStore('meta').get('manifest');
       const [rawManifest, rawPages, rawShards] = await Promise.all([
-        tx.objectStore('meta').get('manifest'), tx.objectStore('pages').getAll(), tx.objectStore('shards').getAll(),
+        onManifest ? manifestRead.then((raw) => { onManifest(raw); return raw; }) : manifestRead,
+        tx.objectStore('pages').getAll(), tx.objectStore('shards').getAll(),
       ]);
       const { manifest, docs, chunks, shards, damaged, problems } = checkRecords(rawManifest, rawPages, rawShards);
       const dims = manifest?.dims ?? 0;

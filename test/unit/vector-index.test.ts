@@ -97,6 +97,43 @@ describe('VectorIndex (pure, against brute force)', () => {
     expect(found / 200).toBeGreaterThanOrEqual(0.99);
   });
 
+  it('a batch of new keys, stored keys and a key given twice: one row per key, the last vector of each wins', () => {
+    for (const d of [dims, 7]) { // 7: rows padded for the SIMD kernels, copied one by one
+      const index = new VectorIndex(d, { capacity: 4 });
+      const all = randomVectors(40, d, 3);
+      index.add(keys.slice(0, 20), all.subarray(0, 20 * d));
+      // keys 10..19 again (stored), 20..29 new, and key 25 twice: its second vector is row 39's.
+      const batch = [...keys.slice(10, 30), keys[25] as number];
+      const vectors = new Float32Array(batch.length * d);
+      vectors.set(all.subarray(20 * d, 40 * d));
+      vectors.set(all.subarray(39 * d, 40 * d), 20 * d);
+      index.add(batch, vectors);
+      expect(index.size).toBe(30);
+      const want = new Float32Array(30 * d);
+      want.set(all.subarray(0, 10 * d));
+      want.set(all.subarray(20 * d, 40 * d), 10 * d);
+      want.set(all.subarray(39 * d, 40 * d), 25 * d);
+      for (let t = 0; t < 5; t++) {
+        const q = randomVectors(1, d, 50 + t);
+        expect(index.search(q, 30).map((h) => h.key)).toEqual(bruteForce(keys.slice(0, 30), want, d, q, 30).map((h) => h.key));
+      }
+    }
+  });
+
+  it('touch() maps the free rows and changes no stored row', () => {
+    for (const int8 of [false, true]) {
+      const index = new VectorIndex(dims, { capacity: 2_000, int8 });
+      index.add(keys.slice(0, 100), vectors.subarray(0, 100 * dims));
+      const q = randomVectors(1, dims, 9);
+      const before = index.search(q, 20, { int8 });
+      index.touch();
+      expect(index.search(q, 20, { int8 })).toEqual(before);
+      expect(index.capacity).toBe(2_000);
+      index.add(keys.slice(100), vectors.subarray(100 * dims));
+      expect(index.search(q, 10).map((h) => h.key)).toEqual(bruteForce(keys, vectors, dims, q, 10).map((h) => h.key));
+    }
+  });
+
   it('keeps zero vectors at score 0 instead of NaN', () => {
     const index = new VectorIndex(2);
     index.add([1, 2], Float32Array.from([0, 0, 1, 0]));
