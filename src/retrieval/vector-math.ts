@@ -1,6 +1,5 @@
 /** Small numeric helpers shared by the index, the scans and their tests. */
 
-/** Scales `v` in place to unit length; a zero vector stays zero. Returns v. */
 /**
  * Σ v[i]² over [offset, offset + length), in doubles: not finite exactly when a value is not (squares of
  * finite float32 values cannot overflow a double). Four sums keep the additions independent (one sum waits
@@ -18,6 +17,7 @@ export function sumOfSquares(v: Float32Array, offset: number, length: number): n
   return a + b + c + d;
 }
 
+/** Scales `v` in place to unit length; a zero vector stays zero (and one with a value that is not finite becomes zero). Returns v. */
 export function normalizeInPlace(v: Float32Array, offset = 0, length = v.length - offset): Float32Array {
   const sum = sumOfSquares(v, offset, length);
   if (sum === 0 || !Number.isFinite(sum)) {
