@@ -172,10 +172,10 @@ export class MemoryIndex {
    */
   addStored(
     chunks: readonly (IndexedChunk & { shard: number; slot: number })[],
-    vectors: readonly { from: number; count: number; rows: Float32Array }[],
+    vectors: readonly { from: number; count: number; rows: Float32Array; unit?: Uint8Array | undefined }[],
     segments: ReadonlyMap<number, { keys: ArrayLike<number>; lexical: LexicalSegment }>,
   ): void {
-    for (const run of vectors) this.vectors.add(chunks.slice(run.from, run.from + run.count).map((c) => c.key), run.rows);
+    for (const run of vectors) this.vectors.add(chunks.slice(run.from, run.from + run.count).map((c) => c.key), run.rows, run.unit);
     // Stored postings are used only when built with today's tokenizer rules and well formed; others are tokenized again.
     const usable = new Map([...segments].filter(([, s]) => isCurrentSegment(s.lexical, s.keys.length)));
     const liveSlots = new Map<number, number[]>();

@@ -9,7 +9,7 @@
 import { ThreadlineError } from '../errors';
 import { f32Matrix, i8Matrix, type RowMatrix } from './row-matrix';
 import { TopK, type Hit } from './top-k';
-import { dotRow, normalizeInPlace, sumOfSquares } from './vector-math';
+import { dotRow, isUnitSum, normalizeInPlace, sumOfSquares } from './vector-math';
 
 export interface VectorIndexOptions {
   /** Keep an int8 copy for `search(..., { int8: true })`. @default false */
@@ -31,7 +31,7 @@ export interface VectorSearchOptions {
 
 /** Unit length within float rounding (cheaper than normalizing again, and exact rows stay bit-identical). */
 function isUnit(v: Float32Array, offset: number, length: number): boolean {
-  return Math.abs(sumOfSquares(v, offset, length) - 1) < 1e-5;
+  return isUnitSum(sumOfSquares(v, offset, length));
 }
 
 export class VectorIndex {
@@ -98,8 +98,12 @@ export class VectorIndex {
     return row === undefined ? undefined : this.f32.data.slice(row * this.stride, row * this.stride + this.dims);
   }
 
-  /** Adds rows from a packed `keys.length × dims` matrix; an existing key is replaced. */
-  add(keys: ArrayLike<number>, vectors: Float32Array): void {
+  /**
+   * Adds rows from a packed `keys.length × dims` matrix; an existing key is replaced.
+   * `unit[i] === 1` says row i was already measured as unit length (a hydrate's record
+   * check computes every stored row's length anyway): it is not read again here.
+   */
+  add(keys: ArrayLike<number>, vectors: Float32Array, unit?: ArrayLike<number>): void {
     if (vectors.length !== keys.length * this.dims) {
       throw new ThreadlineError('INVALID_INPUT', `expected ${keys.length}×${this.dims} values, got ${vectors.length}`, {
         details: { dims: this.dims },
@@ -121,7 +125,7 @@ export class VectorIndex {
     else for (let i = 0; i < keys.length; i++) data.set(vectors.subarray(i * this.dims, (i + 1) * this.dims), (rowsOf[i] as number) * this.stride);
     for (let i = 0; i < keys.length; i++) {
       const row = rowsOf[i] as number;
-      if (!isUnit(data, row * this.stride, this.dims)) normalizeInPlace(data, row * this.stride, this.dims);
+      if (unit?.[i] !== 1 && !isUnit(data, row * this.stride, this.dims)) normalizeInPlace(data, row * this.stride, this.dims);
       this.quantizeRow(row);
     }
   }

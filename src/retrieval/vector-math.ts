@@ -17,6 +17,11 @@ export function sumOfSquares(v: Float32Array, offset: number, length: number): n
   return a + b + c + d;
 }
 
+/** A sum of squares (sumOfSquares) of a row that is unit length within float rounding. */
+export function isUnitSum(sum: number): boolean {
+  return Math.abs(sum - 1) < 1e-5;
+}
+
 /** Scales `v` in place to unit length; a zero vector stays zero (and one with a value that is not finite becomes zero). Returns v. */
 export function normalizeInPlace(v: Float32Array, offset = 0, length = v.length - offset): Float32Array {
   const sum = sumOfSquares(v, offset, length);

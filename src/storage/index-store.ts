@@ -9,7 +9,7 @@ import { openDB, type IDBPDatabase } from 'idb';
 import { ThreadlineError, isThreadlineError } from '../errors';
 import type { LexicalSegment } from '../index-data';
 import { abandon, storageError } from './storage-errors';
-import { checkRecords } from './stored-index-check';
+import { checkDocs, checkRecords } from './stored-index-check';
 import { compactShards, type MergeLexical } from './compaction';
 import { checkIdentity, emptyManifest, type ModelIdentity } from './manifest';
 import { repairRecords } from './repair';
@@ -33,7 +33,8 @@ export interface PendingDoc {
 /** Which documents exist, as of a stored generation (see IndexStore.commit). */
 export interface KnownDocs { generation: number; has(id: string): boolean }
 
-export interface VectorRun { from: number; count: number; rows: Float32Array }
+/** Rows of chunks [from, from + count); `unit[i] === 1` where row i is known to be unit length (see VectorIndex.add). */
+export interface VectorRun { from: number; count: number; rows: Float32Array; unit?: Uint8Array }
 
 /** Stored BM25 segments by shard id (the shard's chunk keys by slot, and its postings, as stored: the reader checks them). */
 export type StoredSegments = Map<number, { keys: Float64Array; lexical: LexicalSegment }>;
@@ -158,11 +159,12 @@ export class IndexStore {
     return this.run(async () => {
       const tx = (await this.connection()).transaction([...STORES], 'readonly');
       const manifestRead = tx.objectStore('meta').get('manifest');
-      const [rawManifest, rawPages, rawShards] = await Promise.all([
+      const [rawManifest, pageDocs, rawShards] = await Promise.all([
         onManifest ? manifestRead.then((raw) => { onManifest(raw); return raw; }) : manifestRead,
-        tx.objectStore('pages').getAll(), tx.objectStore('shards').getAll(),
+        // The documents are checked as soon as their pages arrive, while the shards (most of the bytes) are still read.
+        tx.objectStore('pages').getAll().then((pages) => checkDocs(pages)), tx.objectStore('shards').getAll(),
       ]);
-      const { manifest, docs, chunks, shards, damaged, problems } = checkRecords(rawManifest, rawPages, rawShards);
+      const { manifest, docs, chunks, shards, unitSlots, damaged, problems } = checkRecords(rawManifest, pageDocs, rawShards);
       const dims = manifest?.dims ?? 0;
       // Chunks come in shard and slot order, so runs are long; no copy is made here.
       const vectors: VectorRun[] = [];
@@ -171,7 +173,8 @@ export class IndexStore {
         const shard = shards.get(first.shard) as ShardRecord;
         let end = i + 1;
         while (end < chunks.length && (chunks[end] as ChunkRecord).shard === first.shard && (chunks[end] as ChunkRecord).slot === first.slot + (end - i)) end++;
-        vectors.push({ from: i, count: end - i, rows: shard.vectors.subarray(first.slot * dims, (first.slot + end - i) * dims) });
+        const unit = unitSlots.get(shard.id)?.subarray(first.slot, first.slot + end - i);
+        vectors.push({ from: i, count: end - i, rows: shard.vectors.subarray(first.slot * dims, (first.slot + end - i) * dims), ...(unit ? { unit } : {}) });
         i = end;
       }
       const segments: StoredSegments = new Map();

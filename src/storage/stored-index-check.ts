@@ -3,7 +3,7 @@
  * can be damaged by browser bugs, by an interrupted profile copy, or by
  * anyone who can run script on the origin; a damaged record must never brick
  * the index name. A document with a damaged chunk (unreadable, or its vector
- * missing, misplaced or not finite) is quarantined whole (a document is
+ * missing, misplaced, not finite, or listed twice) is quarantined whole (a document is
  * indexed whole or not at all), and the document ids are reported so the
  * engine can delete them and the user can add them again. A missing or unreadable manifest is rebuilt from the
  * records, so chunk keys and shard ids are never reused.
@@ -12,7 +12,7 @@ import type { ChunkRecord, DocRecord, Manifest, PageRecord, ShardRecord, StoredC
 import { SCHEMA_VERSION } from './schema';
 import { isCount, isText } from '../util/guards';
 import { resolveShard } from './manifest';
-import { sumOfSquares } from '../retrieval/vector-math';
+import { isUnitSum, sumOfSquares } from '../retrieval/vector-math';
 
 export interface CheckedRecords {
   manifest: Manifest | undefined;
@@ -20,6 +20,12 @@ export interface CheckedRecords {
   /** The live chunks of the documents kept, in shard and slot order (so their vectors come in long runs). */
   chunks: ChunkRecord[];
   shards: Map<number, ShardRecord>;
+  /**
+   * By shard id, 1 for each slot whose vector the check measured as unit length: every used row's sum of
+   * squares is computed here (to know it is finite), so the index need not read the rows again to know
+   * they are normalized (VectorIndex.add).
+   */
+  unitSlots: Map<number, Uint8Array>;
   /** Documents dropped because one of their chunks is damaged (or its vector missing). */
   damaged: string[];
   /** Why, for the report. */
@@ -91,8 +97,42 @@ export function pageDocs(rawPages: unknown[]): { docs: unknown[]; damaged: Set<s
   return { docs, damaged, problems };
 }
 
-export function checkRecords(rawManifest: unknown, rawPages: unknown[], rawShards: unknown[]): CheckedRecords {
+/** The documents of the pages as checkDocs leaves them (checkRecords finishes them, and changes `damaged` and `problems`). */
+export interface CheckedDocs {
+  /** Readable document records, in page order, each with its chunks (null when one is unreadable). */
+  docs: { doc: DocRecord; chunks: ChunkRecord[] | null }[];
+  rawDocs: unknown[];
+  damaged: Set<string>;
+  problems: string[];
+}
+
+/**
+ * The first half of the check, which needs only the pages: each document's record and its chunks read and
+ * checked, the chunks made into records whose places are still to be found (shard and slot -1). Separate so a
+ * hydrate runs it while IndexedDB still reads the shards (the vectors are most of the bytes, and this thread
+ * only waits for them).
+ */
+export function checkDocs(rawPages: unknown[]): CheckedDocs {
   const { docs: rawDocs, damaged, problems } = pageDocs(rawPages);
+  const docs: CheckedDocs['docs'] = [];
+  for (const d of rawDocs) {
+    if (!isDoc(d)) {
+      // Reported by its id where that much is readable, so the caller knows what to add again.
+      const id = (d as { id?: unknown } | null)?.id;
+      problems.push(typeof id === 'string' ? `document "${id}" is unreadable` : 'a document record is unreadable');
+      if (typeof id === 'string') damaged.add(id);
+      continue;
+    }
+    const chunks = damaged.has(d.id) ? null : docChunks(d);
+    if (typeof chunks === 'string') { damaged.add(d.id); problems.push(chunks); docs.push({ doc: d, chunks: null }); continue; }
+    docs.push({ doc: d, chunks });
+  }
+  return { docs, rawDocs, damaged, problems };
+}
+
+/** The whole check: the documents (`checkDocs`, done here unless done already), then where each chunk's vector is. */
+export function checkRecords(rawManifest: unknown, pages: unknown[] | CheckedDocs, rawShards: unknown[]): CheckedRecords {
+  const { docs: read, rawDocs, damaged, problems } = Array.isArray(pages) ? checkDocs(pages) : pages;
   const shards = new Map<number, ShardRecord>();
   for (const s of rawShards) {
     if (isShard(s)) shards.set(s.id, s);
@@ -103,65 +143,86 @@ export function checkRecords(rawManifest: unknown, rawPages: unknown[], rawShard
   // Where each key's vector is (the first slot that holds it).
   const place = new Map<number, { shard: ShardRecord; slot: number }>();
   for (const shard of shards.values()) shard.keys.forEach((key, slot) => { if (!place.has(key)) place.set(key, { shard, slot }); });
-  const docs: DocRecord[] = [];
-  const live = new Map<number, ChunkRecord>();
+  // The chunk placed at each slot, by shard id: a slot holds at most one chunk (its key's first slot), so a key that
+  // a second document lists finds its slot taken; and read in shard order, the chunks come out in vector order.
+  const placed = new Map<number, (ChunkRecord | undefined)[]>();
+  const unitSlots = new Map<number, Uint8Array>();
+  // Finite, and whether unit length: every row used is summed once here, and the index trusts the result (unitSlots).
+  const rowIsUsable = (shard: ShardRecord, slot: number): boolean => {
+    const sum = sumOfSquares(shard.vectors, slot * dims, dims);
+    if (!Number.isFinite(sum)) return false;
+    if (isUnitSum(sum)) {
+      let unit = unitSlots.get(shard.id);
+      if (!unit) unitSlots.set(shard.id, (unit = new Uint8Array(shard.keys.length)));
+      unit[slot] = 1;
+    }
+    return true;
+  };
   // Where a document's chunkShards say its vectors are: through the manifest's aliases for merged shards.
   // Without a readable manifest the aliases are lost, and the shards' own keys alone place each vector
   // (repair then writes every document's places out in full).
   const shardOf = manifest ? (written: number) => resolveShard(manifest, written) : null;
-  for (const d of rawDocs) {
-    if (!isDoc(d)) {
-      // Reported by its id where that much is readable, so the caller knows what to add again.
-      const id = (d as { id?: unknown } | null)?.id;
-      problems.push(typeof id === 'string' ? `document "${id}" is unreadable` : 'a document record is unreadable');
-      if (typeof id === 'string') damaged.add(id);
-      continue;
-    }
-    docs.push(d);
-    if (damaged.has(d.id)) continue;
-    const own = docChunks(d, place, dims, live, shardOf);
-    if (typeof own === 'string') { damaged.add(d.id); problems.push(own); continue; }
-    for (const c of own) live.set(c.key, c);
+  let liveCount = 0;
+  for (const { doc: d, chunks } of read) {
+    if (!chunks || damaged.has(d.id)) continue;
+    const unplaced = placeChunks(d, chunks, place, placed, dims, shardOf, rowIsUsable);
+    if (unplaced !== null) { damaged.add(d.id); problems.push(unplaced); continue; }
+    liveCount += chunks.length;
   }
+  const docs = read.map((r) => r.doc);
   if (!manifest && (docs.length || shards.size)) {
     problems.push('the manifest is missing or unreadable; rebuilt from the records');
-    manifest = rebuildManifest(rawManifest, rawDocs, shards, dims, live.size);
+    manifest = rebuildManifest(rawManifest, rawDocs, shards, dims, liveCount);
   }
   const chunks: ChunkRecord[] = [];
-  for (const shard of [...shards.values()].sort((a, b) => a.id - b.id)) {
-    const keys = shard.keys;
-    for (let slot = 0; slot < keys.length; slot++) {
-      const c = live.get(keys[slot] as number);
-      if (c && c.shard === shard.id && c.slot === slot && !damaged.has(c.docId)) chunks.push(c);
-    }
+  for (const id of [...placed.keys()].sort((a, b) => a - b)) {
+    for (const c of placed.get(id) as (ChunkRecord | undefined)[]) if (c) chunks.push(c);
   }
-  return { manifest, docs: docs.filter((d) => !damaged.has(d.id)), chunks, shards, damaged: [...damaged], problems };
+  return { manifest, docs: docs.filter((d) => !damaged.has(d.id)), chunks, shards, unitSlots, damaged: [...damaged], problems };
 }
 
-/** A document's chunks with their keys and places, or what is wrong with them. */
-function docChunks(d: DocRecord, place: Map<number, { shard: ShardRecord; slot: number }>, dims: number, taken: Map<number, ChunkRecord>, shardOf: ((written: number) => number) | null): ChunkRecord[] | string {
+/** A document's chunks as records, their places still to find (placeChunks), or what is wrong with them. */
+function docChunks(d: DocRecord): ChunkRecord[] | string {
   if ((d.chunks as unknown[]).length !== d.chunkKeys.length) return `document "${d.id}" lost chunks`;
   const out: ChunkRecord[] = [];
   for (let i = 0; i < d.chunks.length; i++) {
     const c: unknown = d.chunks[i];
-    const key = d.chunkKeys[i] as number;
     if (!isChunk(c) || c.docId !== d.id) return `a chunk of "${d.id}" is unreadable`;
-    const at = place.get(key);
-    // The vector must be where the document says, the right size, and finite; and no other document may list the key.
-    if (!at || (shardOf && at.shard.id !== shardOf(d.chunkShards[i] as number)) || at.shard.dims !== dims || !finiteRow(at.shard.vectors, at.slot, dims) || taken.has(key)) {
-      return `chunk ${key} of "${d.id}" has no usable vector`;
-    }
     // Named fields, not a spread: a spread of 100k records measured 150–200 ms against 10 (Node), and a
     // field the schema does not have (written by anyone with the origin's script) is not carried into memory.
-    const chunk: ChunkRecord = { key, docId: c.docId, text: c.text, context: c.context, headingPath: c.headingPath, start: c.start, end: c.end, shard: at.shard.id, slot: at.slot };
+    // Shard and slot are set when placed: written now, so the records keep one shape.
+    const chunk: ChunkRecord = { key: d.chunkKeys[i] as number, docId: c.docId, text: c.text, context: c.context, headingPath: c.headingPath, start: c.start, end: c.end, shard: -1, slot: -1 };
     if (c.page !== undefined) chunk.page = c.page;
     out.push(chunk);
   }
   return out;
 }
 
-function finiteRow(vectors: Float32Array, slot: number, dims: number): boolean {
-  return Number.isFinite(sumOfSquares(vectors, slot * dims, dims));
+/**
+ * Places each chunk at its vector (setting its shard and slot, and taking the slot in `placed`); null when every
+ * one is usable, else what is wrong, with nothing of the document placed (it is indexed whole or not at all).
+ */
+function placeChunks(
+  d: DocRecord, chunks: ChunkRecord[], place: Map<number, { shard: ShardRecord; slot: number }>, placed: Map<number, (ChunkRecord | undefined)[]>,
+  dims: number, shardOf: ((written: number) => number) | null, rowIsUsable: (shard: ShardRecord, slot: number) => boolean,
+): string | null {
+  for (let i = 0; i < chunks.length; i++) {
+    const chunk = chunks[i] as ChunkRecord;
+    const at = place.get(chunk.key);
+    let slots = at ? placed.get(at.shard.id) : undefined;
+    // The vector must be where the document says, the right size, and finite; and no other chunk may hold its slot
+    // (a key listed twice, by this document or another).
+    if (!at || (shardOf && at.shard.id !== shardOf(d.chunkShards[i] as number)) || at.shard.dims !== dims || slots?.[at.slot] !== undefined || !rowIsUsable(at.shard, at.slot)) {
+      for (let j = 0; j < i; j++) { const c = chunks[j] as ChunkRecord; (placed.get(c.shard) as (ChunkRecord | undefined)[])[c.slot] = undefined; }
+      return `chunk ${chunk.key} of "${d.id}" has no usable vector`;
+    }
+    // Sized up front: slots may be taken in any order, and a far one first must not make the array sparse.
+    if (!slots) placed.set(at.shard.id, (slots = new Array<ChunkRecord | undefined>(at.shard.keys.length)));
+    slots[at.slot] = chunk;
+    chunk.shard = at.shard.id;
+    chunk.slot = at.slot;
+  }
+  return null;
 }
 
 /** Counters past every key and shard id still stored, so nothing is ever reused; counts are fixed by the repair that follows. */

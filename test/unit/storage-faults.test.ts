@@ -133,6 +133,32 @@ describe('damaged storage never bricks the name', () => {
     db.close();
   };
 
+  it('a stored vector that is finite but not unit length is no damage: the open normalizes it, and it scores as before', async () => {
+    const { name, engine } = await seeded();
+    const doc = docs[4] as (typeof docs)[number];
+    const query = doc.text.slice(0, 80);
+    const before = (await engine.search(query, { k: 3, mode: 'dense' })).map((h) => [h.chunkKey, h.score] as const);
+    engine.close();
+    // Only this document's rows: the others in the same shard stay unit length, so the open sees both kinds side by side.
+    await tamper(name, async (db) => {
+      const keys = (await storedDoc(db, doc.id)).chunkKeys;
+      const shards = await db.getAll('shards') as { id: number; dims: number; keys: Float64Array; vectors: Float32Array }[];
+      for (const shard of shards) {
+        shard.keys.forEach((key, slot) => {
+          if (keys.includes(key)) for (let i = slot * shard.dims; i < (slot + 1) * shard.dims; i++) shard.vectors[i] = (shard.vectors[i] as number) * 3;
+        });
+        await db.put('shards', shard);
+      }
+    });
+    const reopened = await open(name);
+    expect((await reopened.stats()).repairedDocs ?? []).toEqual([]);
+    const after = (await reopened.search(query, { k: 3, mode: 'dense' })).map((h) => [h.chunkKey, h.score] as const);
+    expect(before[0]?.[0]).toBeDefined();
+    expect(after.map(([key]) => key)).toEqual(before.map(([key]) => key));
+    after.forEach(([, score], i) => expect(score).toBeCloseTo(before[i]?.[1] ?? Number.NaN, 4));
+    reopened.close();
+  });
+
   it('a missing shard: open repairs, reports the documents it removed, the rest answers, and they can be added again', async () => {
     const { name, engine } = await seeded();
     engine.close();
@@ -284,6 +310,13 @@ describe('damaged storage never bricks the name', () => {
     ['a NaN in a stored vector', storedValue(Number.NaN)],
     ['an infinity in a stored vector', storedValue(Number.POSITIVE_INFINITY)],
     ['a value past float32 in a stored vector', storedValue(-1e39)],
+    ['a document that lists one of its chunks twice', async (db: Awaited<ReturnType<typeof openDB>>) => {
+      const doc = (await storedDocs(db)).find((d) => d.chunkKeys.length >= 2);
+      if (!doc) throw new Error('no document of two chunks');
+      doc.chunkKeys[1] = doc.chunkKeys[0] as number;
+      doc.chunkShards[1] = doc.chunkShards[0] as number;
+      await putStoredDoc(db, doc);
+    }],
     ['two documents that list the same chunk', async (db: Awaited<ReturnType<typeof openDB>>) => {
       const [a, b] = [await storedDoc(db, docs[0]?.id as string), await storedDoc(db, docs[3]?.id as string)];
       b.chunkKeys[0] = a.chunkKeys[0] as number;
