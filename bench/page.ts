@@ -5,6 +5,7 @@
 import * as Comlink from 'comlink';
 import { createThreadline } from '../src/index';
 import type { BenchWorkerApi } from './bench.worker';
+import type { EmbedderOptions } from '../src/embedding/embedder-options';
 import { median, percentile, syntheticCorpus, vocabulary } from './corpus';
 import { pdfManual } from './pdf-corpus';
 
@@ -44,13 +45,14 @@ const bench = {
   async hydrate(n: number, dims: number, runs: number) {
     return benchWorker().hydrate(await sentences(4_000), n, dims, runs);
   },
-  async ingestVsBare(chunkCount: number) {
+  /** `model`: the embedder both sides use (default: the offline model). */
+  async ingestVsBare(chunkCount: number, model: EmbedderOptions = {}, rounds = 1) {
     const texts = await sentences(chunkCount);
-    return benchWorker().ingest(texts.map((text, i) => ({ id: `s${i}`, text })));
+    return benchWorker().ingest(texts.map((text, i) => ({ id: `s${i}`, text })), model, rounds);
   },
   /** The same comparison on documents as sites have them: Markdown pages of about 4,000 characters, ≥ `chars` in all. */
-  async ingestMarkdownVsBare(chars: number) {
-    return benchWorker().ingest(syntheticCorpus(await loadVocab(), chars));
+  async ingestMarkdownVsBare(chars: number, model: EmbedderOptions = {}, rounds = 1) {
+    return benchWorker().ingest(syntheticCorpus(await loadVocab(), chars), model, rounds);
   },
   /** search() p50/p95 from the main thread on an index of `chunks` chunks. */
   async query10k(chunks: number, count: number) {

@@ -13,14 +13,15 @@ import { benchPage } from './bench-page';
 import { loadEmbedder } from '../src/embedding/load-embedder';
 import { syntheticCorpus, vocabulary } from './corpus';
 import type { ScanEntry } from './bench.worker';
+import { TRANSFORMER, ensureTransformerModel } from './transformer-model';
 
 const args = process.argv.slice(2);
 const quick = args.includes('--quick');
 const jsonAt = args.indexOf('--json');
 const jsonFile = jsonAt >= 0 ? args[jsonAt + 1] : undefined;
 const SIZE = quick
-  ? { scan: [10_000, 100_000], scanRuns: 5, hydrate: 20_000, hydrateRuns: 1, hnswN: 10_000, ingest: 500, query: 10_000, queries: 50, main: 500, sentences: 1_000, chars: 300_000, tabBase: 3_000, tabDocs: 800, pdfPages: [100] }
-  : { scan: [10_000, 100_000], scanRuns: 15, hydrate: 100_000, hydrateRuns: 5, hnswN: 100_000, ingest: 2_000, query: 10_000, queries: 200, main: 2_000, sentences: 4_000, chars: 1_200_000, tabBase: 40_000, tabDocs: 8_000, pdfPages: [100, 500] };
+  ? { scan: [10_000, 100_000], scanRuns: 5, hydrate: 20_000, hydrateRuns: 1, hnswN: 10_000, ingest: 500, transformerIngest: 64, transformerChars: 6_000, transformerRounds: 1, query: 10_000, queries: 50, main: 500, sentences: 1_000, chars: 300_000, tabBase: 3_000, tabDocs: 800, pdfPages: [100] }
+  : { scan: [10_000, 100_000], scanRuns: 15, hydrate: 100_000, hydrateRuns: 5, hnswN: 100_000, ingest: 2_000, transformerIngest: 300, transformerChars: 30_000, transformerRounds: 3, query: 10_000, queries: 200, main: 2_000, sentences: 4_000, chars: 1_200_000, tabBase: 40_000, tabDocs: 8_000, pdfPages: [100, 500] };
 const DIMS = 384;
 
 /** The offline model in Node (the static path): load time and sentences/s; the same table through onnxruntime-node for comparison. */
@@ -49,6 +50,7 @@ function nodePdf(pageCounts: readonly number[]) {
   return out;
 }
 
+ensureTransformerModel();
 const bench = await benchPage();
 try {
   const { page, open } = bench;
@@ -64,6 +66,11 @@ try {
   log('ingest vs bare pipeline');
   const ingest = await page.evaluate((n) => window.bench.ingestVsBare(n), SIZE.ingest);
   const ingestMarkdown = await page.evaluate((c) => window.bench.ingestMarkdownVsBare(c), SIZE.chars / 4);
+  log('ingest vs a transformer-shaped embedder');
+  const transformerIngest = {
+    sentences: await page.evaluate(({ n, model, k }) => window.bench.ingestVsBare(n, model, k), { n: SIZE.transformerIngest, model: TRANSFORMER, k: SIZE.transformerRounds }),
+    markdown: await page.evaluate(({ c, model, k }) => window.bench.ingestMarkdownVsBare(c, model, k), { c: SIZE.transformerChars, model: TRANSFORMER, k: SIZE.transformerRounds }),
+  };
   log('Markdown corpus, reload');
   const name = `bench-${Date.now()}`;
   const corpus = await page.evaluate(({ name, chars }) => window.bench.ingest(name, chars), { name, chars: SIZE.chars });
@@ -96,8 +103,9 @@ try {
     machine: `${cpus()[0]?.model ?? 'unknown CPU'} × ${cpus().length}, Chromium ${bench.version}`,
     quick,
     scan, hydrate,
-    ingest: { chunksPerS: ingest.chunksPerS, overhead: ingest.overhead, bareChunksPerS: ingest.bareChunksPerS, chunks: ingest.chunks, floorOverhead: ingest.floorOverhead, replaceOneMs: ingest.replaceOneMs },
-    ingestMarkdown: { chunksPerS: ingestMarkdown.chunksPerS, overhead: ingestMarkdown.overhead, bareChunksPerS: ingestMarkdown.bareChunksPerS, chunks: ingestMarkdown.chunks, floorOverhead: ingestMarkdown.floorOverhead },
+    ingest: { chunksPerS: ingest.chunksPerS, overhead: ingest.overhead, ownOverhead: ingest.ownOverhead, bareChunksPerS: ingest.bareChunksPerS, chunks: ingest.chunks, floorOverhead: ingest.floorOverhead, replaceOneMs: ingest.replaceOneMs },
+    ingestMarkdown: { chunksPerS: ingestMarkdown.chunksPerS, overhead: ingestMarkdown.overhead, ownOverhead: ingestMarkdown.ownOverhead, bareChunksPerS: ingestMarkdown.bareChunksPerS, chunks: ingestMarkdown.chunks, floorOverhead: ingestMarkdown.floorOverhead },
+    ingestTransformer: Object.fromEntries(Object.entries(transformerIngest).map(([k, r]) => [k, { chunksPerS: r.chunksPerS, overhead: r.overhead, overheads: r.overheads, ownMs: r.ownMs, ownOverhead: r.ownOverhead, bareChunksPerS: r.bareChunksPerS, chunks: r.chunks, floorOverhead: r.floorOverhead }])),
     query: { p50Ms: query.p50Ms, p95Ms: query.p95Ms, chunks: SIZE.query, queries: query.count },
     mainThread: { longestTaskMsIngest: mainThread.longestTaskMsIngest, longestTaskMsQuery: mainThread.longestTaskMsQuery, ingestChunks: mainThread.chunks },
     peers,
@@ -120,8 +128,11 @@ try {
     }
   }
   for (const [size, h] of Object.entries(hydrate)) row(`hydrate ${size}`, `${f(h.ms, 0)} ms, ${f(h.ratioToRawRead)}× raw IndexedDB read (${f(h.rawReadMs, 0)} ms), ${f(h.mbPerS, 0)} MB/s`);
-  row('ingest add() vs bare embedder', `${f(ingest.chunksPerS, 0)} vs ${f(ingest.bareChunksPerS, 0)} chunks/s, overhead ${f(ingest.overhead * 100, 0)}% (${ingest.chunks} chunks; the embedder plus one transaction storing its output: ${f(ingest.floorOverhead * 100, 0)}%; then replacing one document ${f(ingest.replaceOneMs, 1)} ms)`);
-  row('ingest add() vs bare embedder, Markdown pages', `${f(ingestMarkdown.chunksPerS, 0)} vs ${f(ingestMarkdown.bareChunksPerS, 0)} chunks/s, overhead ${f(ingestMarkdown.overhead * 100, 0)}% (${ingestMarkdown.chunks} chunks of pages of about 4,000 characters; the embedder plus one transaction: ${f(ingestMarkdown.floorOverhead * 100, 0)}%)`);
+  row('ingest add() vs bare embedder', `${f(ingest.chunksPerS, 0)} vs ${f(ingest.bareChunksPerS, 0)} chunks/s, overhead ${f(ingest.overhead * 100, 0)}% (own work ${f(ingest.ownOverhead * 100, 0)}%; ${ingest.chunks} chunks; the embedder plus one transaction storing its output: ${f(ingest.floorOverhead * 100, 0)}%; then replacing one document ${f(ingest.replaceOneMs, 1)} ms)`);
+  row('ingest add() vs bare embedder, Markdown pages', `${f(ingestMarkdown.chunksPerS, 0)} vs ${f(ingestMarkdown.bareChunksPerS, 0)} chunks/s, overhead ${f(ingestMarkdown.overhead * 100, 0)}% (own work ${f(ingestMarkdown.ownOverhead * 100, 0)}%; ${ingestMarkdown.chunks} chunks of pages of about 4,000 characters; the embedder plus one transaction: ${f(ingestMarkdown.floorOverhead * 100, 0)}%)`);
+  for (const [label, r] of Object.entries(transformerIngest)) {
+    row(`ingest vs transformer-shaped, ${label}`, `${f(r.chunksPerS, 1)} vs ${f(r.bareChunksPerS, 1)} chunks/s, overhead ${f(r.overhead * 100, 1)}% (rounds ${r.overheads.map((o) => f(o * 100, 1)).join(' / ')}%); add()'s own work ${f(r.ownMs, 0)} ms = ${f(r.ownOverhead * 100, 2)}% of the bare embedder (${r.chunks} chunks; embedder plus one transaction: ${f(r.floorOverhead * 100, 1)}%)`);
+  }
   row(`search() main thread, ${SIZE.query} chunks`, `p50 ${f(query.p50Ms)} ms, p95 ${f(query.p95Ms)} ms (${query.count} queries)`);
   row('longest main-thread task', `ingest of ${mainThread.chunks} chunks: ${f(mainThread.longestTaskMsIngest, 0)} ms; 100 queries: ${f(mainThread.longestTaskMsQuery, 0)} ms`);
   for (const [peer, p] of Object.entries(peers)) row(`peer ${peer}`, p.scanMs === undefined ? (p.note ?? 'no result') : `${p.note ? `(${p.note}) ` : ''}N=${p.n}: scan ${f(p.scanMs ?? NaN)} ms vs ours ${f(p.oursMs ?? NaN)} ms = ${f(p.scanRatioToOurs ?? NaN)}× ours${p.recallAt10 !== undefined ? `, recall@10 ${f(p.recallAt10, 3)}` : ''} (build ${f((p.buildMs ?? 0) / 1000, 1)} s)`);

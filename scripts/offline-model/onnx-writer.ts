@@ -13,7 +13,7 @@
  */
 import protobuf from 'protobufjs';
 
-const ONNX_SUBSET = `
+export const ONNX_SUBSET = `
 syntax = "proto3";
 package onnx;
 message OperatorSetIdProto { string domain = 1; int64 version = 2; }
@@ -34,7 +34,9 @@ message TensorProto {
 }
 message AttributeProto {
   string name = 1;
+  float f = 2;
   int64 i = 3;
+  repeated int64 ints = 8;
   int32 type = 20;
 }
 message NodeProto {
@@ -63,7 +65,7 @@ message ModelProto {
 `;
 
 /** ONNX TensorProto.DataType values used here. */
-const DT = { FLOAT: 1, INT64: 7, FLOAT16: 10 } as const;
+export const DT = { FLOAT: 1, UINT8: 2, INT64: 7, FLOAT16: 10 } as const;
 /** ONNX AttributeProto.AttributeType.INT */
 const ATTR_INT = 2;
 /** IR version 7 is the one that goes with opset 13. */
@@ -77,7 +79,7 @@ export interface StaticEmbeddingGraph {
   docString: string;
 }
 
-function tensorInput(name: string, elemType: number, dims: (string | number)[]) {
+export function tensorInput(name: string, elemType: number, dims: (string | number)[]) {
   return {
     name,
     type: {

@@ -52,14 +52,15 @@ interface SharedLoad { embedder: Promise<Embedder>; listeners: Set<ProgressListe
 const loads = new Map<string, SharedLoad>();
 
 /**
- * Loads (once per model, device and dtype) and returns a ready embedder whose
+ * Loads (once per model and options) and returns a ready embedder whose
  * `dims` is known. A caller that joins a load in flight (the page warmed the
  * worker before opening the index) hears its progress from then on.
  */
 export function loadEmbedder(options: EmbedderOptions = {}, runtime: EmbedderRuntime = {}): Promise<Embedder> {
   const opts = { ...EMBEDDER_DEFAULTS, ...options };
   const files = isBuiltIn(opts.model) ? (runtime.offlineFiles ?? bundledOfflineModel()) : null;
-  const key = `${files ? files.weights : opts.model}|${opts.device}|${opts.dtype}`;
+  // Everything a transformer embedder is made with (its batch size and runtime files too), so no caller gets one made for another.
+  const key = `${files ? files.weights : opts.model}|${opts.device}|${opts.dtype}|${opts.batchSize}|${opts.wasmPaths}`;
   let load = loads.get(key);
   if (!load) {
     const listeners = new Set<ProgressListener>();

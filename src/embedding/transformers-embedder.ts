@@ -58,6 +58,11 @@ export async function loadTransformersEmbedder(opts: Required<EmbedderOptions>, 
   return embedder;
 }
 
+/** Positions of `texts`, longest first (characters: a tokenizer pass only to sort would cost what it saves on short texts). */
+export function lengthOrder(texts: readonly string[]): Uint32Array {
+  return Uint32Array.from(texts.keys()).sort((a, b) => (texts[b] as string).length - (texts[a] as string).length || a - b);
+}
+
 const HUB = { host: env.remoteHost, template: env.remotePathTemplate };
 
 /**
@@ -107,14 +112,22 @@ class TransformersEmbedder implements Embedder {
     return this.extractor.tokenizer.encode(text, { add_special_tokens: false }).length;
   }
 
+  /**
+   * Vectors in the order of `texts`, computed in batches of texts of similar length: a batch is padded to
+   * its longest text and the model pays for every padded position, so batching a 300-token chunk with
+   * 20-token ones costs about as much as 32 chunks of 300 (sentence-transformers sorts by length for the
+   * same reason). Longest first, so a batch too large for the device fails at once, not at the end.
+   * Padding is masked, so a text's vector does not depend on its batch.
+   */
   async embed(texts: readonly string[], options: { signal?: AbortSignal } = {}): Promise<Float32Array> {
     const packed = new Float32Array(texts.length * this.dims);
+    const order = lengthOrder(texts);
     for (let start = 0; start < texts.length; start += this.batchSize) {
       throwIfAborted(options.signal);
-      const batch = texts.slice(start, start + this.batchSize);
-      const { data, dims } = await this.run(batch);
+      const slots = order.subarray(start, start + this.batchSize);
+      const { data, dims } = await this.run(Array.from(slots, (i) => texts[i] as string));
       if (dims !== this.dims) throw new ThreadlineError('EMBEDDING_FAILED', `model returned ${dims} dims, expected ${this.dims}`);
-      packed.set(data, start * this.dims);
+      slots.forEach((slot, j) => packed.set(data.subarray(j * dims, (j + 1) * dims), slot * dims));
     }
     return packed;
   }

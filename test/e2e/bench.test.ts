@@ -12,9 +12,9 @@ const num = expect.any(Number) as unknown as number;
 describe('npm run bench -- --quick (runs and emits every key; how fast is not asserted)', () => {
   it('writes the documented JSON shape', async () => {
     const file = join(mkdtempSync(join(tmpdir(), 'bench-')), 'bench.json');
-    await run('npx', ['tsx', 'bench/run.ts', '--quick', '--json', file], { cwd: resolve(import.meta.dirname, '../..'), timeout: 170_000 });
+    await run('npx', ['tsx', 'bench/run.ts', '--quick', '--json', file], { cwd: resolve(import.meta.dirname, '../..'), timeout: 230_000 });
     const report = JSON.parse(readFileSync(file, 'utf8')) as {
-      machine: string; twoTabs?: unknown; pdf?: { node: Record<string, unknown>; chromium: unknown }; scan?: Record<string, unknown>; hydrate?: Record<string, unknown>; ingest?: unknown; ingestMarkdown?: unknown; query?: unknown; mainThread?: unknown; peers?: Record<string, unknown>;
+      machine: string; twoTabs?: unknown; pdf?: { node: Record<string, unknown>; chromium: unknown }; scan?: Record<string, unknown>; hydrate?: Record<string, unknown>; ingest?: unknown; ingestMarkdown?: unknown; ingestTransformer?: Record<string, unknown>; query?: unknown; mainThread?: unknown; peers?: Record<string, unknown>;
     };
     expect(typeof report.machine).toBe('string');
     for (const size of ['10000x384', '100000x384']) {
@@ -28,6 +28,7 @@ describe('npm run bench -- --quick (runs and emits every key; how fast is not as
     expect(hydrate).toMatchObject({ ms: num, ratioToRawRead: num, mbPerS: num });
     expect(report.ingest).toMatchObject({ chunksPerS: num, overhead: num });
     expect(report.ingestMarkdown).toMatchObject({ chunksPerS: num, overhead: num, bareChunksPerS: num });
+    for (const kind of ['sentences', 'markdown']) expect(report.ingestTransformer?.[kind]).toMatchObject({ chunksPerS: num, overhead: num, bareChunksPerS: num, overheads: [num] });
     expect(report.query).toMatchObject({ p50Ms: num, p95Ms: num });
     expect(report.mainThread).toMatchObject({ longestTaskMsIngest: num, longestTaskMsQuery: num });
     for (const peer of ['orama', 'langchain', 'hnswlib-wasm', 'voy-search', 'client-vector-search']) expect(report.peers?.[peer]).toBeDefined();
@@ -35,5 +36,5 @@ describe('npm run bench -- --quick (runs and emits every key; how fast is not as
     expect(report.twoTabs).toMatchObject({ aloneMs: num, withOtherTabMs: num, ratio: num });
     expect(report.pdf?.node['100 pages']).toMatchObject({ pagesPerS: num, rssPeakMb: num, highWaterGrowthMb: num });
     expect(report.pdf?.chromium).toMatchObject({ pages: 100, pagesPerS: num, parseShare: num });
-  }, 180_000);
+  }, 240_000);
 });

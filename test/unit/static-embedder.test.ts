@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { loadEmbedder } from '../../src/embedding/load-embedder';
 import { readSafetensors, writeSafetensors } from '../../src/embedding/safetensors';
 import { StaticEmbedder } from '../../src/embedding/static-embedder';
+import { lengthOrder } from '../../src/embedding/transformers-embedder';
 
 const MODELS = resolve(import.meta.dirname, '../../.models');
 const TEXTS = [
@@ -30,6 +31,18 @@ describe('static embedder (no ONNX Runtime)', () => {
     expect(max).toBeLessThanOrEqual(1e-5);
     expect(TEXTS.map((t) => fp16.countTokens(t))).toEqual(TEXTS.map((t) => ort.countTokens(t)));
     expect(fp16.maxTokens).toBe(ort.maxTokens);
+  });
+
+  it('a transformer embedder batches texts of similar length together and returns vectors in the caller\'s order (batches of 2, real onnxruntime-node)', async () => {
+    const ort = await loadEmbedder({ model: `${MODELS}/threadline-glove-30k-onnx/`, dtype: 'fp32', batchSize: 2 });
+    const fp16 = await loadEmbedder({ model: `${MODELS}/threadline-glove-30k-fp16/` });
+    expect(ort).not.toBe(await loadEmbedder({ model: `${MODELS}/threadline-glove-30k-onnx/`, dtype: 'fp32' })); // another batch size is another embedder
+    const texts = [...TEXTS, 'refund', 'what about damaged items?'];
+    const [a, b] = [await ort.embed(texts), await fp16.embed(texts)];
+    let max = 0;
+    for (let i = 0; i < a.length; i++) max = Math.max(max, Math.abs((a[i] ?? 0) - (b[i] ?? 0)));
+    expect(max).toBeLessThanOrEqual(1e-5);
+    expect(Array.from(lengthOrder(['bb', 'a', 'ccc', 'dd', '']))).toEqual([2, 0, 3, 1, 4]); // longest first; equal lengths keep their order
   });
 
   it('the shipped int8 table stays within cosine 0.9999 of the fp16 table', async () => {
