@@ -33,7 +33,11 @@ export interface EmbedderOptions {
    * @default './ort/' next to the retrieval worker's script
    */
   wasmPaths?: string;
-  /** Texts per model call (transformer models). @default 32 */
+  /**
+   * Transformer models: at most this many texts per model call. Calls are sized to take about a quarter
+   * of a second each (texts of similar length together), so a search or an abort waits at most that long
+   * during an add(). @default 32
+   */
   batchSize?: number;
   /**
    * When the configured model cannot be loaded (offline, hub unreachable),

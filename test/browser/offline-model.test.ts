@@ -48,6 +48,50 @@ describe('a transformer model in the retrieval worker (real transformers.js + on
     }
   });
 
+  it('an add() does not hold the worker for a whole group: a search and an abort are handled between two batches (the ONNX build of the offline table)', async () => {
+    // Batches of at most 2 texts: a group of 256 chunks is 128 model calls (about 0.25 s here), each one stretch of the worker's time.
+    const tl = await createThreadline({ name: 'onnx-turns-test', embedder: { model: '/threadline-glove-30k-onnx/', dtype: 'fp32', batchSize: 2, fallback: false } });
+    const words = ['refund', 'window', 'damaged', 'parcel', 'invoice', 'warranty', 'courier', 'receipt', 'exchange', 'voucher'];
+    const docs = (prefix: string) => Array.from({ length: 600 }, (_, i) => ({
+      id: `${prefix}${i}`, text: Array.from({ length: 40 }, (_, j) => words[(i * 7 + j * 3) % words.length]).join(' ') + ` item ${prefix}${i}.`,
+    }));
+    try {
+      await tl.add([{ id: 'warm', text: 'warm up the model' }]);
+      const before = (await tl.stats()).embeddedChunks;
+      // Once the first group is committed (its progress event), the worker is embedding the second one.
+      let firstGroup = -1;
+      let searched!: Promise<number>;
+      const adding = tl.add(docs('a'), {
+        onProgress: (p) => {
+          if (p.phase !== 'ingest' || firstGroup >= 0) return;
+          firstGroup = p.chunksDone;
+          searched = tl.search('damaged parcel refund', { k: 3 }).then(async () => (await tl.stats()).embeddedChunks - before);
+        },
+      });
+      await adding;
+      // Answered before the second group was done: only the first group's chunks were counted as embedded then.
+      expect(firstGroup).toBeGreaterThan(0);
+      expect(await searched).toBe(firstGroup);
+      expect((await tl.stats()).chunks).toBe(601);
+
+      // An abort during the second group stops it between two batches: that group is neither counted as embedded nor stored.
+      const controller = new AbortController();
+      const counted = (await tl.stats()).embeddedChunks;
+      let stopped = -1;
+      const aborted = tl.add(docs('b'), {
+        signal: controller.signal,
+        onProgress: (p) => { if (p.phase === 'ingest' && stopped < 0) { stopped = p.chunksDone; controller.abort(); } },
+      });
+      await expect(aborted).rejects.toMatchObject({ code: 'ABORTED' });
+      // The worker's abort is asynchronous to the page's rejection: a stats() call queues behind whatever batch was running.
+      const after = await tl.stats();
+      expect(after.embeddedChunks - counted).toBe(stopped);
+      expect(after.chunks).toBe(601 + stopped);
+    } finally {
+      await tl.dispose();
+    }
+  });
+
   it('a missing model folder fails with MODEL_LOAD_FAILED naming the URL it tried', async () => {
     const tl = await createThreadline({ name: 'missing-model-test', embedder: { model: '/no-such-model/', fallback: false } });
     try {

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { loadEmbedder } from '../../src/embedding/load-embedder';
 import { readSafetensors, writeSafetensors } from '../../src/embedding/safetensors';
 import { StaticEmbedder } from '../../src/embedding/static-embedder';
-import { lengthOrder } from '../../src/embedding/transformers-embedder';
+import { BATCH_TARGET_MS, lengthOrder, nextBatchSize } from '../../src/embedding/transformers-embedder';
 
 const MODELS = resolve(import.meta.dirname, '../../.models');
 const TEXTS = [
@@ -43,6 +43,13 @@ describe('static embedder (no ONNX Runtime)', () => {
     for (let i = 0; i < a.length; i++) max = Math.max(max, Math.abs((a[i] ?? 0) - (b[i] ?? 0)));
     expect(max).toBeLessThanOrEqual(1e-5);
     expect(Array.from(lengthOrder(['bb', 'a', 'ccc', 'dd', '']))).toEqual([2, 0, 3, 1, 4]); // longest first; equal lengths keep their order
+  });
+
+  it('sizes a transformer\'s batches to take about BATCH_TARGET_MS, between 1 text and the configured batch size', () => {
+    expect(nextBatchSize(8, BATCH_TARGET_MS / 4, 32)).toBe(32); // fast: the configured size
+    expect(nextBatchSize(8, BATCH_TARGET_MS, 32)).toBe(8);
+    expect(nextBatchSize(2, BATCH_TARGET_MS * 4, 32)).toBe(1); // 2 s a text: one at a time
+    expect(nextBatchSize(4, 0, 16)).toBe(16); // an untimed batch says nothing
   });
 
   it('the shipped int8 table stays within cosine 0.9999 of the fp16 table', async () => {
