@@ -11,6 +11,7 @@
  * or for word-level vocabularies (the offline model's) a fast path that gives
  * the same ids without copying the vocabulary (word-level-tokenizer.ts).
  */
+import { TimeSlice } from '../util/time-slice';
 import { ThreadlineError, throwIfAborted } from '../errors';
 import type { Embedder } from './embedder';
 import { readSafetensors, SafetensorsError, toFloat32, type Tensor } from './safetensors';
@@ -108,13 +109,19 @@ export class StaticEmbedder implements Embedder {
     return this.tokenizer.count(text);
   }
 
-  embed(texts: readonly string[], options: { signal?: AbortSignal } = {}): Promise<Float32Array> {
+  /**
+   * A stretch of about SLICE_MS at a time (time-slice.ts): a group of thousands of long chunks takes
+   * half a second here, which a search or an abort would otherwise wait out.
+   */
+  async embed(texts: readonly string[], options: { signal?: AbortSignal } = {}): Promise<Float32Array> {
     const out = new Float32Array(texts.length * this.dims);
+    const slice = new TimeSlice(options.signal);
     for (let t = 0; t < texts.length; t++) {
       if (t % 64 === 0) throwIfAborted(options.signal);
+      if (slice.due()) await slice.next();
       this.embedInto(texts[t] ?? '', out, t * this.dims);
     }
-    return Promise.resolve(out);
+    return out;
   }
 
   private ids(text: string): (number | undefined)[] {

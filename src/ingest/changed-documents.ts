@@ -14,6 +14,7 @@ import type { BinaryReader } from './binary-reader';
 import { documentBytes } from './parse';
 import { PREPARE_VERSION, prepareDocument } from './prepare';
 import { contentHash } from './validate';
+import { TimeSlice } from '../util/time-slice';
 
 export type PreparedDoc = Omit<PendingDoc, 'vectors'>;
 
@@ -36,14 +37,17 @@ export async function changedDocuments(
   const stored = await storedHashes(docs.map((d) => d.id));
   const prepared: PreparedDoc[] = [];
   const unreadable: { index: number; error: ThreadlineError }[] = [];
+  // Preparing many documents, or one large one, is not one stretch of the thread's time: a search or an abort gets in.
+  const slice = new TimeSlice(options.signal);
   for (const [i, doc] of docs.entries()) {
     throwIfAborted(options.signal);
+    if (slice.due()) await slice.next();
     const bytes = await documentBytes(doc);
     const hash = bytes ? await contentHash(doc, recipe, bytes) : textHashes[i] as string;
     if (stored.get(doc.id) === hash) continue;
     try {
       prepared.push(await prepareDocument(doc, hash, embedder, chunking, {
-        bytes, signal: options.signal, readBinary: options.readBinary,
+        bytes, signal: options.signal, readBinary: options.readBinary, slice,
         onPage: (page, pages) => options.onProgress?.({ phase: 'parse', docId: doc.id, page, pages }),
       }));
     } catch (error) {

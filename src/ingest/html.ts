@@ -4,6 +4,7 @@
  * breaks lines at block elements, turns h1–h6 into the heading path and
  * decodes entities. Nothing here is ever rendered.
  */
+import { runSteps } from '../util/time-slice';
 import type { ParsedDocument } from '../document';
 import { TextBuilder, controlsAsSpaces, sanitizeText } from './text-builder';
 
@@ -89,6 +90,11 @@ function altOf(attrs: string): string {
 }
 
 export function parseHtml(raw: string): ParsedDocument {
+  return runSteps(htmlSteps(raw));
+}
+
+/** parseHtml as steps: it pauses after each tag (time-slice.ts). */
+export function* htmlSteps(raw: string): Generator<void, ParsedDocument> {
   const html = sanitizeText(raw);
   const out = new TextBuilder();
   let skipTag: string | null = null;
@@ -105,6 +111,7 @@ export function parseHtml(raw: string): ParsedDocument {
     else out.inline(decoded);
   };
   for (const m of html.matchAll(TAG)) {
+    yield;
     text(html.slice(pos, m.index));
     pos = m.index + m[0].length;
     const name = m[2]?.toLowerCase();

@@ -10,6 +10,7 @@
  * retrieval worker, where every search waits behind it). No HTML is ever
  * produced or rendered.
  */
+import { runSteps } from '../util/time-slice';
 import type { ParsedDocument } from '../document';
 import { headingText } from '../text/heading-text';
 import { decodeEntities, imageAltText, stripTags } from './html';
@@ -150,6 +151,11 @@ function stripBlockMarkers(line: string): string {
 }
 
 export function parseMarkdown(raw: string): ParsedDocument {
+  return runSteps(markdownSteps(raw));
+}
+
+/** parseMarkdown as steps: it pauses after each line (time-slice.ts). */
+export function* markdownSteps(raw: string): Generator<void, ParsedDocument> {
   const lines = sanitizeText(raw).split('\n');
   const out = new TextBuilder();
   let i = 0;
@@ -159,6 +165,7 @@ export function parseMarkdown(raw: string): ParsedDocument {
   }
   let fence: string | null = null;
   for (; i < lines.length; i++) {
+    yield;
     const line = lines[i] ?? '';
     const fenceMatch = FENCE.exec(line);
     if (fence !== null) {

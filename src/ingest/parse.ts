@@ -2,22 +2,30 @@
 import { BINARY_FORMATS, type DocumentFormat, type ParsedDocument, type ThreadlineDocument } from '../document';
 import { ThreadlineError } from '../errors';
 import type { BinaryReader } from './binary-reader';
-import { parseHtml } from './html';
-import { parseMarkdown } from './markdown';
-import { parsePlainText } from './plain-text';
+import { htmlSteps } from './html';
+import { markdownSteps } from './markdown';
+import { plainTextSteps } from './plain-text';
+import { runSteps, runStepsSliced, type TimeSlice } from '../util/time-slice';
 
 /** Parses a text format (PDF and Word need their bytes: see parseInput). */
 export function parseDocument(text: string, format: DocumentFormat = 'text'): ParsedDocument {
+  return runSteps(parseSteps(text, format));
+}
+
+/** The parser of a text format as steps, so a large document can be parsed a stretch at a time (time-slice.ts). */
+function parseSteps(text: string, format: DocumentFormat = 'text'): Generator<void, ParsedDocument> {
   switch (format) {
-    case 'markdown': return parseMarkdown(text);
-    case 'html': return parseHtml(text);
-    case 'text': return parsePlainText(text);
+    case 'markdown': return markdownSteps(text);
+    case 'html': return htmlSteps(text);
+    case 'text': return plainTextSteps(text);
     case 'pdf': case 'docx': throw new ThreadlineError('INVALID_INPUT', `A ${format} file is parsed from its bytes: add it as { id, data, format: '${format}' }.`);
   }
 }
 
 export interface ParseOptions {
   signal?: AbortSignal | undefined;
+  /** Text formats: parse a stretch at a time, the event loop turning between stretches (an add() in the worker). */
+  slice?: TimeSlice | undefined;
   /** PDF: called after each page is read. */
   onPage?: ((page: number, pages: number) => void) | undefined;
 }
@@ -34,5 +42,6 @@ export async function documentBytes(doc: ThreadlineDocument): Promise<Uint8Array
 /** Parses any document; `bytes` are documentBytes(doc) for PDF and Word, which `readBinary` reads (binary-reader.ts). */
 export async function parseInput(doc: ThreadlineDocument, bytes: Uint8Array | undefined, readBinary: BinaryReader, options: ParseOptions = {}): Promise<ParsedDocument> {
   if (doc.format !== undefined && BINARY_FORMATS.has(doc.format)) return readBinary(doc, bytes ?? new Uint8Array(0), options);
-  return parseDocument(doc.text ?? '', doc.format);
+  const steps = parseSteps(doc.text ?? '', doc.format);
+  return options.slice ? runStepsSliced(steps, options.slice) : runSteps(steps);
 }

@@ -5,7 +5,7 @@
  */
 import type { ThreadlineDocument } from '../document';
 import type { Embedder } from '../embedding/embedder';
-import { CHUNK_DEFAULTS, chunkDocument, type ChunkOptions } from '../retrieval/chunker';
+import { CHUNK_DEFAULTS, chunkDocument, chunkDocumentSliced, type ChunkOptions } from '../retrieval/chunker';
 import type { PendingDoc } from '../storage/index-store';
 import type { DocRecord } from '../storage/schema';
 import type { BinaryReader } from './binary-reader';
@@ -43,7 +43,9 @@ export async function prepareDocument(
   // A file without a title of its own is named by its id (usually its file name): "Manual.pdf, p. 12".
   const title = doc.title ?? parsed.title ?? (doc.data !== undefined ? doc.id : undefined);
   const maxTokens = Math.min(chunking.maxTokens ?? CHUNK_DEFAULTS.maxTokens, embedder.maxTokens);
-  const chunks = chunkDocument(parsed, title, (t) => embedder.countTokens(t), { ...CHUNK_DEFAULTS, ...chunking, maxTokens });
+  const options = { ...CHUNK_DEFAULTS, ...chunking, maxTokens };
+  const count = (t: string) => embedder.countTokens(t);
+  const chunks = input.slice ? await chunkDocumentSliced(parsed, title, count, options, input.slice) : chunkDocument(parsed, title, count, options);
   return {
     record: { id: doc.id, hash, chars: parsed.text.length, addedAt: Date.now(), ...documentFields({ ...doc, title }) },
     chunks: chunks.map((c) => storedChunk(doc.id, c)),

@@ -7,6 +7,7 @@
  */
 import type { ParsedDocument, Section } from '../document';
 import { ThreadlineError } from '../errors';
+import { runSteps, runStepsSliced, type TimeSlice } from '../util/time-slice';
 
 export interface ChunkOptions {
   /** Largest chunk, in embedding-model tokens, context header included. @default 256 */
@@ -52,18 +53,34 @@ export function contextHeader(title: string | undefined, headingPath: readonly s
 }
 
 export function chunkDocument(doc: ParsedDocument, title: string | undefined, countTokens: CountTokens, options: ChunkOptions = {}): Chunk[] {
+  return runSteps(chunkSteps(doc, title, countTokens, options));
+}
+
+/**
+ * The same chunks, the event loop turning whenever a stretch of `slice` is over (between two sentences):
+ * a large document is not one stretch of the worker's time, and an abort stops it there.
+ */
+export function chunkDocumentSliced(doc: ParsedDocument, title: string | undefined, countTokens: CountTokens, options: ChunkOptions, slice: TimeSlice): Promise<Chunk[]> {
+  return runStepsSliced(chunkSteps(doc, title, countTokens, options), slice);
+}
+
+/** The chunker as steps: it pauses after each section and each sentence measured, and returns the chunks. */
+function* chunkSteps(doc: ParsedDocument, title: string | undefined, countTokens: CountTokens, options: ChunkOptions): Generator<void, Chunk[]> {
   const { maxTokens, overlapTokens } = { ...CHUNK_DEFAULTS, ...options };
   if (!Number.isInteger(maxTokens) || maxTokens < 8) throw new ThreadlineError('INVALID_INPUT', `maxTokens must be an integer ≥ 8, got ${maxTokens}`);
   if (!Number.isInteger(overlapTokens) || overlapTokens < 0 || overlapTokens >= maxTokens) {
     throw new ThreadlineError('INVALID_INPUT', `overlapTokens must be an integer in [0, maxTokens), got ${overlapTokens}`);
   }
-  return doc.sections.flatMap((section) => {
-    const chunks = chunkSection(doc.text, section, title, countTokens, maxTokens, overlapTokens);
-    return section.page === undefined ? chunks : chunks.map((c) => ({ ...c, page: section.page }));
-  });
+  const out: Chunk[] = [];
+  for (const section of doc.sections) {
+    const chunks = yield* chunkSection(doc.text, section, title, countTokens, maxTokens, overlapTokens);
+    for (const c of chunks) out.push(section.page === undefined ? c : { ...c, page: section.page });
+    yield;
+  }
+  return out;
 }
 
-function chunkSection(text: string, section: Section, title: string | undefined, count: CountTokens, maxTokens: number, overlap: number): Chunk[] {
+function* chunkSection(text: string, section: Section, title: string | undefined, count: CountTokens, maxTokens: number, overlap: number): Generator<void, Chunk[]> {
   const header = contextHeader(title, section.headingPath);
   const headerTokens = !header ? 0 : fitsByBytes(header, maxTokens) ? encoder.encode(header).length : count(header);
   const budget = Math.max(4, maxTokens - (header ? headerTokens + 1 : 0));
@@ -76,7 +93,7 @@ function chunkSection(text: string, section: Section, title: string | undefined,
     const body = text.slice(start, end);
     if (body && (fitsByBytes(body, budget) || count(body) <= budget)) return [{ text: body, start, end, headingPath: section.headingPath, context: header ? `${header}\n${body}` : body }];
   }
-  const units = splitUnits(text, section.start, section.end, count, budget);
+  const units = yield* splitUnits(text, section.start, section.end, count, budget);
   const chunks: Chunk[] = [];
   let first = 0;
   while (first < units.length) {
@@ -98,7 +115,7 @@ function chunkSection(text: string, section: Section, title: string | undefined,
 }
 
 /** Sentences (or line-level pieces) with their token counts; oversized ones are cut into word windows. */
-function splitUnits(text: string, from: number, to: number, count: CountTokens, budget: number): Unit[] {
+function* splitUnits(text: string, from: number, to: number, count: CountTokens, budget: number): Generator<void, Unit[]> {
   const units: Unit[] = [];
   const boundary = /[^\n]*?(?:[.!?](?=\s)|[。！？]|\n|$)/gy;
   boundary.lastIndex = from;
@@ -111,6 +128,7 @@ function splitUnits(text: string, from: number, to: number, count: CountTokens, 
     while (start < end && /\s/.test(text[start] ?? '')) start++;
     while (end > start && /\s/.test(text[end - 1] ?? '')) end--;
     if (end > start) pushUnit(units, text, start, end, count, budget);
+    yield;
   }
   return units;
 }

@@ -7,6 +7,7 @@
  */
 import type { LexicalSegment, SegmentPart } from '../index-data';
 import { lexicalTerms } from '../text/tokens';
+import { runSteps, runStepsSliced, type TimeSlice } from '../util/time-slice';
 
 /** Bump whenever lexicalTerms (folding, stopwords, stemming) changes. */
 export const LEXICAL_VERSION = 1;
@@ -15,11 +16,30 @@ export type { LexicalSegment, SegmentPart };
 
 /** Postings of `texts`, text i at slot i. */
 export function buildSegment(texts: readonly string[]): LexicalSegment {
+  return runSteps(segmentSteps(texts));
+}
+
+/** The postings of `contexts` cut into consecutive segments of at most `rows` chunks. */
+export function buildSegments(contexts: readonly string[], rows: number): LexicalSegment[] {
+  const out: LexicalSegment[] = [];
+  for (let from = 0; from < contexts.length; from += rows) out.push(buildSegment(contexts.slice(from, from + rows)));
+  return out;
+}
+
+/** The same segments, the event loop turning whenever a stretch of `slice` is over (between two texts). */
+export async function buildSegmentsSliced(contexts: readonly string[], rows: number, slice: TimeSlice): Promise<LexicalSegment[]> {
+  const out: LexicalSegment[] = [];
+  for (let from = 0; from < contexts.length; from += rows) out.push(await runStepsSliced(segmentSteps(contexts.slice(from, from + rows)), slice));
+  return out;
+}
+
+/** buildSegment as steps: it pauses after each text. */
+function* segmentSteps(texts: readonly string[]): Generator<void, LexicalSegment> {
   const byTerm = new Map<string, number[]>();
   const lengths = new Uint32Array(texts.length);
   const counts = new Map<string, number>();
-  texts.forEach((text, slot) => {
-    const terms = lexicalTerms(text);
+  for (let slot = 0; slot < texts.length; slot++) {
+    const terms = lexicalTerms(texts[slot] as string);
     lengths[slot] = terms.length;
     // Counted, not sorted: a chunk's terms in order of first use (sorting them cost as much as finding them).
     counts.clear();
@@ -29,7 +49,8 @@ export function buildSegment(texts: readonly string[]): LexicalSegment {
       if (!list) byTerm.set(term, (list = []));
       list.push(slot, Math.min(tf, 0xffff));
     }
-  });
+    yield;
+  }
   return packSegment(byTerm, lengths);
 }
 
@@ -107,11 +128,4 @@ export function mergeSegments(parts: readonly SegmentPart[], slotCounts: readonl
     byTerm.set(term, pairs.sort((a, b) => a[0] - b[0]).flat());
   }
   return packSegment(byTerm, lengths);
-}
-
-/** The postings of `contexts` cut into consecutive segments of at most `rows` chunks. */
-export function buildSegments(contexts: readonly string[], rows: number): LexicalSegment[] {
-  const out: LexicalSegment[] = [];
-  for (let from = 0; from < contexts.length; from += rows) out.push(buildSegment(contexts.slice(from, from + rows)));
-  return out;
 }

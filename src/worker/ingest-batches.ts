@@ -11,7 +11,8 @@ import type { AddOptions, AddResult } from '../retriever';
 import type { ChunkOptions } from '../retrieval/chunker';
 import { shardRows, type PendingDoc } from '../storage/index-store';
 import type { LexicalSegment } from '../index-data';
-import { buildSegments } from '../retrieval/lexical-segment';
+import { buildSegments, buildSegmentsSliced } from '../retrieval/lexical-segment';
+import type { TimeSlice } from '../util/time-slice';
 import { throwIfAborted } from '../errors';
 import type { ProgressListener } from '../progress';
 
@@ -128,4 +129,9 @@ export async function embedAndCommit(
  */
 export function lexicalFor(pending: readonly Pick<PendingDoc, 'chunks'>[], dims: number): LexicalSegment[] {
   return buildSegments(pending.flatMap((p) => p.chunks.map((c) => c.context)), shardRows(dims));
+}
+
+/** The same, the event loop turning between stretches of `slice` (an add() of a large document). */
+export function lexicalForSliced(pending: readonly Pick<PendingDoc, 'chunks'>[], dims: number, slice: TimeSlice): Promise<LexicalSegment[]> {
+  return buildSegmentsSliced(pending.flatMap((p) => p.chunks.map((c) => c.context)), shardRows(dims), slice);
 }

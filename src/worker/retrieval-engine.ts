@@ -24,7 +24,8 @@ import { EngineModel } from './engine-model';
 import { fetchPrebuilt } from './fetch-prebuilt';
 import { memoryFrom, prepareMemory } from './hydrate';
 import { readInWorker } from './documents-client';
-import { embedAndCommit, lexicalFor, planAdd } from './ingest-batches';
+import { embedAndCommit, lexicalFor, lexicalForSliced, planAdd } from './ingest-batches';
+import { TimeSlice } from '../util/time-slice';
 import { isCurrentSegment, mergeSegments } from '../retrieval/lexical-segment';
 import { parseK, parseMode, parseQuery, parseStrings } from './parse-query';
 import { loadPrebuiltInto } from './load-prebuilt';
@@ -126,9 +127,11 @@ export class RetrievalEngine implements Retriever {
     const { prepared, result, embedder } = await planAdd(input, { ...options, readBinary: this.config.readBinary ?? readInWorker }, {
       embedder: () => this.embedder(), storedHashes: (ids) => this.storedHashes(ids), chunking: this.config.chunking, modelId: this.model.id,
     });
+    // One clock for the add's own long stretches (tokenizing a large group for BM25), so a search or an abort gets in.
+    const slice = new TimeSlice(options.signal);
     try {
       await embedAndCommit(prepared, embedder, options, {
-        commit: (pending) => this.commit(pending, embedder.dims),
+        commit: (pending) => this.commit(pending, embedder.dims, slice),
         embedded: (chunks) => { this.embedded.chunks += chunks; },
         committed: (docs, chunks) => { result.added += docs; result.chunks += chunks; },
       });
@@ -240,9 +243,9 @@ export class RetrievalEngine implements Retriever {
     return this.store.docHashes(ids);
   }
 
-  private async commit(pending: PendingDoc[], dims: number): Promise<void> {
-    // Tokenized before the locks are taken (another tab waits on the write lock).
-    const lexical = lexicalFor(pending, dims);
+  private async commit(pending: PendingDoc[], dims: number, slice: TimeSlice): Promise<void> {
+    // Tokenized before the locks are taken (another tab waits on the write lock); an abort meanwhile writes nothing.
+    const lexical = await lexicalForSliced(pending, dims, slice);
     await this.queue.run(() => withWriteLock(this.config.name, async () => {
       const memory = this.memory;
       // Memory, while current, says which of these documents exist: the commit reads only those (to delete their old chunks).

@@ -11,6 +11,7 @@ import { describe, expect, it, vi } from 'vitest';
 import type { ThreadlineDocument } from '../../src/document';
 import { readInProcess } from '../../src/ingest/binary-reader';
 import { PREPARE_VERSION, prepareDocument } from '../../src/ingest/prepare';
+import { TimeSlice } from '../../src/util/time-slice';
 import type * as Prepare from '../../src/ingest/prepare';
 import { SAMPLE_KB } from '../../demo/sample-kb';
 import { writeDocx } from '../fixtures/docx-writer';
@@ -52,6 +53,15 @@ describe('PREPARE_VERSION', () => {
     expect(recorded, `the parsers or the chunker now make other chunks of the same documents (fingerprint ${fingerprint}). Bump PREPARE_VERSION in src/ingest/prepare.ts and record the new fingerprint under the new version in test/fixtures/prepare-fingerprints.json (never overwrite an older entry), so stored documents are prepared again`).toBe(fingerprint);
     // Each version names one output: a fingerprint recorded twice means a bump without a change (a needless re-embedding for every user).
     expect(new Set(Object.values(known)).size).toBe(Object.keys(known).length);
+  });
+
+  it('prepared a stretch at a time (as add() does in the worker, the event loop turning at every step), every format gives the same chunks', async () => {
+    for (const doc of INPUTS) {
+      const bytes = doc.data instanceof Uint8Array ? doc.data : undefined;
+      const whole = await prepareDocument(doc, 'hash', counter, {}, { bytes, readBinary: readInProcess });
+      const sliced = await prepareDocument(doc, 'hash', counter, {}, { bytes, readBinary: readInProcess, slice: new TimeSlice(undefined, 0) });
+      expect({ ...sliced, record: { ...sliced.record, addedAt: 0 } }).toEqual({ ...whole, record: { ...whole.record, addedAt: 0 } });
+    }
   });
 
   it('is part of each document\'s content hash: after a bump, an unchanged document is prepared again', async () => {
