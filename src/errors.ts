@@ -18,6 +18,8 @@ export type ThreadlineErrorCode =
   | 'MODEL_MISMATCH'
   /** A prebuilt index file is truncated, altered or of an unknown format; the stored index is unchanged. */
   | 'CORRUPT_INDEX'
+  /** `load(url, { onOtherSource: 'error' })`: the name already holds an index loaded from another file; it is unchanged. */
+  | 'NAME_IN_USE'
   /** The browser refused to store more data. */
   | 'STORAGE_QUOTA'
   /** IndexedDB failed for another reason (blocked upgrade, corrupt record, unavailable). */

@@ -93,6 +93,16 @@ export interface LoadOptions extends CallOptions {
    * @default false
    */
   followRedirects?: boolean;
+  /**
+   * When this name already holds an index loaded from another file (another
+   * URL, its query and fragment aside) or documents added with `add()`:
+   * `'replace'` it, or fail with `NAME_IN_USE` and leave it as it is. The
+   * element uses `'error'` to keep pages with different index files on one
+   * origin apart. An empty index, and one loaded before the source was
+   * recorded, is replaced either way.
+   * @default 'replace'
+   */
+  onOtherSource?: 'replace' | 'error';
 }
 
 export interface LoadResult {
@@ -117,6 +127,8 @@ export interface IndexStats {
   embeddedQueries: number;
   /** Documents removed because their stored records were damaged (see the `repair` progress event); absent when none. */
   repairedDocs?: string[];
+  /** The prebuilt index file the index was loaded from (its URL without query or fragment); absent when none was, or not recorded. */
+  source?: string;
 }
 
 /**

@@ -9,7 +9,8 @@
  *   embedder  embedding model (hub id or folder URL); must be the model the index was built with
  *   llm       "none" (default: rules + extractive answers), "auto" (WebLLM's default pair where WebGPU
  *             works) or a web-llm model id; the model downloads on the first question, not on page load
- *   name      IndexedDB namespace @default "threadline-chat"
+ *   name      IndexedDB namespace @default "threadline-chat", or "threadline-chat <path of the index file>" when
+ *             that name holds another file's index (pages of one origin with different index files)
  *   placeholder  the input's placeholder
  *   mode      "inline" (default) or "launcher": a corner button that opens the chat (full screen on a phone);
  *             nothing loads until the first open
@@ -18,14 +19,16 @@
  * `threadline-turn` (every TurnEvent), `threadline-error` ({ code, message }).
  */
 import type { ChatSession } from '../chat/session';
-import { isThreadlineError } from '../errors';
+import { isThreadlineError, ThreadlineError } from '../errors';
 import type { Llm } from '../llm/llm';
 import type { LlmOption } from '../llm/resolve-llm';
 import type { Progress } from '../progress';
 import { ChatController } from '../render/chat-controller';
 import { TurnView, type TurnViewOptions } from '../render/turn-view';
+import { sourceKey } from '../prebuilt/source-key';
 import { createThreadline, type Threadline } from '../threadline';
 import { buildChatDom, type ChatDom } from './chat-dom';
+import { DEFAULT_NAME, nameForIndex, rememberName, rememberedName } from './index-name';
 import { renderSuggestions } from './suggestions';
 
 const ATTRIBUTES = ['index', 'embedder', 'llm', 'name', 'placeholder', 'link-hosts', 'suggestions', 'mode'] as const;
@@ -34,6 +37,15 @@ function llmOption(value: string | null): LlmOption {
   const v = value?.trim() ?? '';
   if (v === '' || v === 'none' || v === 'off') return undefined;
   return v === 'auto' ? { preload: false } : { model: v, condenserModel: false, preload: false };
+}
+
+/** `url` resolved against the page, as load() resolves it (as written when it is no URL at all). */
+function absoluteUrl(url: string): string {
+  try {
+    return new URL(url, globalThis.location?.href).href;
+  } catch {
+    return url;
+  }
 }
 
 function message(error: unknown): { code: string; message: string } {
@@ -194,27 +206,36 @@ export class ThreadlineChat extends HTMLElement {
     this.opening = opening;
     try {
       const embedder = this.getAttribute('embedder') ?? ThreadlineChat.defaultEmbedder;
-      const tl = await createThreadline({
+      const open = (name: string) => createThreadline({
         signal: opening.signal,
-        name: this.getAttribute('name') || 'threadline-chat',
+        name,
         ...(embedder ? { embedder: { model: embedder, ...(ThreadlineChat.defaultEmbedder ? { offlineModel: ThreadlineChat.defaultEmbedder } : {}) } } : {}),
         llm: this.llmObject ?? llmOption(this.getAttribute('llm')),
         onProgress: (p) => { if (current()) this.onProgress(p); },
       });
+      const index = this.getAttribute('index');
+      // A name set by the page is the page's. Without one, the default name answers only from this element's own index
+      // file, and an element whose file finds another file's index there takes a name of its own (index-name.ts).
+      const named = this.getAttribute('name') || (index ? rememberedName(index) : null);
+      const exclusive = !named && index !== null;
+      let tl = await open(named || DEFAULT_NAME);
       if (!current()) return void (await tl.dispose());
       this.instance = tl;
-      const index = this.getAttribute('index');
       let stale = '';
       if (index) {
         this.setStatus('Loading the index…');
         try {
-          await tl.load(index, { onProgress: (p) => { if (current()) this.onProgress(p); } });
+          stale = await this.loadIndex(tl, index, exclusive, current);
         } catch (error) {
-          // Offline, a 503, or a broken redeploy: a verified copy stored on this device still answers.
-          if ((await tl.stats()).docs === 0) throw error;
-          const m = message(error);
-          stale = ` · the index could not be updated (${m.code}); answering from the copy saved on this device`;
-          this.emit('threadline-error', { ...m, recovered: true });
+          if (!exclusive || !isThreadlineError(error, 'NAME_IN_USE')) throw error;
+          this.instance = null;
+          await tl.dispose();
+          if (!current()) return;
+          rememberName(index);
+          tl = await open(nameForIndex(index));
+          if (!current()) return void (await tl.dispose());
+          this.instance = tl;
+          stale = await this.loadIndex(tl, index, false, current);
         }
       }
       const [stats, sessions] = await Promise.all([tl.stats(), tl.sessions()]);
@@ -240,6 +261,29 @@ export class ThreadlineChat extends HTMLElement {
       const m = message(error);
       this.setStatus(`Cannot answer here: ${m.message}`, true);
       this.emit('threadline-error', m);
+    }
+  }
+
+  /**
+   * Loads the `index` file into `tl`; returns '' or, where it could not be fetched again (offline, a 503, a broken
+   * redeploy), the status note of the verified copy stored on an earlier visit, which then answers. `exclusive`:
+   * never replace, nor answer from, another file's index (NAME_IN_USE, for the caller to take a name of its own).
+   */
+  private async loadIndex(tl: Threadline, index: string, exclusive: boolean, current: () => boolean): Promise<string> {
+    try {
+      await tl.load(index, { onProgress: (p) => { if (current()) this.onProgress(p); }, ...(exclusive ? { onOtherSource: 'error' as const } : {}) });
+      return '';
+    } catch (error) {
+      if (isThreadlineError(error, 'NAME_IN_USE')) throw error;
+      const stats = await tl.stats();
+      if (stats.docs === 0) throw error;
+      const own = sourceKey(absoluteUrl(index));
+      if (exclusive && stats.source !== undefined && stats.source !== own) {
+        throw new ThreadlineError('NAME_IN_USE', `"${tl.name}" holds the index of ${stats.source}, not of ${own}`, { cause: error });
+      }
+      const m = message(error);
+      this.emit('threadline-error', { ...m, recovered: true });
+      return ` · the index could not be updated (${m.code}); answering from the copy saved on this device`;
     }
   }
 

@@ -31,6 +31,15 @@ export interface PendingDoc {
 }
 
 /** Which documents exist, as of a stored generation (see IndexStore.commit). */
+/** The prebuilt file a replaceAll stores: its hash, where it came from, and a check of what it replaces. */
+export interface PrebuiltSource {
+  hash: string;
+  /** The file's `sourceKey`, when it was loaded from a URL. */
+  url?: string | undefined;
+  /** Throws to leave the stored index as it is; given the manifest as read in the replacing transaction (unchecked). */
+  guard?: ((old: unknown) => void) | undefined;
+}
+
 export interface KnownDocs { generation: number; has(id: string): boolean }
 
 /** Rows of chunks [from, from + count); `unit[i] === 1` where row i is known to be unit length (see VectorIndex.add). */
@@ -196,14 +205,35 @@ export class IndexStore {
    * either the new index is stored entirely, or the old one stays as it was.
    * `lexical`: the chunks' BM25 segments in order, one per shard to write (see commit).
    */
-  async replaceAll(pending: readonly PendingDoc[], lexical: readonly LexicalSegment[], identity: ModelIdentity, sourceHash: string): Promise<CommitResult> {
+  async replaceAll(pending: readonly PendingDoc[], lexical: readonly LexicalSegment[], identity: ModelIdentity, source: PrebuiltSource): Promise<CommitResult> {
     return this.write('Could not store the prebuilt index', async (tx) => {
       const old = await tx.objectStore('meta').get('manifest');
+      // Checked in the transaction that replaces, so that no other tab's load can come between the check and the write.
+      source.guard?.(old);
       await Promise.all([tx.objectStore('pages').clear(), tx.objectStore('shards').clear()]);
       // Counters carry on past the old index: a key or shard id is never reused, even across replacements.
-      const manifest = { ...emptyManifest(identity), nextChunkKey: old?.nextChunkKey ?? 1, nextShardId: old?.nextShardId ?? 1, generation: old?.generation ?? 0, sourceHash };
+      const manifest = {
+        ...emptyManifest(identity), nextChunkKey: old?.nextChunkKey ?? 1, nextShardId: old?.nextShardId ?? 1, generation: old?.generation ?? 0,
+        sourceHash: source.hash, ...(source.url !== undefined ? { source: source.url } : {}),
+      };
       const result = await putDocs(tx, manifest, pending, identity, lexical);
       return { ...result, removedKeys: [] };
+    });
+  }
+
+  /**
+   * Records where the stored prebuilt index came from, when it holds the file with this hash and no
+   * source yet (an index loaded before sources were recorded). Its content is unchanged, so the
+   * generation is too. Returns the manifest as it now stands.
+   */
+  async adoptSource(hash: string, url: string): Promise<Manifest | undefined> {
+    return this.write('Could not update the manifest', async (tx) => {
+      const meta = tx.objectStore('meta');
+      const manifest = await meta.get('manifest');
+      if (!manifest || manifest.sourceHash !== hash || typeof manifest.source === 'string') return manifest;
+      const adopted = { ...manifest, source: url };
+      await meta.put(adopted, 'manifest');
+      return adopted;
     });
   }
 

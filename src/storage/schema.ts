@@ -42,6 +42,12 @@ export interface Manifest {
   docCount: number;
   /** SHA-256 of the prebuilt index file this index was loaded from, if any. */
   sourceHash?: string;
+  /**
+   * Where that file was loaded from: its URL without query or fragment (`sourceKey`), so that a name
+   * can refuse another file's index (`load(url, { onOtherSource: 'error' })`). Absent for a file
+   * loaded from bytes, and in indexes loaded before it was recorded; a string when present.
+   */
+  source?: string;
   /** Bumped by every commit; other tabs compare it to know they are stale. */
   generation: number;
   updatedAt: number;

@@ -28,7 +28,7 @@ import { embedAndCommit, lexicalFor, lexicalForSliced, planAdd } from './ingest-
 import { TimeSlice } from '../util/time-slice';
 import { isCurrentSegment, mergeSegments } from '../retrieval/lexical-segment';
 import { parseK, parseMode, parseQuery, parseStrings } from './parse-query';
-import { loadPrebuiltInto } from './load-prebuilt';
+import { loadPrebuiltInto, type LoadFrom } from './load-prebuilt';
 import { reembed } from './rebuild';
 import { RefreshScheduler } from './refresh-scheduler';
 
@@ -66,6 +66,8 @@ export class RetrievalEngine implements Retriever {
   );
   /** Documents removed by the last repair of damaged storage. */
   private repaired: string[] = [];
+  /** Where the stored prebuilt index was loaded from (Manifest.source), as of the last hydrate. */
+  private source: string | undefined;
 
   private constructor(
     private readonly config: EngineConfig,
@@ -111,6 +113,7 @@ export class RetrievalEngine implements Retriever {
       shards: shards.shards, vectorBytes: shards.bytes,
       embeddedChunks: this.embedded.chunks, embeddedQueries: this.embedded.queries,
       ...(this.repaired.length ? { repairedDocs: [...this.repaired] } : {}),
+      ...(this.source !== undefined ? { source: this.source } : {}),
     };
   }
 
@@ -149,25 +152,31 @@ export class RetrievalEngine implements Retriever {
    * mismatched file leaves the stored index as it was.
    */
   async load(url: string, options: LoadOptions = {}): Promise<LoadResult> {
-    return this.loadPrebuilt(await fetchPrebuilt(url, options.signal, options.followRedirects === true, options.onProgress));
+    const onOtherSource = options.onOtherSource ?? 'replace';
+    if (onOtherSource !== 'replace' && onOtherSource !== 'error') throw new ThreadlineError('INVALID_INPUT', "onOtherSource must be 'replace' or 'error'");
+    return this.loadPrebuilt(await fetchPrebuilt(url, options.signal, options.followRedirects === true, options.onProgress), { url, onOtherSource });
   }
 
-  /** `load` from bytes already in hand (the CLI and tests). */
-  async loadPrebuilt(bytes: Uint8Array): Promise<LoadResult> {
+  /** `load` from bytes already in hand (the CLI and tests); `from`: the URL they came from, and what to do if the name holds another file's index. */
+  async loadPrebuilt(bytes: Uint8Array, from: LoadFrom = {}): Promise<LoadResult> {
     return loadPrebuiltInto({
+      name: this.config.name,
       modelId: this.model.id,
       manifest: () => this.store.manifest(),
       dims: async () => (await this.embedder(false)).dims,
-      replace: (pending, header) => {
+      replace: (pending, header, source) => {
         // Tokenized before the locks are taken: nothing here depends on what they guard.
         const lexical = lexicalFor(pending, header.dims);
         return this.queue.run(() => withWriteLock(this.config.name, async () => {
-          await this.store.replaceAll(pending, lexical, { modelId: header.modelId, dims: header.dims }, header.hash);
+          await this.store.replaceAll(pending, lexical, { modelId: header.modelId, dims: header.dims }, source);
           await this.hydrate();
           this.feed?.publish(this.generation);
         }));
       },
-    }, bytes);
+      adopt: (hash, url) => this.queue.run(() => withWriteLock(this.config.name, async () => {
+        this.source = sourceOf(await this.store.adoptSource(hash, url));
+      })),
+    }, bytes, from);
   }
 
   async remove(ids: unknown, _options: CallOptions = {}): Promise<number> {
@@ -304,6 +313,7 @@ export class RetrievalEngine implements Retriever {
     }
     this.memory = memoryFrom(stored, this.config.int8, prepared);
     this.generation = manifest?.generation ?? 0;
+    this.source = sourceOf(manifest);
     this.onProgress?.({ phase: 'hydrate', chunks: stored.chunks.length, ms: performance.now() - started });
   }
 
@@ -331,4 +341,10 @@ export class RetrievalEngine implements Retriever {
     if (!this.memory) this.memory = new MemoryIndex(embedder.dims, { int8: this.config.int8 });
     return embedder;
   }
+}
+
+/** A manifest's recorded source, when it is a string (the record may have been written by anyone). */
+function sourceOf(manifest: unknown): string | undefined {
+  const source = (manifest as { source?: unknown } | undefined)?.source;
+  return typeof source === 'string' ? source : undefined;
 }

@@ -1,3 +1,4 @@
+import { cpSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
@@ -212,6 +213,70 @@ describe('<threadline-chat> when its index file cannot be fetched again', () => 
     expect(await chat.locator('.tl-turn .tl-answer').last().textContent()).toMatch(/30 days/);
     expect(foreign).toEqual([]);
     await context.close();
+  });
+});
+
+describe('<threadline-chat> on pages of one origin with different index files (as GitHub Pages project sites share one)', () => {
+  it('each page answers from its own index, in two open tabs, after reloads, and from its own stored copy when its file cannot be fetched', async () => {
+    // /a/ is the example site, /b/ a garden site: both use the default name, each with its own ./site.tlix.
+    const garden = await buildExampleSite('element-site-garden', {
+      'garden.md': '# Watering tomatoes\n\nWater tomatoes deeply twice a week; the soil should stay moist but never soggy.\n\n# Pruning roses\n\nPrune roses in late winter, just before new growth starts.\n',
+      'compost.md': '# Compost basics\n\nA compost heap needs greens and browns. Turn it every two weeks.\n',
+    });
+    const shared = join(site, '..', 'element-sites-shared');
+    rmSync(shared, { recursive: true, force: true });
+    cpSync(site, join(shared, 'a'), { recursive: true });
+    cpSync(garden, join(shared, 'b'), { recursive: true });
+    const host = await serveStatic(shared);
+    const context = await browser.newContext();
+    const foreign = await confineTo(context, host.origin);
+    const open = async (path: string) => {
+      const page = await context.newPage();
+      await watchElementEvents(page);
+      await page.goto(`${host.origin}${path}`);
+      return page;
+    };
+    const ask = async (page: Page, question: string) => {
+      const chat = page.locator('threadline-chat');
+      const before = await chat.locator('.tl-turn .tl-mode:not([hidden])').count();
+      await chat.locator('input:not([disabled])').fill(question);
+      await chat.locator('input').press('Enter');
+      await chat.locator('.tl-turn .tl-mode:not([hidden])').nth(before).waitFor({ timeout: 60_000 });
+      return chat.locator('.tl-turn .tl-answer').last().textContent();
+    };
+    const docsAtReady = async (page: Page) => ((await waitForElementEvent(page, (e) => e.type === 'threadline-ready')).detail as { docs: number }).docs;
+
+    const a = await open('/a/index.html');
+    expect(await docsAtReady(a)).toBe(SAMPLE_KB.length);
+    expect(await ask(a, "what's the refund window?")).toMatch(/30 days/);
+    const b = await open('/b/index.html');
+    expect(await docsAtReady(b)).toBe(2);
+    expect(await ask(b, 'how often should I water tomatoes?')).toMatch(/twice a week/);
+    // The first tab still answers from its own documents (it had been answering from the garden's: "could not find this").
+    expect(await ask(a, 'how long does shipping take?')).toMatch(/3 to 7 business days/);
+    expect(await b.evaluate(async () => (await indexedDB.databases()).map((d) => d.name).sort())).toEqual(expect.arrayContaining(['threadline:threadline-chat', 'threadline:threadline-chat /b/site.tlix']));
+
+    // Reloads: /b/ goes straight to its own name (one retrieval worker, not one for the default name and another).
+    const workers: string[] = [];
+    b.on('worker', (w) => { if (/retrieval\.worker/.test(w.url())) workers.push(w.url()); });
+    await b.reload();
+    expect(await docsAtReady(b)).toBe(2);
+    expect(workers).toHaveLength(1);
+    expect(await ask(b, 'when do I prune roses?')).toMatch(/late winter/);
+    await a.reload();
+    expect(await docsAtReady(a)).toBe(SAMPLE_KB.length);
+    expect(await ask(a, 'how long is the hardware warranty?')).toMatch(/one-year/);
+
+    // Its file unreachable and the shortcut forgotten: /b/ still answers from the garden copy it stored, never from /a/'s.
+    await b.evaluate(() => localStorage.clear());
+    await context.route('**/b/site.tlix', (route) => route.fulfill({ status: 503, body: 'Service Unavailable' }));
+    await b.reload();
+    expect(await docsAtReady(b)).toBe(2);
+    expect(await b.locator('threadline-chat .status').textContent()).toMatch(/could not be updated/);
+    expect(await ask(b, 'how often should I turn the compost?')).toMatch(/every two weeks/);
+    expect(foreign).toEqual([]);
+    await context.close();
+    await host.close();
   });
 });
 

@@ -1,4 +1,5 @@
 import 'fake-indexeddb/auto';
+import { openDB } from 'idb';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Embedder } from '../../src/embedding/embedder';
 import { embedderIdentity } from '../../src/embedding/load-embedder';
@@ -82,5 +83,95 @@ describe('prebuilt index file', () => {
     expect((await other.engine.stats()).docs).toBe(1);
     other.engine.close();
     expect(readPrebuiltHeader(file).header.modelId).toBe('threadline-glove-30k#int8');
+  });
+});
+
+describe('which file an index name holds (onOtherSource)', () => {
+  const A = 'https://docs.example/a/site.tlix';
+  const B = 'https://docs.example/b/site.tlix';
+
+  it("with 'error', a name holding one file's index refuses another file's and keeps its own; the same file under a cache-busting query is the same source", async () => {
+    const { engine } = await open(`prebuilt-${unique++}`);
+    expect(await engine.loadPrebuilt(file, { url: A, onOtherSource: 'error' })).toMatchObject({ loaded: true });
+    expect((await engine.stats()).source).toBe(A);
+    const before = await engine.search('refund window', { k: 3 });
+    const other = await buildPrebuiltIndex(docs.slice(0, 2), embedder);
+    const refused = await engine.loadPrebuilt(other, { url: B, onOtherSource: 'error' }).catch((e: unknown) => e);
+    expect(refused).toMatchObject({ code: 'NAME_IN_USE', details: { stored: A, requested: B } });
+    expect((refused as Error).message).toMatch(/already holds another index \(https:\/\/docs\.example\/a\/site\.tlix\).*its own name/);
+    expect(await engine.stats()).toMatchObject({ docs: docs.length, source: A });
+    expect(await engine.search('refund window', { k: 3 })).toEqual(before);
+    // A newer version of the same file (a redeploy, fetched with a cache buster) replaces it.
+    expect(await engine.loadPrebuilt(other, { url: `${A}?v=2#top`, onOtherSource: 'error' })).toMatchObject({ loaded: true, docs: 2 });
+    expect((await engine.stats()).source).toBe(A);
+    // The default replaces whatever the name holds, and records the new source.
+    expect(await engine.loadPrebuilt(file, { url: B })).toMatchObject({ loaded: true });
+    expect(await engine.stats()).toMatchObject({ docs: docs.length, source: B });
+    engine.close();
+  });
+
+  it('an index loaded before sources were recorded is claimed by the first URL that loads it, even when nothing is decoded', async () => {
+    const name = `prebuilt-${unique++}`;
+    const { engine } = await open(name);
+    await engine.loadPrebuilt(file);
+    expect((await engine.stats()).source).toBeUndefined();
+    const other = await buildPrebuiltIndex(docs.slice(0, 2), embedder);
+    // The same bytes again: a no-op that records where they came from.
+    expect(await engine.loadPrebuilt(file, { url: A, onOtherSource: 'error' })).toMatchObject({ loaded: false });
+    expect((await engine.stats()).source).toBe(A);
+    await expect(engine.loadPrebuilt(other, { url: B, onOtherSource: 'error' })).rejects.toMatchObject({ code: 'NAME_IN_USE' });
+    engine.close();
+    // Reopened (a reload), the source is read back from the manifest.
+    const reopened = await open(name);
+    expect((await reopened.engine.stats()).source).toBe(A);
+    reopened.engine.close();
+  });
+
+  it("with 'error', documents added with add() are not replaced; an empty index takes any file", async () => {
+    const { engine } = await open(`prebuilt-${unique++}`);
+    await engine.add([{ id: 'own', text: 'A note of my own about sync conflicts.' }]);
+    await expect(engine.loadPrebuilt(file, { url: A, onOtherSource: 'error' })).rejects.toMatchObject({ code: 'NAME_IN_USE', details: { stored: 'documents added with add()' } });
+    expect((await engine.stats()).docs).toBe(1);
+    await engine.clear();
+    expect(await engine.loadPrebuilt(file, { url: A, onOtherSource: 'error' })).toMatchObject({ loaded: true });
+    engine.close();
+  });
+
+  it("two instances of one name loading different files with 'error' at once: one index is stored, the other is refused", async () => {
+    const name = `prebuilt-${unique++}`;
+    const [first, second] = await Promise.all([open(name), open(name)]);
+    const other = await buildPrebuiltIndex(docs.slice(0, 2), embedder);
+    const results = await Promise.allSettled([
+      first.engine.loadPrebuilt(file, { url: A, onOtherSource: 'error' }),
+      second.engine.loadPrebuilt(other, { url: B, onOtherSource: 'error' }),
+    ]);
+    expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
+    const rejected = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+    expect(rejected?.reason).toMatchObject({ code: 'NAME_IN_USE' });
+    const winner = results[0]?.status === 'fulfilled' ? A : B;
+    const reopened = await open(name);
+    expect((await reopened.engine.stats()).source).toBe(winner);
+    for (const e of [first, second, reopened]) e.engine.close();
+  });
+
+  it('a recorded source of the wrong type (tampered) counts as none: read as absent, and replaced by the next URL that loads the file', async () => {
+    const name = `prebuilt-${unique++}`;
+    const { engine } = await open(name);
+    await engine.loadPrebuilt(file, { url: A });
+    engine.close();
+    const db = await openDB(`threadline:${name}`);
+    await db.put('meta', { ...(await db.get('meta', 'manifest') as object), source: { toString: 1 } }, 'manifest');
+    db.close();
+    const reopened = await open(name);
+    expect((await reopened.engine.stats()).source).toBeUndefined();
+    expect(await reopened.engine.loadPrebuilt(file, { url: B, onOtherSource: 'error' })).toMatchObject({ loaded: false });
+    expect((await reopened.engine.stats()).source).toBe(B);
+    reopened.engine.close();
+  });
+
+  it('load() refuses an unknown onOtherSource before fetching anything', async () => {
+    const { engine } = await open(`prebuilt-${unique++}`);
+    await expect(engine.load('https://docs.example/never-fetched.tlix', { onOtherSource: 'keep' as never })).rejects.toMatchObject({ code: 'INVALID_INPUT' });
+    engine.close();
   });
 });
