@@ -53,7 +53,13 @@ function message(error: unknown): { code: string; message: string } {
   return { code: 'INTERNAL', message: error instanceof Error ? error.message : String(error) };
 }
 
-export class ThreadlineChat extends HTMLElement {
+/**
+ * HTMLElement in a browser. Where there is none (a server render of a page that imports `threadline/element`:
+ * SvelteKit, Astro's frontmatter, VitePress's build), a stand-in, so that the import succeeds and defines nothing.
+ */
+const ElementBase: typeof HTMLElement = typeof HTMLElement === 'function' ? HTMLElement : (class {} as unknown as typeof HTMLElement);
+
+export class ThreadlineChat extends ElementBase {
   static readonly observedAttributes = ATTRIBUTES;
   /** The embedding model used when no `embedder` attribute is given (the standalone bundle points it next to itself). */
   static defaultEmbedder: string | undefined;
@@ -358,7 +364,8 @@ export class ThreadlineChat extends HTMLElement {
   }
 }
 
-/** Registers the element (once) under `tag`. */
+/** Registers the element (once) under `tag`; does nothing where there is no `customElements` (Node). */
 export function defineThreadlineChat(tag = 'threadline-chat'): void {
+  if (typeof customElements === 'undefined') return; // no DOM here (a server render): the browser's import defines it
   if (!customElements.get(tag)) customElements.define(tag, ThreadlineChat);
 }

@@ -26,8 +26,9 @@ describe('the published package (npm pack, installed into an empty project)', ()
     expect(readPrebuiltHeader(new Uint8Array(readFileSync(join(dir, 'public/site.tlix')))).header).toMatchObject({ docs: 3, modelId: 'threadline-glove-30k#int8' });
     for (const file of ['threadline-chat.js', 'threadline-glove-30k/model.safetensors']) expect(existsSync(join(dir, 'public/threadline', file)), file).toBe(true);
     expect(readdirSync(join(dir, 'public/threadline')).some((f) => /^retrieval\.worker-.*\.js$/.test(f))).toBe(true);
-    const imported = await run(process.execPath, ['-e', "Promise.all([import('threadline'), import('threadline/render'), import('threadline/build')]).then(([m, r, b]) => console.log(typeof m.createThreadline, typeof r.renderMarkdown, typeof b.buildPrebuiltIndex))"], { cwd: dir, timeout: 60_000 });
-    expect(imported.stdout.trim()).toBe('function function function');
+    // threadline/element too: a server render (SvelteKit, Astro, VitePress) imports it in Node, where it must define nothing and throw nothing.
+    const imported = await run(process.execPath, ['-e', "Promise.all([import('threadline'), import('threadline/render'), import('threadline/build'), import('threadline/element')]).then(([m, r, b, e]) => console.log(typeof m.createThreadline, typeof r.renderMarkdown, typeof b.buildPrebuiltIndex, typeof e.ThreadlineChat))"], { cwd: dir, timeout: 60_000 });
+    expect(imported.stdout.trim()).toBe('function function function function');
     // threadline/build reads PDF and Word files in Node from the installed package (pdf.js and mammoth bundled in it).
     writeFileSync(join(dir, 'manual.pdf'), harborManual());
     writeFileSync(join(dir, 'returns.docx'), writeDocx([{ heading: 1, text: 'Returns' }, { text: 'Return any item within 30 days.' }]));
