@@ -16,8 +16,9 @@ const PREFIXED = new RegExp(String.raw`new URL\(\s*(${Q})(\.{1,2}/[^"'\`$]+)\1\s
 /**
  * A bare name (`new URL('ort.webgpu.min.mjs', import.meta.url)`, onnxruntime-web's
  * Node-only lookup of its own file, which threadline does not ship): webpack reads
- * it as a package request and fails the app's build on it, so it is marked for
- * every bundler to leave alone.
+ * it as a package request and Parcel as a file to bundle, and both fail the app's
+ * build on it. Written with `'' + import.meta.url`, the same URL at run time, it
+ * is a shape no bundler follows (magic comments only spoke to Vite and webpack).
  */
 const BARE = new RegExp(String.raw`new URL\(\s*(${Q})([\w@][^"'\`$/]*)\1\s*,\s*import\.meta\.url\s*\)`, 'g');
 
@@ -25,7 +26,7 @@ export function plainUrls(code: string): string {
   return code
     .replace(NESTED, (_, _q: string, file: string) => `new URL(${JSON.stringify(file.startsWith('.') ? file : `./${file}`)}, import.meta.url)`)
     .replace(PREFIXED, (_, _q: string, file: string) => `new URL(${JSON.stringify(file)}, import.meta.url)`)
-    .replace(BARE, (_, _q: string, file: string) => `new URL(/* @vite-ignore */ /* webpackIgnore: true */ ${JSON.stringify(file)}, import.meta.url)`);
+    .replace(BARE, (_, _q: string, file: string) => `new URL(${JSON.stringify(file)}, '' + import.meta.url)`);
 }
 
 export function plainUrlsPlugin(): Plugin {
