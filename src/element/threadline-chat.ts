@@ -260,7 +260,7 @@ export class ThreadlineChat extends ElementBase {
       this.chat.enable(true);
       this.ui.fresh.disabled = false;
       this.showSuggestions();
-      this.emit('threadline-ready', { docs: stats.docs, chunks: stats.chunks, llm: tl.llm?.id ?? null });
+      this.emit('threadline-ready', { docs: stats.docs, chunks: stats.chunks, llm: tl.llm?.id ?? null, name: tl.name });
     } catch (error) {
       if (!current()) return;
       this.ui.progress.hidden = true;

@@ -41,7 +41,7 @@ describe('<threadline-chat> on the example static page (built element, prebuilt 
     const requestsBefore = server.requests.length;
     const started = Date.now();
     await page.goto(`${server.origin}/index.html`);
-    expect(await waitForElement(page)).toEqual({ type: 'threadline-ready', detail: { docs: SAMPLE_KB.length, chunks: expect.any(Number) as number, llm: null } });
+    expect(await waitForElement(page)).toEqual({ type: 'threadline-ready', detail: { docs: SAMPLE_KB.length, chunks: expect.any(Number) as number, llm: null, name: 'threadline-chat' } });
     const readyMs = Date.now() - started;
 
     const chat = page.locator('threadline-chat');
@@ -244,13 +244,14 @@ describe('<threadline-chat> on pages of one origin with different index files (a
       await chat.locator('.tl-turn .tl-mode:not([hidden])').nth(before).waitFor({ timeout: 60_000 });
       return chat.locator('.tl-turn .tl-answer').last().textContent();
     };
-    const docsAtReady = async (page: Page) => ((await waitForElementEvent(page, (e) => e.type === 'threadline-ready')).detail as { docs: number }).docs;
+    const readyDetail = async (page: Page) => (await waitForElementEvent(page, (e) => e.type === 'threadline-ready')).detail as { docs: number; name: string };
+    const docsAtReady = async (page: Page) => (await readyDetail(page)).docs;
 
     const a = await open('/a/index.html');
     expect(await docsAtReady(a)).toBe(SAMPLE_KB.length);
     expect(await ask(a, "what's the refund window?")).toMatch(/30 days/);
     const b = await open('/b/index.html');
-    expect(await docsAtReady(b)).toBe(2);
+    expect(await readyDetail(b)).toMatchObject({ docs: 2, name: 'threadline-chat /b/site.tlix' });
     expect(await ask(b, 'how often should I water tomatoes?')).toMatch(/twice a week/);
     // The first tab still answers from its own documents (it had been answering from the garden's: "could not find this").
     expect(await ask(a, 'how long does shipping take?')).toMatch(/3 to 7 business days/);
