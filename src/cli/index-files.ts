@@ -11,7 +11,7 @@ import { BINARY_FORMATS, type DocumentFormat, type ThreadlineDocument } from '..
 import { loadEmbedder } from '../embedding/load-embedder';
 import { buildPrebuiltIndex } from '../prebuilt/build';
 import { expandInput } from './inputs';
-import { pageTitle, pageUrl } from './page-meta';
+import { baseUrlProblem, pageTitle, pageUrl } from './page-meta';
 
 export const FORMATS: Record<string, DocumentFormat> = { '.md': 'markdown', '.markdown': 'markdown', '.txt': 'text', '.html': 'html', '.htm': 'html', '.pdf': 'pdf', '.docx': 'docx' };
 
@@ -30,6 +30,8 @@ export interface IndexFilesOptions {
 
 export async function indexFiles(inputs: readonly string[], options: IndexFilesOptions): Promise<{ bytes: Uint8Array; docs: number; modelId: string }> {
   const cwd = options.cwd ?? process.cwd();
+  const problem = options.baseUrl === undefined ? null : baseUrlProblem(options.baseUrl);
+  if (problem) throw new Error(`baseUrl ${problem}`);
   const found = [...new Set(inputs.flatMap((input) => expandInput(input, cwd)))].filter((file) => FORMATS[extname(file).toLowerCase()]);
   const single = inputs.length === 1 && !/[*?]/.test(inputs[0] ?? '') ? resolve(cwd, inputs[0] ?? '.') : null;
   const base = single && statSync(single).isDirectory() ? single : cwd;

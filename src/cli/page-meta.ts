@@ -32,11 +32,27 @@ export function pageTitle(text: string, format: DocumentFormat, file: string): s
 /**
  * The page URL for a source file: `guide/install.md` with base
  * `https://example.com/docs/` and page extension `.html` becomes
- * `https://example.com/docs/guide/install.html`. Without a base, the path as is.
+ * `https://example.com/docs/guide/install.html`; with base `/docs/` (a path
+ * from the site's root, for a site served from any host), `/docs/guide/install.html`.
+ * Without a base, the path as is. The base is checked first (`baseUrlProblem`).
  */
 export function pageUrl(relativePath: string, baseUrl: string | undefined, pageExtension: string): string {
   const path = relativePath.replaceAll('\\', '/');
   if (baseUrl === undefined) return path;
   const page = path.slice(0, path.length - extname(path).length) + pageExtension;
-  return new URL(page.split('/').map(encodeURIComponent).join('/'), baseUrl.endsWith('/') ? baseUrl : `${baseUrl}/`).href;
+  const base = baseUrl.endsWith('/') ? baseUrl : `${baseUrl}/`;
+  const relative = page.split('/').map(encodeURIComponent).join('/');
+  if (!isRootPath(base)) return new URL(relative, base).href;
+  const url = new URL(relative, `https://site.invalid${base}`);
+  return `${url.pathname}${url.search}${url.hash}`;
+}
+
+/** Why `baseUrl` cannot be a base for page URLs, or null when it can: an absolute URL, or a path from the site's root. */
+export function baseUrlProblem(baseUrl: string): string | null {
+  if (isRootPath(baseUrl) || URL.canParse(baseUrl)) return null;
+  return `${baseUrl} is neither an absolute URL (https://example.com/docs/) nor a path from the site's root (/docs/)`;
+}
+
+function isRootPath(url: string): boolean {
+  return url.startsWith('/') && !url.startsWith('//');
 }

@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { OFFLINE_MODEL_ID } from '../embedding/offline-model';
 import { ORT_FILES } from '../embedding/ort-assets';
 import { indexFiles } from './index-files';
+import { baseUrlProblem } from './page-meta';
 import { siteFiles } from './site-files';
 
 const USAGE = `usage:
@@ -20,7 +21,8 @@ const USAGE = `usage:
       no text layer, damaged) is skipped with a warning.
       --model <folder or hub id>  embedding model (default: the offline model)
       --base-url <url>            link citations to the built pages: guide/install.md
-                                  becomes <url>/guide/install.html
+                                  becomes <url>/guide/install.html (an absolute URL,
+                                  or a path from the site's root such as /docs/)
       --page-ext <ext>            page extension for --base-url (default .html; "" for clean URLs)
   threadline element <folder> [--with-llm] [--with-transformers]
       Copies <threadline-chat> (threadline-chat.js, its chunks and worker, the offline
@@ -73,7 +75,8 @@ async function index(args: string[]): Promise<void> {
   const out = values.get('-o') ?? values.get('--out');
   if (!out || inputs.length === 0) throw new UsageError('index needs inputs and -o <file.tlix>');
   const baseUrl = values.get('--base-url');
-  if (baseUrl !== undefined && !URL.canParse(baseUrl)) throw new UsageError(`--base-url ${baseUrl} is not an absolute URL`);
+  const problem = baseUrl === undefined ? null : baseUrlProblem(baseUrl);
+  if (problem) throw new UsageError(`--base-url ${problem}`);
   const started = performance.now();
   const pageExt = values.get('--page-ext');
   const built = await indexFiles(inputs, {

@@ -24,18 +24,27 @@ export interface WebLlmEngineOptions {
   appConfig?: AppConfig;
   /** @default web-llm's default ('cache') */
   cacheBackend?: LlmCacheBackend;
-  /** Creates the LLM worker (custom URL, CSP); must pass `name` through to the Worker. */
+  /** Creates the LLM worker (custom URL, CSP). `name` is the Web Lock it holds while alive; it is also sent to it in a message (ALIVE_MESSAGE), so the Worker's own name may be anything. */
   worker?: (name: string) => Worker;
 }
 
-export function defaultLlmWorker(name: string): Worker {
-  return new Worker(new URL('../../workers/llm.worker.ts', import.meta.url), { type: 'module', name });
+/** The message that names the Web Lock the LLM worker holds while it lives (workers/llm.worker.ts writes the same literal). */
+export const ALIVE_MESSAGE = 'threadline-alive';
+
+/**
+ * The worker's options stay a literal: Vite before version 8 refuses to build an app whose worker options it
+ * cannot read statically ("unable to parse the worker options"), so the lock's name travels in a message instead.
+ */
+export function defaultLlmWorker(_name: string): Worker {
+  return new Worker(new URL('../../workers/llm.worker.ts', import.meta.url), { type: 'module', name: 'threadline-llm' });
 }
 
 export function webWorkerEngineFactory(options: WebLlmEngineOptions = {}): EngineFactory {
   return async (models, onInitProgress) => {
     const lockName = `threadline-llm-alive:${crypto.randomUUID()}`;
     const worker = (options.worker ?? defaultLlmWorker)(lockName);
+    // comlink ignores messages of types it does not know: this one travels beside its wire.
+    worker.postMessage({ type: ALIVE_MESSAGE, lock: lockName });
     const dead = watchWorker(worker, lockName, 'language model');
     const host = Comlink.wrap<LlmHostPort>(worker);
     const config = { ...(options.appConfig ? { appConfig: options.appConfig } : {}), ...(options.cacheBackend ? { cacheBackend: options.cacheBackend } : {}) };

@@ -49,6 +49,12 @@ export function threadlineIndex(options: ThreadlineIndexOptions): Plugin {
   }).then((r) => r.bytes).catch((error: unknown) => { built = null; throw error; }));
   return {
     name: 'threadline-index',
+    // threadline's workers are ES modules that import chunks of their own. Vite before version 8 builds workers as
+    // IIFE scripts unless told otherwise, and fails on those imports ("UMD and IIFE output formats are not supported
+    // for code-splitting builds"); Vite 8 inlines them (transformers.js into the retrieval worker). A format the app sets stands.
+    config(user) {
+      return user.worker?.format === undefined ? { worker: { format: 'es' as const } } : undefined;
+    },
     configResolved(config) {
       root = config.root;
     },

@@ -5,7 +5,7 @@ import type { LlmHostPort } from '../../src/llm/llm-host';
 import { complete } from '../../src/llm/llm';
 import type { Progress } from '../../src/progress';
 import { WebLlm } from '../../src/llm/webllm';
-import { defaultLlmWorker, webWorkerEngineFactory } from '../../src/llm/webllm-engine';
+import { ALIVE_MESSAGE, defaultLlmWorker, webWorkerEngineFactory } from '../../src/llm/webllm-engine';
 
 /** The real engine factory and wire, with the fake engine in a real module worker (test/fixtures/fake-llm.worker.ts). */
 function fakeWorkerLlm() {
@@ -32,9 +32,10 @@ async function holdsLock(name: string): Promise<boolean> {
 }
 
 describe('LLM worker in Chromium (real llm.worker.ts and wire; fake engine for generation: FakeMlcEngine)', () => {
-  it('the real worker module loads (web-llm imported in a module worker), holds its alive lock and answers over the wire with web-llm\'s prebuilt list', async () => {
+  it('the real worker module loads (web-llm imported in a module worker), holds the alive lock its first message names and answers over the wire with web-llm\'s prebuilt list', async () => {
     const name = `threadline-llm-alive:${crypto.randomUUID()}`;
     const worker = defaultLlmWorker(name);
+    worker.postMessage({ type: ALIVE_MESSAGE, lock: name });
     let error: string | undefined;
     worker.addEventListener('error', (e) => { error = e.message; });
     expect(await holdsLock(name)).toBe(true);

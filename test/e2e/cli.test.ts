@@ -80,7 +80,7 @@ describe('the compiled `threadline` bin (dist/cli/threadline.js)', () => {
       ['guide/install.md', 'Installing Harbor', 'https://example.com/docs/guide/install.html'],
       ['notes.txt', 'notes', 'https://example.com/docs/notes.html'],
     ]);
-    expect(await run('index', docs, '-o', out, '--base-url', 'not a url')).toMatchObject({ code: 2, stderr: expect.stringContaining('not an absolute URL') as string });
+    expect(await run('index', docs, '-o', out, '--base-url', 'not a url')).toMatchObject({ code: 2, stderr: expect.stringContaining('neither an absolute URL') as string });
     expect(await run('index', '--help')).toMatchObject({ code: 0, stdout: expect.stringContaining('--base-url') as string });
   });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { pageTitle, pageUrl } from '../../src/cli/page-meta';
+import { baseUrlProblem, pageTitle, pageUrl } from '../../src/cli/page-meta';
 
 describe('pageTitle (the CLI and the Vite plugin title each file with it)', () => {
   const md = (text: string) => pageTitle(text, 'markdown', 'docs/guide/install.md');
@@ -33,5 +33,13 @@ describe('pageUrl', () => {
   it('links a source file as the page built from it under a base URL', () => {
     expect(pageUrl('guide/install.md', 'https://example.com/docs', '.html')).toBe('https://example.com/docs/guide/install.html');
     expect(pageUrl('guide/install.md', undefined, '.html')).toBe('guide/install.md');
+  });
+
+  it('takes a path from the site\'s root as the base (a site served from any host), and says what a base must be', () => {
+    expect(pageUrl('guide/install.md', '/docs', '.html')).toBe('/docs/guide/install.html');
+    expect(pageUrl('guide/my page.md', '/', '')).toBe('/guide/my%20page');
+    expect(baseUrlProblem('/docs/')).toBeNull();
+    expect(baseUrlProblem('https://example.com/docs/')).toBeNull();
+    for (const bad of ['docs/', '//cdn.example/docs/', 'example.com']) expect(baseUrlProblem(bad)).toMatch(/neither an absolute URL .* nor a path from the site's root/);
   });
 });

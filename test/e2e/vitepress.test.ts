@@ -1,0 +1,69 @@
+/**
+ * A VitePress site (VitePress 1, which builds with Vite 5: the bundler generation
+ * most site generators still use) as its author meets threadline: the packed
+ * package, the README's plugin line in `.vitepress/config.mjs`, the element
+ * imported by the theme (top level, so its server render imports it in Node too),
+ * and `<threadline-chat>` on the home page. Before, its build failed three ways:
+ * Vite 5 builds workers as IIFE and cannot split them ("UMD and IIFE output formats
+ * are not supported for code-splitting builds"), it cannot read a worker's options
+ * that are not a literal (the LLM worker's name), and a root-relative `baseUrl`
+ * was an "Invalid URL"; and its server render threw "HTMLElement is not defined".
+ */
+import { execFile } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+import { SAMPLE_KB } from '../../demo/sample-kb';
+import { serveStatic } from '../../scripts/static-server.ts';
+import { launch } from './browser';
+import { confineTo, installPacked, requireBuild, root, waitForElement, watchElementEvents } from './built';
+
+const run = promisify(execFile);
+/** Pinned: the last VitePress on Vite 5. */
+const VITEPRESS = 'vitepress@1.6.4';
+
+describe('threadline in a VitePress site (Vite 5)', () => {
+  it('vitepress build succeeds with the plugin and the element; the built site answers, citing the built page', async () => {
+    requireBuild();
+    const app = join(root, 'test-results/vitepress-app');
+    await installPacked(app, [VITEPRESS]);
+    mkdirSync(join(app, 'docs/guide'), { recursive: true });
+    mkdirSync(join(app, 'docs/.vitepress/theme'), { recursive: true });
+    for (const doc of SAMPLE_KB.slice(0, 3)) writeFileSync(join(app, `docs/guide/${doc.id}.md`), doc.markdown);
+    writeFileSync(join(app, 'docs/.vitepress/config.mjs'), [
+      "import { defineConfig } from 'vitepress';",
+      "import { threadlineIndex } from 'threadline/vite';",
+      'export default defineConfig({',
+      "  title: 'Lumen help',",
+      "  vue: { template: { compilerOptions: { isCustomElement: (tag) => tag === 'threadline-chat' } } },",
+      "  vite: { plugins: [threadlineIndex({ include: 'guide', baseUrl: '/guide/' })] },",
+      '});',
+    ].join('\n'));
+    writeFileSync(join(app, 'docs/.vitepress/theme/index.js'), "import DefaultTheme from 'vitepress/theme';\nimport 'threadline/element';\nexport default DefaultTheme;\n");
+    writeFileSync(join(app, 'docs/index.md'), '# Ask the help pages\n\n<threadline-chat index="/site.tlix"></threadline-chat>\n');
+    await run(join(app, 'node_modules/.bin/vitepress'), ['build', 'docs'], { cwd: app, timeout: 240_000 });
+
+    const server = await serveStatic(join(app, 'docs/.vitepress/dist'));
+    const browser = await launch();
+    try {
+      const context = await browser.newContext();
+      const foreign = await confineTo(context, server.origin);
+      const page = await context.newPage();
+      await watchElementEvents(page);
+      await page.goto(`${server.origin}/`);
+      expect(await waitForElement(page)).toMatchObject({ type: 'threadline-ready', detail: { docs: 3 } });
+      const chat = page.locator('threadline-chat');
+      await chat.locator('input:not([disabled])').fill("what's the refund window?");
+      await chat.locator('input').press('Enter');
+      await chat.locator('.tl-turn .tl-mode:not([hidden])').first().waitFor({ timeout: 60_000 });
+      expect(await chat.locator('.tl-turn .tl-answer').first().textContent()).toMatch(/refund window|30 days/);
+      expect(await chat.locator('.tl-passage-link').first().getAttribute('href')).toBe(`${server.origin}/guide/refunds.html`);
+      expect(foreign).toEqual([]);
+      await context.close();
+    } finally {
+      await browser.close();
+      await server.close();
+    }
+  }, 400_000);
+});
