@@ -52,15 +52,25 @@ export interface ReadOptions {
   name?: string;
 }
 
+/**
+ * Node's fs/promises, without an import a bundler could see: this module is in every browser bundle, and an
+ * `import('node:fs/promises')` there, however marked, made Vite 5 to 7 warn in every app's build that it had
+ * "externalized" a Node module (a minifier puts any constant specifier back), and webpack cannot read node: URLs at all.
+ * `process.getBuiltinModule` is Node 20.16's (package.json's engines).
+ */
+function nodeFs(): typeof FsPromises {
+  const builtin = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process?.getBuiltinModule;
+  if (typeof builtin !== 'function') throw new ThreadlineError('MODEL_LOAD_FAILED', 'Reading a model from disk needs Node 20.16 or newer (process.getBuiltinModule).');
+  return builtin('node:fs/promises') as typeof FsPromises;
+}
+
 /** Reads one file of a model, from the network or (in Node) the file system. */
 export async function readModelFile(files: ModelFiles, url: string, options: ReadOptions = {}): Promise<ArrayBuffer | null> {
   const fail = (why: string, cause?: unknown): never => {
     throw new ThreadlineError('MODEL_LOAD_FAILED', `Could not load the embedding model "${files.label}": ${url} ${why}.${files.hint ? ` ${files.hint}` : ''}`, cause === undefined ? undefined : { cause });
   };
   if (isNode() && !/^https?:/i.test(url)) {
-    const fs = 'node:fs/promises';
-    // Node only: neither Vite nor webpack may follow it into a browser bundle (webpack cannot read node: URLs at all).
-    const { readFile } = (await import(/* @vite-ignore */ /* webpackIgnore: true */ fs)) as typeof FsPromises;
+    const { readFile } = nodeFs();
     try {
       const path = url.startsWith('file:') ? new URL(url) : url;
       const data = await readFile(path, { signal: options.signal });
