@@ -30,7 +30,6 @@ export interface PendingDoc {
   vectors: Float32Array;
 }
 
-/** Which documents exist, as of a stored generation (see IndexStore.commit). */
 /** The prebuilt file a replaceAll stores: its hash, where it came from, and a check of what it replaces. */
 export interface PrebuiltSource {
   hash: string;
@@ -40,6 +39,7 @@ export interface PrebuiltSource {
   guard?: ((old: unknown) => void) | undefined;
 }
 
+/** Which documents exist, as of a stored generation (see IndexStore.commit). */
 export interface KnownDocs { generation: number; has(id: string): boolean }
 
 /** Rows of chunks [from, from + count); `unit[i] === 1` where row i is known to be unit length (see VectorIndex.add). */
