@@ -16,9 +16,11 @@ const PREFIXED = new RegExp(String.raw`new URL\(\s*(${Q})(\.{1,2}/[^"'\`$]+)\1\s
 /**
  * A bare name (`new URL('ort.webgpu.min.mjs', import.meta.url)`, onnxruntime-web's
  * Node-only lookup of its own file, which threadline does not ship): webpack reads
- * it as a package request and Parcel as a file to bundle, and both fail the app's
- * build on it. Written with `'' + import.meta.url`, the same URL at run time, it
- * is a shape no bundler follows (magic comments only spoke to Vite and webpack).
+ * it as a package request, Parcel and Turbopack (Next.js 16) as a file to bundle,
+ * and each fails the app's build on it. Its name is written as an expression
+ * (`['ort', 'webgpu', 'min', 'mjs'].join('.')`), the same URL at run time and no
+ * literal for any bundler to follow: magic comments only spoke to Vite and webpack,
+ * and Turbopack also evaluated `'' + import.meta.url`.
  */
 const BARE = new RegExp(String.raw`new URL\(\s*(${Q})([\w@][^"'\`$/]*)\1\s*,\s*import\.meta\.url\s*\)`, 'g');
 
@@ -26,7 +28,7 @@ export function plainUrls(code: string): string {
   return code
     .replace(NESTED, (_, _q: string, file: string) => `new URL(${JSON.stringify(file.startsWith('.') ? file : `./${file}`)}, import.meta.url)`)
     .replace(PREFIXED, (_, _q: string, file: string) => `new URL(${JSON.stringify(file)}, import.meta.url)`)
-    .replace(BARE, (_, _q: string, file: string) => `new URL(${JSON.stringify(file)}, '' + import.meta.url)`);
+    .replace(BARE, (_, _q: string, file: string) => `new URL([${file.split('.').map((part) => JSON.stringify(part)).join(', ')}].join("."), import.meta.url)`);
 }
 
 export function plainUrlsPlugin(): Plugin {
