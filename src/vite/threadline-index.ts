@@ -52,8 +52,14 @@ export function threadlineIndex(options: ThreadlineIndexOptions): Plugin {
     // threadline's workers are ES modules that import chunks of their own. Vite before version 8 builds workers as
     // IIFE scripts unless told otherwise, and fails on those imports ("UMD and IIFE output formats are not supported
     // for code-splitting builds"); Vite 8 inlines them (transformers.js into the retrieval worker). A format the app sets stands.
+    // And its dev server's dependency optimizer, before version 8, bundles threadline into .vite/deps without the workers and
+    // model files it names beside itself (the retrieval worker 404s, "The file does not exist … in the optimize deps
+    // directory"): threadline needs no optimizing (it is ES modules with nothing to pre-bundle), so it is left out.
     config(user) {
-      return user.worker?.format === undefined ? { worker: { format: 'es' as const } } : undefined;
+      return {
+        ...(user.worker?.format === undefined ? { worker: { format: 'es' as const } } : {}),
+        optimizeDeps: { exclude: ['threadline'] },
+      };
     },
     configResolved(config) {
       root = config.root;

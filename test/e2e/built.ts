@@ -55,12 +55,13 @@ async function freePort(): Promise<number> {
 }
 
 /**
- * Starts `vite` (the dev server) in an app on a free port; resolves with its URL once it listens.
+ * Starts `vite` (the dev server; or `command`, such as `vitepress dev docs`) in an app on a free port; resolves with its URL once it listens.
  * The port comes from the OS, not a random draw (a draw once collided and vite, with --strictPort,
  * exited 1), and a failure reports what vite printed on both streams.
  */
-export async function startViteDev(app: string): Promise<{ url: string; stop: () => void }> {
-  const dev = spawn(join(app, 'node_modules/.bin/vite'), ['--port', String(await freePort()), '--strictPort'], { cwd: app });
+export async function startViteDev(app: string, command: readonly string[] = ['vite']): Promise<{ url: string; stop: () => void }> {
+  const [bin = 'vite', ...args] = command;
+  const dev = spawn(join(app, 'node_modules/.bin', bin), [...args, '--port', String(await freePort()), '--strictPort'], { cwd: app });
   try {
     const url = await new Promise<string>((resolve, reject) => {
       let out = '';

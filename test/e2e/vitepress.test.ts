@@ -18,14 +18,14 @@ import { describe, expect, it } from 'vitest';
 import { SAMPLE_KB } from '../../demo/sample-kb';
 import { serveStatic } from '../../scripts/static-server.ts';
 import { launch } from './browser';
-import { confineTo, installPacked, requireBuild, root, waitForElement, watchElementEvents } from './built';
+import { confineTo, installPacked, requireBuild, root, startViteDev, waitForElement, watchElementEvents } from './built';
 
 const run = promisify(execFile);
 /** Pinned: the last VitePress on Vite 5. */
 const VITEPRESS = 'vitepress@1.6.4';
 
 describe('threadline in a VitePress site (Vite 5)', () => {
-  it('vitepress build succeeds with the plugin and the element; the built site answers, citing the built page', async () => {
+  it('vitepress build succeeds with the plugin and the element; the built site answers, citing the built page, and so does vitepress dev', async () => {
     requireBuild();
     const app = join(root, 'test-results/vitepress-app');
     await installPacked(app, [VITEPRESS]);
@@ -49,21 +49,32 @@ describe('threadline in a VitePress site (Vite 5)', () => {
 
     const server = await serveStatic(join(app, 'docs/.vitepress/dist'));
     const browser = await launch();
-    try {
+    /** Opens the site's home page at `origin`, asks, and checks the answer and its citation. */
+    const chatAt = async (origin: string) => {
       const context = await browser.newContext();
-      const foreign = await confineTo(context, server.origin);
+      const foreign = await confineTo(context, origin);
       const page = await context.newPage();
       await watchElementEvents(page);
-      await page.goto(`${server.origin}/`);
+      await page.goto(`${origin}/`);
       expect(await waitForElement(page)).toMatchObject({ type: 'threadline-ready', detail: { docs: 3 } });
       const chat = page.locator('threadline-chat');
       await chat.locator('input:not([disabled])').fill("what's the refund window?");
       await chat.locator('input').press('Enter');
       await chat.locator('.tl-turn .tl-mode:not([hidden])').first().waitFor({ timeout: 60_000 });
       expect(await chat.locator('.tl-turn .tl-answer').first().textContent()).toMatch(/refund window|30 days/);
-      expect(await chat.locator('.tl-passage-link').first().getAttribute('href')).toBe(`${server.origin}/guide/refunds.html`);
+      expect(await chat.locator('.tl-passage-link').first().getAttribute('href')).toBe(`${origin}/guide/refunds.html`);
       expect(foreign).toEqual([]);
       await context.close();
+    };
+    try {
+      await chatAt(server.origin);
+      // Dev: `vitepress dev`, where Vite 5's dependency optimizer had bundled threadline without its worker (WORKER_CRASHED).
+      const dev = await startViteDev(app, ['vitepress', 'dev', 'docs']);
+      try {
+        await chatAt(new URL(dev.url).origin);
+      } finally {
+        dev.stop();
+      }
     } finally {
       await browser.close();
       await server.close();
