@@ -10,12 +10,13 @@
  * (localStorage, where the page may use it) so that its next visits go there
  * at once instead of opening the default name's index first.
  */
+import { sourceKey } from '../prebuilt/source-key';
 
 /** The namespace of an element with no `name` attribute, while it holds this element's index file (or none). */
 export const DEFAULT_NAME = 'threadline-chat';
 
 /** The name for `index` (a URL, relative to `base`): one per file path, at most 200 characters (createThreadline's limit). */
-export function nameForIndex(index: string, base: string = globalThis.location?.href ?? 'http://localhost/'): string {
+export function nameForIndex(index: string, base: string = pageUrl()): string {
   const path = pathOf(index, base);
   const name = `${DEFAULT_NAME} ${path}`;
   if (name.length <= 200) return name;
@@ -25,7 +26,7 @@ export function nameForIndex(index: string, base: string = globalThis.location?.
 }
 
 /** The name this origin's element with `index` moved to on an earlier visit, if it did and the page may read storage. */
-export function rememberedName(index: string, base: string = globalThis.location?.href ?? 'http://localhost/'): string | null {
+export function rememberedName(index: string, base: string = pageUrl()): string | null {
   try {
     const name = globalThis.localStorage?.getItem(hintKey(index, base)) ?? null;
     return name === nameForIndex(index, base) ? name : null; // anything else was not written by us
@@ -35,7 +36,7 @@ export function rememberedName(index: string, base: string = globalThis.location
 }
 
 /** Remembers that the element with `index` uses its own name. A page that may not write storage finds it out again next time. */
-export function rememberName(index: string, base: string = globalThis.location?.href ?? 'http://localhost/'): void {
+export function rememberName(index: string, base: string = pageUrl()): void {
   try {
     globalThis.localStorage?.setItem(hintKey(index, base), nameForIndex(index, base));
   } catch {
@@ -43,12 +44,27 @@ export function rememberName(index: string, base: string = globalThis.location?.
   }
 }
 
-function pathOf(index: string, base: string): string {
+/** Where the index file is recorded from when loaded (Manifest.source: its URL without query or fragment), for `index` as the page resolves it. */
+export function indexSource(index: string, base: string = pageUrl()): string {
+  return sourceKey(resolved(index, base)?.href ?? index);
+}
+
+/** The page's URL, which a relative `index` is resolved against. */
+function pageUrl(): string {
+  return globalThis.location?.href ?? 'http://localhost/';
+}
+
+/** `index` resolved against the page, as load() resolves it; null when it is no URL at all. */
+function resolved(index: string, base: string): URL | null {
   try {
-    return new URL(index, base).pathname;
+    return new URL(index, base);
   } catch {
-    return index;
+    return null;
   }
+}
+
+function pathOf(index: string, base: string): string {
+  return resolved(index, base)?.pathname ?? index;
 }
 
 function hintKey(index: string, base: string): string {

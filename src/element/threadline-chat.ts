@@ -25,10 +25,9 @@ import type { LlmOption } from '../llm/resolve-llm';
 import type { Progress } from '../progress';
 import { ChatController } from '../render/chat-controller';
 import { TurnView, type TurnViewOptions } from '../render/turn-view';
-import { sourceKey } from '../prebuilt/source-key';
 import { createThreadline, type Threadline } from '../threadline';
 import { buildChatDom, type ChatDom } from './chat-dom';
-import { DEFAULT_NAME, nameForIndex, rememberName, rememberedName } from './index-name';
+import { DEFAULT_NAME, indexSource, nameForIndex, rememberName, rememberedName } from './index-name';
 import { renderSuggestions } from './suggestions';
 
 const ATTRIBUTES = ['index', 'embedder', 'llm', 'name', 'placeholder', 'link-hosts', 'suggestions', 'mode'] as const;
@@ -37,15 +36,6 @@ function llmOption(value: string | null): LlmOption {
   const v = value?.trim() ?? '';
   if (v === '' || v === 'none' || v === 'off') return undefined;
   return v === 'auto' ? { preload: false } : { model: v, condenserModel: false, preload: false };
-}
-
-/** `url` resolved against the page, as load() resolves it (as written when it is no URL at all). */
-function absoluteUrl(url: string): string {
-  try {
-    return new URL(url, globalThis.location?.href).href;
-  } catch {
-    return url;
-  }
 }
 
 function message(error: unknown): { code: string; message: string } {
@@ -283,7 +273,7 @@ export class ThreadlineChat extends ElementBase {
       if (isThreadlineError(error, 'NAME_IN_USE')) throw error;
       const stats = await tl.stats();
       if (stats.docs === 0) throw error;
-      const own = sourceKey(absoluteUrl(index));
+      const own = indexSource(index);
       if (exclusive && stats.source !== undefined && stats.source !== own) {
         throw new ThreadlineError('NAME_IN_USE', `"${tl.name}" holds the index of ${stats.source}, not of ${own}`, { cause: error });
       }

@@ -224,16 +224,14 @@ export class IndexStore {
   /**
    * Records where the stored prebuilt index came from, when it holds the file with this hash and no
    * source yet (an index loaded before sources were recorded). Its content is unchanged, so the
-   * generation is too. Returns the manifest as it now stands.
+   * generation is too.
    */
-  async adoptSource(hash: string, url: string): Promise<Manifest | undefined> {
-    return this.write('Could not update the manifest', async (tx) => {
+  async adoptSource(hash: string, url: string): Promise<void> {
+    await this.write('Could not update the manifest', async (tx) => {
       const meta = tx.objectStore('meta');
       const manifest = await meta.get('manifest');
-      if (!manifest || manifest.sourceHash !== hash || typeof manifest.source === 'string') return manifest;
-      const adopted = { ...manifest, source: url };
-      await meta.put(adopted, 'manifest');
-      return adopted;
+      if (!manifest || manifest.sourceHash !== hash || typeof manifest.source === 'string') return;
+      await meta.put({ ...manifest, source: url }, 'manifest');
     });
   }
 
@@ -309,11 +307,15 @@ export class IndexStore {
     return this.write('Could not compact the index', (tx) => compactShards(tx, merge, options.maxAliases));
   }
 
-  /** Shard count and vector bytes, from the manifest alone (reading the shards would load every vector). */
-  async shardSummary(): Promise<{ shards: number; bytes: number }> {
+  /**
+   * Shard count, vector bytes, and the prebuilt file the index came from (Manifest.source, when it is a string:
+   * the record may have been written by anyone), from the manifest alone (reading the shards would load every vector).
+   */
+  async summary(): Promise<{ shards: number; bytes: number; source: string | undefined }> {
     const manifest = await this.manifest();
     const slots = Object.values(manifest?.shardSlots ?? {});
-    return { shards: slots.length, bytes: slots.reduce((n, s) => n + s * (manifest?.dims ?? 0) * 4, 0) };
+    const source = (manifest as { source?: unknown } | undefined)?.source;
+    return { shards: slots.length, bytes: slots.reduce((n, s) => n + s * (manifest?.dims ?? 0) * 4, 0), source: typeof source === 'string' ? source : undefined };
   }
 
   /**

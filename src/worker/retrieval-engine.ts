@@ -66,8 +66,6 @@ export class RetrievalEngine implements Retriever {
   );
   /** Documents removed by the last repair of damaged storage. */
   private repaired: string[] = [];
-  /** Where the stored prebuilt index was loaded from (Manifest.source), as of the last hydrate. */
-  private source: string | undefined;
 
   private constructor(
     private readonly config: EngineConfig,
@@ -106,14 +104,14 @@ export class RetrievalEngine implements Retriever {
   }
 
   async stats(): Promise<IndexStats> {
-    const shards = await this.store.shardSummary();
+    const stored = await this.store.summary();
     return {
       name: this.config.name, modelId: this.model.id, dims: this.memory?.chunkCount ? this.memory.dims : 0,
       docs: this.memory?.docCount ?? 0, chunks: this.memory?.chunkCount ?? 0, generation: this.generation,
-      shards: shards.shards, vectorBytes: shards.bytes,
+      shards: stored.shards, vectorBytes: stored.bytes,
       embeddedChunks: this.embedded.chunks, embeddedQueries: this.embedded.queries,
       ...(this.repaired.length ? { repairedDocs: [...this.repaired] } : {}),
-      ...(this.source !== undefined ? { source: this.source } : {}),
+      ...(stored.source !== undefined ? { source: stored.source } : {}),
     };
   }
 
@@ -173,9 +171,7 @@ export class RetrievalEngine implements Retriever {
           this.feed?.publish(this.generation);
         }));
       },
-      adopt: (hash, url) => this.queue.run(() => withWriteLock(this.config.name, async () => {
-        this.source = sourceOf(await this.store.adoptSource(hash, url));
-      })),
+      adopt: (hash, url) => this.queue.run(() => withWriteLock(this.config.name, () => this.store.adoptSource(hash, url))),
     }, bytes, from);
   }
 
@@ -313,7 +309,6 @@ export class RetrievalEngine implements Retriever {
     }
     this.memory = memoryFrom(stored, this.config.int8, prepared);
     this.generation = manifest?.generation ?? 0;
-    this.source = sourceOf(manifest);
     this.onProgress?.({ phase: 'hydrate', chunks: stored.chunks.length, ms: performance.now() - started });
   }
 
@@ -341,10 +336,4 @@ export class RetrievalEngine implements Retriever {
     if (!this.memory) this.memory = new MemoryIndex(embedder.dims, { int8: this.config.int8 });
     return embedder;
   }
-}
-
-/** A manifest's recorded source, when it is a string (the record may have been written by anyone). */
-function sourceOf(manifest: unknown): string | undefined {
-  const source = (manifest as { source?: unknown } | undefined)?.source;
-  return typeof source === 'string' ? source : undefined;
 }

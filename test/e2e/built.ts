@@ -201,3 +201,21 @@ export async function confinedPage(browser: Browser, origin: string): Promise<{ 
   const foreign = await confineTo(context, origin);
   return { context, foreign, page: await context.newPage() };
 }
+
+/**
+ * A site's `<threadline-chat>` at `origin`/ as a first visitor meets it (other origins blocked): waits until it is
+ * ready with `docs` documents, asks `question`, and resolves with the first answer's text and the page (its
+ * context for the caller to close once done with it).
+ */
+export async function askElementAt(browser: Browser, origin: string, docs: number, question: string): Promise<{ context: BrowserContext; page: Page; foreign: string[]; answer: string | null }> {
+  const { context, page, foreign } = await confinedPage(browser, origin);
+  await watchElementEvents(page);
+  await page.goto(`${origin}/`);
+  const ready = await waitForElement(page);
+  if (ready.type !== 'threadline-ready' || (ready.detail as { docs?: number }).docs !== docs) throw new Error(`expected the element ready with ${docs} documents, got ${JSON.stringify(ready)}`);
+  const chat = page.locator('threadline-chat');
+  await chat.locator('input:not([disabled])').fill(question);
+  await chat.locator('input').press('Enter');
+  await chat.locator('.tl-turn .tl-mode:not([hidden])').first().waitFor({ timeout: 60_000 });
+  return { context, page, foreign, answer: await chat.locator('.tl-turn .tl-answer').first().textContent() };
+}

@@ -14,7 +14,7 @@ import { describe, expect, it } from 'vitest';
 import { SAMPLE_KB } from '../../demo/sample-kb';
 import { serveStatic } from '../../scripts/static-server.ts';
 import { launch } from './browser';
-import { confineTo, installPacked, requireBuild, root, waitForElement, watchElementEvents } from './built';
+import { askElementAt, installPacked, requireBuild, root } from './built';
 
 const run = promisify(execFile);
 /** Pinned: Next 16 builds with Turbopack by default. */
@@ -39,17 +39,8 @@ describe('threadline in a Next.js site (Next 16, Turbopack)', () => {
     const server = await serveStatic(join(app, 'out'));
     const browser = await launch();
     try {
-      const context = await browser.newContext();
-      const foreign = await confineTo(context, server.origin);
-      const page = await context.newPage();
-      await watchElementEvents(page);
-      await page.goto(`${server.origin}/`);
-      expect(await waitForElement(page)).toMatchObject({ type: 'threadline-ready', detail: { docs: SAMPLE_KB.length } });
-      const chat = page.locator('threadline-chat');
-      await chat.locator('input:not([disabled])').fill("what's the refund window?");
-      await chat.locator('input').press('Enter');
-      await chat.locator('.tl-turn .tl-mode:not([hidden])').first().waitFor({ timeout: 60_000 });
-      expect(await chat.locator('.tl-turn .tl-answer').first().textContent()).toMatch(/30 days/);
+      const { context, foreign, answer } = await askElementAt(browser, server.origin, SAMPLE_KB.length, "what's the refund window?");
+      expect(answer).toMatch(/30 days/);
       expect(foreign).toEqual([]);
       await context.close();
     } finally {

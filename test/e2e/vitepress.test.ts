@@ -18,7 +18,7 @@ import { describe, expect, it } from 'vitest';
 import { SAMPLE_KB } from '../../demo/sample-kb';
 import { serveStatic } from '../../scripts/static-server.ts';
 import { launch } from './browser';
-import { confineTo, installPacked, requireBuild, root, startViteDev, waitForElement, watchElementEvents } from './built';
+import { askElementAt, installPacked, requireBuild, root, startViteDev } from './built';
 
 const run = promisify(execFile);
 /** Pinned: the last VitePress on Vite 5. */
@@ -51,18 +51,9 @@ describe('threadline in a VitePress site (Vite 5)', () => {
     const browser = await launch();
     /** Opens the site's home page at `origin`, asks, and checks the answer and its citation. */
     const chatAt = async (origin: string) => {
-      const context = await browser.newContext();
-      const foreign = await confineTo(context, origin);
-      const page = await context.newPage();
-      await watchElementEvents(page);
-      await page.goto(`${origin}/`);
-      expect(await waitForElement(page)).toMatchObject({ type: 'threadline-ready', detail: { docs: 3 } });
-      const chat = page.locator('threadline-chat');
-      await chat.locator('input:not([disabled])').fill("what's the refund window?");
-      await chat.locator('input').press('Enter');
-      await chat.locator('.tl-turn .tl-mode:not([hidden])').first().waitFor({ timeout: 60_000 });
-      expect(await chat.locator('.tl-turn .tl-answer').first().textContent()).toMatch(/refund window|30 days/);
-      expect(await chat.locator('.tl-passage-link').first().getAttribute('href')).toBe(`${origin}/guide/refunds.html`);
+      const { context, page, foreign, answer } = await askElementAt(browser, origin, 3, "what's the refund window?");
+      expect(answer).toMatch(/refund window|30 days/);
+      expect(await page.locator('threadline-chat .tl-passage-link').first().getAttribute('href')).toBe(`${origin}/guide/refunds.html`);
       expect(foreign).toEqual([]);
       await context.close();
     };

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { DEFAULT_NAME, nameForIndex, rememberName, rememberedName } from '../../src/element/index-name';
+import { DEFAULT_NAME, indexSource, nameForIndex, rememberName, rememberedName } from '../../src/element/index-name';
 import { sourceKey } from '../../src/prebuilt/source-key';
 
 const PAGE = 'https://user.github.io/project-b/guide/index.html';
@@ -17,6 +17,7 @@ describe("the element's default IndexedDB name (index-name.ts)", () => {
     expect(nameForIndex('/project-b/site.tlix?v=3#x', 'https://user.github.io/project-b/')).toBe(nameForIndex('../site.tlix', PAGE));
     expect(nameForIndex('/project-a/site.tlix', PAGE)).not.toBe(nameForIndex('../site.tlix', PAGE));
     expect(sourceKey('https://user.github.io/project-b/site.tlix?v=3#x')).toBe('https://user.github.io/project-b/site.tlix');
+    expect(indexSource('../site.tlix?v=3', PAGE)).toBe('https://user.github.io/project-b/site.tlix');
   });
 
   it('stays within createThreadline\'s 200 characters, and long paths that share their start still differ', () => {
