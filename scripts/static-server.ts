@@ -23,7 +23,14 @@ export interface StaticServer {
   close(): Promise<void>;
 }
 
-export async function serveStatic(dir: string, options: { isolated?: boolean } = {}): Promise<StaticServer> {
+export interface ServeOptions {
+  /** COOP/COEP (cross-origin isolation) on every response. */
+  isolated?: boolean;
+  /** More headers on every response (a Content-Security-Policy, as a host's header rules would add it). */
+  headers?: Readonly<Record<string, string>>;
+}
+
+export async function serveStatic(dir: string, options: ServeOptions = {}): Promise<StaticServer> {
   const rootDir = resolve(dir);
   const requests: string[] = [];
   let sent = 0;
@@ -40,6 +47,7 @@ export async function serveStatic(dir: string, options: { isolated?: boolean } =
       const headers = {
         'Content-Type': TYPES[extname(file)] ?? 'application/octet-stream', ETag: etag, 'Last-Modified': mtime.toUTCString(),
         ...(options.isolated ? { ...isolationHeaders, 'Cross-Origin-Resource-Policy': 'same-origin' } : {}),
+        ...options.headers,
       };
       if (req.headers['if-none-match'] === etag) { res.writeHead(304, headers).end(); return; }
       sent += size;

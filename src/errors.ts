@@ -26,6 +26,8 @@ export type ThreadlineErrorCode =
   | 'STORAGE_FAILED'
   /** The worker died; pending calls are rejected and the next call restarts it. */
   | 'WORKER_CRASHED'
+  /** A worker could not start: the page's Content-Security-Policy (worker-src, Trusted Types) refused it, or its script did not load; retrying does not help until the page changes. */
+  | 'WORKER_UNAVAILABLE'
   /** The instance was disposed. */
   | 'DISPOSED'
   /** The page is not a secure context (https or localhost): the browser withholds what threadline needs (Web Locks, Web Crypto). */

@@ -30,8 +30,15 @@ export function prestartRetrievalWorker(embedder: Readonly<Record<string, string
   const slot = globalThis as { [SLOT]?: SpareWorker };
   // Nothing to adopt it where createThreadline() will refuse to run (no Worker, or not a secure context).
   if (slot[SLOT] || typeof Worker === 'undefined' || (globalThis as { isSecureContext?: boolean }).isSecureContext === false) return;
-  // Worker options stay literal (bundlers read them); the same worker as client/default-worker.ts.
-  const worker = new Worker(new URL('../../workers/retrieval.worker.ts', import.meta.url), { type: 'module', name: 'threadline-retrieval' });
+  let worker: Worker;
+  try {
+    // Worker options stay literal (bundlers read them); the same worker as client/default-worker.ts.
+    worker = new Worker(new URL('../../workers/retrieval.worker.ts', import.meta.url), { type: 'module', name: 'threadline-retrieval' });
+  } catch {
+    // Refused (a page that enforces Trusted Types, a blocked constructor): a head start is never worth breaking the page's
+    // code over; the element's own createThreadline() makes its worker the way that works there, or reports why it cannot.
+    return;
+  }
   // URLs resolved as createThreadline's load() resolves them, so the worker sees the same string.
   const urls = prefetch.flatMap((url) => { try { return [new URL(url, globalThis.location?.href).href]; } catch { return []; } });
   worker.postMessage({ type: 'threadline-warm', embedder, prefetch: urls });

@@ -15,6 +15,7 @@ import { pageListener } from '../util/page-listener';
 import type { LlmHostPort } from './llm-host';
 import { remoteEngine } from './remote-engine';
 import type { EngineFactory } from './webllm';
+import { constructWorker } from '../client/construct-worker';
 
 /** web-llm's cache backends (its CacheBackend type is not exported). */
 export type LlmCacheBackend = NonNullable<AppConfig['cacheBackend']>;
@@ -36,7 +37,7 @@ export const ALIVE_MESSAGE = 'threadline-alive';
  * cannot read statically ("unable to parse the worker options"), so the lock's name travels in a message instead.
  */
 export function defaultLlmWorker(_name: string): Worker {
-  return new Worker(new URL('../../workers/llm.worker.ts', import.meta.url), { type: 'module', name: 'threadline-llm' });
+  return constructWorker('language model', () => new Worker(new URL('../../workers/llm.worker.ts', import.meta.url), { type: 'module', name: 'threadline-llm' }));
 }
 
 export function webWorkerEngineFactory(options: WebLlmEngineOptions = {}): EngineFactory {

@@ -12,6 +12,7 @@ import { watchWorker } from '../client/worker-watch';
 import { ThreadlineError } from '../errors';
 import type { BinaryReader } from '../ingest/binary-reader';
 import type { DocumentsApi } from './serve-documents';
+import { constructWorker } from '../client/construct-worker';
 
 const IDLE_MS = 60_000;
 
@@ -28,7 +29,7 @@ function start(): NonNullable<typeof reader> {
   clearTimeout(idle);
   if (!reader) {
     // Worker options stay literal: bundlers read them (Vite refuses a computed name next to the type).
-    const worker = new Worker(new URL('../../workers/documents.worker.ts', import.meta.url), { type: 'module', name: 'threadline-documents' });
+    const worker = constructWorker('document reader', () => new Worker(new URL('../../workers/documents.worker.ts', import.meta.url), { type: 'module', name: 'threadline-documents' }));
     const api = Comlink.wrap<DocumentsApi>(worker);
     // The worker holds a lock of this name for its life; its death (a crash, an out-of-memory kill, which fire no event) frees it.
     const lock = `threadline-documents-${crypto.randomUUID()}`;

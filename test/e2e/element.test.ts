@@ -282,6 +282,45 @@ describe('<threadline-chat> on pages of one origin with different index files (a
 });
 
 /** The example page, other origins blocked and the element's events watched; resolves once it is ready. */
+describe('<threadline-chat> under a strict Content-Security-Policy (the header on every response, as a host\'s header rules add it)', () => {
+  /** The example page's own inline <style> is the page's business; everything else is as strict as a policy gets. */
+  const STRICT = "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; connect-src 'self'; worker-src 'self'; object-src 'none'; base-uri 'none'";
+  const open = async (policy: string) => {
+    const host = await serveStatic(site, { headers: { 'Content-Security-Policy': policy } });
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    const errors: string[] = [];
+    page.on('pageerror', (error) => errors.push(error.message));
+    await watchElementEvents(page);
+    await page.goto(`${host.origin}/index.html`);
+    const first = await waitForElement(page);
+    const close = async () => { await context.close(); await host.close(); };
+    return { page, errors, first, close };
+  };
+
+  it('enforcing Trusted Types (require-trusted-types-for, policies "threadline" and "dompurify" allowed): answers, and nothing throws on the page', async () => {
+    // Before: the entry's early worker start threw "This document requires 'TrustedScriptURL' assignment" and the element was never defined.
+    const { page, errors, first, close } = await open(`${STRICT}; require-trusted-types-for 'script'; trusted-types threadline dompurify`);
+    expect(first).toMatchObject({ type: 'threadline-ready', detail: { docs: SAMPLE_KB.length } });
+    await askRefundWindow(page);
+    expect(await page.locator('threadline-chat .tl-turn .tl-answer').last().textContent()).toMatch(/30 days/);
+    expect(errors).toEqual([]);
+    await close();
+  });
+
+  it.each([
+    ['Trusted Types without the "threadline" policy allowed', "; require-trusted-types-for 'script'; trusted-types dompurify", /trusted-types directive/],
+    ["worker-src 'none'", "; worker-src 'none'", /Content-Security-Policy refused it/],
+  ])('%s: says the worker is unavailable and why (WORKER_UNAVAILABLE), instead of failing as INTERNAL or a crash to retry', async (_label, extra, why) => {
+    const { page, errors, first, close } = await open(`${STRICT.replace(/; worker-src [^;]*/, '')}${extra}`);
+    expect(first).toMatchObject({ type: 'threadline-error', detail: { code: 'WORKER_UNAVAILABLE' } });
+    expect((first.detail as { message: string }).message).toMatch(why);
+    expect(await page.locator('threadline-chat .status').textContent()).toMatch(why);
+    expect(errors).toEqual([]);
+    await close();
+  });
+});
+
 async function openExample() {
   const context = await browser.newContext();
   const foreign = await confineTo(context, server.origin);
