@@ -83,6 +83,10 @@ async function download(url: string, signal: AbortSignal | undefined, followRedi
     throw new ThreadlineError('MODEL_LOAD_FAILED', `The prebuilt index ${url} redirects elsewhere; threadline does not follow redirects unless load() is given { followRedirects: true }. Point it at the file's final URL.`, { details: { url, redirected: true } });
   }
   if (!response.ok) throw new ThreadlineError('MODEL_LOAD_FAILED', `Could not fetch the prebuilt index ${url}: HTTP ${response.status}`);
+  if (/text\/html/i.test(response.headers.get('content-type') ?? '')) {
+    void response.body?.cancel().catch(() => undefined);
+    throw servedPage(url);
+  }
   const total = Number(response.headers.get('content-length')) || 0;
   const tooLarge = () => new ThreadlineError('CORRUPT_INDEX', `The prebuilt index ${url} is larger than ${MAX_INDEX_BYTES / 2 ** 30} GiB, more than a browser tab can hold and decode; nothing was stored.`, { details: { url, reason: 'too-large' } });
   if (total > MAX_INDEX_BYTES) {
@@ -97,6 +101,26 @@ async function download(url: string, signal: AbortSignal | undefined, followRedi
     throw toThreadlineError(error, 'MODEL_LOAD_FAILED', `The prebuilt index ${url} was cut off while downloading`);
   });
   throwIfAborted(signal);
+  if (startsWithMarkup(bytes)) throw servedPage(url); // the same, from a host that labels every file alike
   onBytes?.(bytes.length, total);
   return bytes;
+}
+
+/**
+ * A missing file answered with status 200 and a page: a static host's single-page-app fallback (Netlify's and
+ * Vercel's rewrites to /index.html) or a custom 404 page. Said as what it is, not as a corrupt index ("does not
+ * start with the TLIX signature"), which sent site authors to rebuild a file that was never deployed.
+ */
+function servedPage(url: string): ThreadlineError {
+  return new ThreadlineError('MODEL_LOAD_FAILED', `The prebuilt index ${url} answered with a web page, not an index file: the file is probably missing and the host serves a page in its place (a single-page-app fallback or a custom 404 page). Deploy the .tlix at that URL, or point to where it is.`, { details: { url, reason: 'page' } });
+}
+
+/** Whether the first byte after whitespace (and a UTF-8 byte order mark) is `<`: HTML or XML, never a TLIX file, which starts with its signature. */
+function startsWithMarkup(bytes: Uint8Array): boolean {
+  let i = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
+  for (; i < Math.min(bytes.length, 1024); i++) {
+    const b = bytes[i] ?? 0;
+    if (b !== 0x20 && (b < 0x09 || b > 0x0d)) break;
+  }
+  return bytes[i] === 0x3c;
 }

@@ -6,7 +6,7 @@
  * and neither does another file's, where the caller asks a name to hold one
  * file's index only (`onOtherSource: 'error'`).
  */
-import { ThreadlineError } from '../errors';
+import { isThreadlineError, ThreadlineError } from '../errors';
 import { payloadDigest, readPrebuiltHeader, type PrebuiltHeader } from '../prebuilt/format';
 import { sourceKey } from '../prebuilt/source-key';
 import type { LoadResult } from '../retriever';
@@ -53,6 +53,21 @@ export function refuseOtherSource(name: string, old: unknown, url: string): void
 }
 
 export async function loadPrebuiltInto(target: PrebuiltTarget, bytes: Uint8Array, from: LoadFrom = {}): Promise<LoadResult> {
+  try {
+    return await loadChecked(target, bytes, from);
+  } catch (error) {
+    throw withUrl(error, from.url);
+  }
+}
+
+/** A file's own fault (CORRUPT_INDEX) names the file it is about, as every other load failure does. */
+function withUrl(error: unknown, url: string | undefined): unknown {
+  if (url === undefined || !isThreadlineError(error, 'CORRUPT_INDEX') || typeof error.details.why !== 'string') return error;
+  const why = error.details.why;
+  return new ThreadlineError('CORRUPT_INDEX', `The prebuilt index ${url} is not valid: ${why}. Rebuild it with \`npx threadline index\` and deploy it again.`, { details: { ...error.details, url }, cause: error });
+}
+
+async function loadChecked(target: PrebuiltTarget, bytes: Uint8Array, from: LoadFrom): Promise<LoadResult> {
   const { header: claimed } = readPrebuiltHeader(bytes);
   if (claimed.modelId !== target.modelId) throw new ThreadlineError('MODEL_MISMATCH', `The prebuilt index was built with "${claimed.modelId}" but this index uses "${target.modelId}". Configure the same embedding model.`, {
     details: { stored: { modelId: claimed.modelId, dims: claimed.dims }, requested: { modelId: target.modelId } },

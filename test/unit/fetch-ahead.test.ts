@@ -88,6 +88,17 @@ describe('index download: progress, size limit, abort', () => {
     expect(ahead.at(-1)).toEqual({ phase: 'index-download', url: 'https://site.example/q.tlix', loaded: 30, total: 0, fraction: 0 });
   });
 
+  it.each([
+    ['labelled text/html (a single-page-app fallback)', 'text/html; charset=utf-8', '<!doctype html><html><body>Docs</body></html>'],
+    ['labelled as a binary file (a host that labels every file alike)', 'application/octet-stream', '\uFEFF \n<html lang="en"><head><title>Not found</title>'],
+  ])('a missing file answered with status 200 and a page, %s: MODEL_LOAD_FAILED naming the URL and the likely cause, not a corrupt index', async (_label, type, page) => {
+    // Before: CORRUPT_INDEX "it does not start with the TLIX signature", which sent site authors to rebuild a file never deployed.
+    vi.stubGlobal('fetch', () => Promise.resolve(new Response(page, { status: 200, headers: { 'content-type': type } })));
+    const error = await fetchPrebuilt('https://site.example/docs/site.tlix').catch((e: unknown) => e as { code: string; message: string; details: unknown });
+    expect(error).toMatchObject({ code: 'MODEL_LOAD_FAILED', details: { url: 'https://site.example/docs/site.tlix', reason: 'page' } });
+    expect(error.message).toMatch(/site\.tlix answered with a web page, not an index file: the file is probably missing/);
+  });
+
   it('a file that says it is over the limit is refused before its body is read (CORRUPT_INDEX, too-large)', async () => {
     const state = streamed(new Uint8Array(10), 1, MAX_INDEX_BYTES + 1);
     await expect(fetchPrebuilt('https://site.example/big.tlix')).rejects.toMatchObject({ code: 'CORRUPT_INDEX', details: { reason: 'too-large' } });
