@@ -94,7 +94,7 @@ describe('index download: progress, size limit, abort', () => {
   ])('a missing file answered with status 200 and a page, %s: MODEL_LOAD_FAILED naming the URL and the likely cause, not a corrupt index', async (_label, type, page) => {
     // Before: CORRUPT_INDEX "it does not start with the TLIX signature", which sent site authors to rebuild a file never deployed.
     vi.stubGlobal('fetch', () => Promise.resolve(new Response(page, { status: 200, headers: { 'content-type': type } })));
-    const error = await fetchPrebuilt('https://site.example/docs/site.tlix').catch((e: unknown) => e as { code: string; message: string; details: unknown });
+    const error = await fetchPrebuilt('https://site.example/docs/site.tlix').then(() => { throw new Error('expected a rejection'); }, (e: unknown) => e as { code: string; message: string; details: unknown });
     expect(error).toMatchObject({ code: 'MODEL_LOAD_FAILED', details: { url: 'https://site.example/docs/site.tlix', reason: 'page' } });
     expect(error.message).toMatch(/site\.tlix answered with a web page, not an index file: the file is probably missing/);
   });

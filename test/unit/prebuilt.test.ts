@@ -75,7 +75,7 @@ describe('prebuilt index file', () => {
     corrupt[corrupt.length - 1] = (corrupt[corrupt.length - 1] ?? 0) ^ 1;
     await expect(engine.loadPrebuilt(corrupt)).rejects.toMatchObject({ code: 'CORRUPT_INDEX' });
     // Loaded from a URL, the error names the file, as every other load failure does.
-    const named = await engine.loadPrebuilt(corrupt, { url: 'https://site.example/help/site.tlix' }).catch((e: unknown) => e as { code: string; message: string; details: unknown });
+    const named = await engine.loadPrebuilt(corrupt, { url: 'https://site.example/help/site.tlix' }).then(() => { throw new Error('expected a rejection'); }, (e: unknown) => e as { code: string; message: string; details: unknown });
     expect(named).toMatchObject({ code: 'CORRUPT_INDEX', details: { url: 'https://site.example/help/site.tlix' } });
     expect(named.message).toMatch(/^The prebuilt index https:\/\/site\.example\/help\/site\.tlix is not valid: .+\. Rebuild it with `npx threadline index`/);
     expect(await engine.search('refund window', { k: 3 })).toEqual(before);
