@@ -15,6 +15,7 @@ import {
 } from '../src/index';
 import { ChatController, conversationJson, conversationMarkdown, TurnView } from '../src/render';
 import { SAMPLE_KB } from './sample-kb';
+import { trustedScriptUrl } from '../src/client/construct-worker';
 import { checkGpu, embedderChoices, fillChoices, LLM_CHOICES, type LlmChoice } from './ui/choices';
 import { $, download, errorText, h } from './ui/dom';
 import { ui } from './ui/page';
@@ -317,7 +318,15 @@ mountEvaluatePanel({
 async function main(): Promise<void> {
   if (import.meta.env.PROD && 'serviceWorker' in navigator) {
     // Offline after the first visit; a failure only costs offline use.
-    navigator.serviceWorker.register('./sw.js', { type: 'module' }).catch((error: unknown) => console.warn('service worker not registered', error));
+    // Under Trusted Types the URL must be vouched for: through threadline's own policy, as its workers are (construct-worker.ts).
+    const register = (url: unknown) => navigator.serviceWorker.register(url as string, { type: 'module' });
+    register('./sw.js')
+      .catch((error: unknown) => {
+        const trusted = error instanceof TypeError ? trustedScriptUrl('./sw.js') : null;
+        if (trusted === null) throw error;
+        return register(trusted);
+      })
+      .catch((error: unknown) => console.warn('service worker not registered', error));
   }
   fillChoices(ui, EMBEDDERS, LLMS, injected !== undefined);
   wire();

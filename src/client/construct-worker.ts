@@ -40,6 +40,14 @@ function policy(): ScriptUrlPolicy | null {
   return scope[POLICY_SLOT];
 }
 
+/**
+ * `url` vouched for by threadline's policy (a TrustedScriptURL, for sinks such as `serviceWorker.register`), or null where
+ * the browser has no Trusted Types or the page does not allow the policy. Throws for a URL of another origin.
+ */
+export function trustedScriptUrl(url: string | URL): unknown {
+  return policy()?.createScriptURL(String(url)) ?? null;
+}
+
 /** The policy's one rule: an http(s) URL of this page's origin, resolved; anything else is refused. */
 function sameOriginScript(input: string): string {
   const origin = globalThis.location?.origin;

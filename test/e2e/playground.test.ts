@@ -368,6 +368,27 @@ describe('playground (built, served by a plain static host)', () => {
     await context.close();
   });
 
+  it('under a strict Content-Security-Policy with Trusted Types enforced: starts, reads a PDF in its worker and cites it, and registers its service worker', async () => {
+    // Before: its workers and its service worker needed a TrustedScriptURL, and the page showed INTERNAL.
+    const policy = "default-src 'self'; script-src 'self'; style-src 'self'; connect-src 'self'; worker-src 'self'; object-src 'none'; require-trusted-types-for 'script'; trusted-types threadline dompurify";
+    const strict = await serveStatic(PLAYGROUND, { headers: { 'Content-Security-Policy': policy } });
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const page = await context.newPage();
+    const errors: string[] = [];
+    page.on('pageerror', (error) => errors.push(error.message));
+    page.on('console', (m) => { if (m.type() === 'warning' && /service worker not registered/.test(m.text())) errors.push(m.text()); });
+    await page.goto(`${strict.origin}/`);
+    await ready(page);
+    await page.setInputFiles('#files', [{ name: 'Harbor manual.pdf', mimeType: 'application/pdf', buffer: Buffer.from(harborManual()) }]);
+    await page.waitForFunction(() => Number(document.querySelector('#index-info')?.getAttribute('data-docs')) === 1);
+    await ask(page, 'what if the sync stalls?');
+    await expect.poll(() => turn(page, 0).textContent()).toMatch(/Harbor manual\.pdf › Troubleshooting, p\. 3/);
+    expect(await page.evaluate(async () => !!(await navigator.serviceWorker.getRegistration()))).toBe(true);
+    expect(errors).toEqual([]);
+    await context.close();
+    await strict.close();
+  });
+
   it('follows a dark colour scheme with its own palette, and works keyboard only', async () => {
     const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, colorScheme: 'dark' });
     const page = await context.newPage();
