@@ -33,16 +33,18 @@ describe('prebuilt index for static sites (CLI + tl.load in Chromium)', () => {
       const hits = await tl.search('how long does a refund take to reach my card?', { k: 1 });
       const stats = await tl.stats();
       const broken = await tl.load('/test-results/does-not-exist.tlix').then(() => 'ok', (e: { code?: string }) => e.code);
-      const notIndex = await tl.load('/demo/index.html').then(() => 'ok', (e: { code?: string }) => e.code);
+      // A web page where the file should be (a host's fallback for a missing file) is said as such; any other file is a corrupt index.
+      const page = await tl.load('/demo/index.html').then(() => 'ok', (e: { code?: string; details?: { reason?: string } }) => `${e.code} ${e.details?.reason}`);
+      const notIndex = await tl.load('/package.json').then(() => 'ok', (e: { code?: string }) => e.code);
       const after = await tl.stats();
       await tl.dispose();
-      return { downloaded: downloads.at(-1), downloads: downloads.length, first, second, top: hits[0]?.docId, url: hits[0]?.url, embedded: stats.embeddedChunks, broken, notIndex, docsAfter: after.docs };
+      return { downloaded: downloads.at(-1), downloads: downloads.length, first, second, top: hits[0]?.docId, url: hits[0]?.url, embedded: stats.embeddedChunks, broken, page, notIndex, docsAfter: after.docs };
     });
     // Download progress, up to the whole file.
     const size = statSync(join(root, 'test-results/site.tlix')).size;
     expect(result.downloads).toBeGreaterThan(0);
     expect(result.downloaded).toEqual({ phase: 'index-download', url: `${origin()}/test-results/site.tlix`, loaded: size, total: size, fraction: 1 });
-    expect(result).toMatchObject({ first: { loaded: true, docs: SAMPLE_KB.length }, second: { loaded: false }, top: 'help/refunds.md', embedded: 0, broken: 'MODEL_LOAD_FAILED', notIndex: 'CORRUPT_INDEX', docsAfter: SAMPLE_KB.length });
+    expect(result).toMatchObject({ first: { loaded: true, docs: SAMPLE_KB.length }, second: { loaded: false }, top: 'help/refunds.md', embedded: 0, broken: 'MODEL_LOAD_FAILED', page: 'MODEL_LOAD_FAILED page', notIndex: 'CORRUPT_INDEX', docsAfter: SAMPLE_KB.length });
     expect(foreign).toEqual([]);
     await context.close();
   });
