@@ -9,6 +9,7 @@ import type * as FsPromises from 'node:fs/promises';
 import type { ProgressListener } from '../progress';
 import { resolveModelSource } from './model-source';
 import { readStream } from '../util/read-stream';
+import { labelledAsPage, startsLikePage } from '../util/served-page';
 import { isNode } from '../util/runtime';
 
 export interface ModelFiles {
@@ -66,8 +67,11 @@ function nodeFs(): typeof FsPromises {
 
 /** Reads one file of a model, from the network or (in Node) the file system. */
 export async function readModelFile(files: ModelFiles, url: string, options: ReadOptions = {}): Promise<ArrayBuffer | null> {
-  const fail = (why: string, cause?: unknown): never => {
-    throw new ThreadlineError('MODEL_LOAD_FAILED', `Could not load the embedding model "${files.label}": ${url} ${why}.${files.hint ? ` ${files.hint}` : ''}`, cause === undefined ? undefined : { cause });
+  const fail = (why: string, cause?: unknown, reason?: 'page'): never => {
+    throw new ThreadlineError('MODEL_LOAD_FAILED', `Could not load the embedding model "${files.label}": ${url} ${why}.${files.hint ? ` ${files.hint}` : ''}`, {
+      details: { url, ...(reason ? { reason } : {}) },
+      ...(cause === undefined ? {} : { cause }),
+    });
   };
   if (isNode() && !/^https?:/i.test(url)) {
     const { readFile } = nodeFs();
@@ -92,12 +96,18 @@ export async function readModelFile(files: ModelFiles, url: string, options: Rea
     if (options.optional && response.status === 404) return null;
     return fail(`answered HTTP ${response.status}${response.statusText ? ` ${response.statusText}` : ''}`);
   }
-  // A static host's "single-page app" fallback answers a missing file with the site's HTML page and status 200.
-  if (/text\/html/i.test(response.headers.get('content-type') ?? '')) {
+  // A static host answers a missing file with a page and status 200 (a single-page-app fallback, a custom 404 page):
+  // said as missing, whether the page is labelled as one or, by a host that labels every file alike, only looks like one.
+  const page = (): null => {
     if (options.optional) return null;
-    return fail('answered with an HTML page, not the model file (the file is probably missing and the host serves its index page instead)');
+    return fail('answered with a web page, not the model file: the file is probably missing and the host serves a page in its place (a single-page-app fallback or a custom 404 page)', undefined, 'page');
+  };
+  if (labelledAsPage(response.headers)) {
+    void response.body?.cancel().catch(() => undefined);
+    return page();
   }
-  return readBody(response, url, files, options, fail);
+  const bytes = await readBody(response, url, files, options, fail);
+  return startsLikePage(new Uint8Array(bytes, 0, Math.min(bytes.byteLength, 1024))) ? page() : bytes;
 }
 
 async function readBody(response: Response, url: string, files: ModelFiles, options: ReadOptions, fail: (why: string, cause?: unknown) => never): Promise<ArrayBuffer> {
@@ -128,6 +138,6 @@ export function parseModelJson(files: ModelFiles, url: string, data: ArrayBuffer
   try {
     return JSON.parse(new TextDecoder().decode(data));
   } catch (error) {
-    throw new ThreadlineError('MODEL_LOAD_FAILED', `Could not load the embedding model "${files.label}": ${url} is not JSON.${files.hint ? ` ${files.hint}` : ''}`, { cause: error });
+    throw new ThreadlineError('MODEL_LOAD_FAILED', `Could not load the embedding model "${files.label}": ${url} is not JSON.${files.hint ? ` ${files.hint}` : ''}`, { details: { url }, cause: error });
   }
 }

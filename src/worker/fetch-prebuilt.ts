@@ -12,6 +12,7 @@ import type { ProgressListener } from '../progress';
 import { raced } from '../util/abort';
 import { every } from '../util/every';
 import { readStream } from '../util/read-stream';
+import { labelledAsPage, startsLikePage } from '../util/served-page';
 import { MAX_INDEX_BYTES } from '../prebuilt/format';
 
 /** A fetched-ahead file is taken within this time or dropped (a load() much later fetches afresh). */
@@ -83,7 +84,7 @@ async function download(url: string, signal: AbortSignal | undefined, followRedi
     throw new ThreadlineError('MODEL_LOAD_FAILED', `The prebuilt index ${url} redirects elsewhere; threadline does not follow redirects unless load() is given { followRedirects: true }. Point it at the file's final URL.`, { details: { url, redirected: true } });
   }
   if (!response.ok) throw new ThreadlineError('MODEL_LOAD_FAILED', `Could not fetch the prebuilt index ${url}: HTTP ${response.status}`);
-  if (/text\/html/i.test(response.headers.get('content-type') ?? '')) {
+  if (labelledAsPage(response.headers)) {
     void response.body?.cancel().catch(() => undefined);
     throw servedPage(url);
   }
@@ -101,7 +102,7 @@ async function download(url: string, signal: AbortSignal | undefined, followRedi
     throw toThreadlineError(error, 'MODEL_LOAD_FAILED', `The prebuilt index ${url} was cut off while downloading`);
   });
   throwIfAborted(signal);
-  if (startsWithMarkup(bytes)) throw servedPage(url); // the same, from a host that labels every file alike
+  if (startsLikePage(bytes)) throw servedPage(url); // the same, from a host that labels every file alike
   onBytes?.(bytes.length, total);
   return bytes;
 }
@@ -113,14 +114,4 @@ async function download(url: string, signal: AbortSignal | undefined, followRedi
  */
 function servedPage(url: string): ThreadlineError {
   return new ThreadlineError('MODEL_LOAD_FAILED', `The prebuilt index ${url} answered with a web page, not an index file: the file is probably missing and the host serves a page in its place (a single-page-app fallback or a custom 404 page). Deploy the .tlix at that URL, or point to where it is.`, { details: { url, reason: 'page' } });
-}
-
-/** Whether the first byte after whitespace (and a UTF-8 byte order mark) is `<`: HTML or XML, never a TLIX file, which starts with its signature. */
-function startsWithMarkup(bytes: Uint8Array): boolean {
-  let i = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
-  for (; i < Math.min(bytes.length, 1024); i++) {
-    const b = bytes[i] ?? 0;
-    if (b !== 0x20 && (b < 0x09 || b > 0x0d)) break;
-  }
-  return bytes[i] === 0x3c;
 }

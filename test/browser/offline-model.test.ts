@@ -96,7 +96,7 @@ describe('a transformer model in the retrieval worker (real transformers.js + on
     const tl = await createThreadline({ name: 'missing-model-test', embedder: { model: '/no-such-model/', fallback: false } });
     try {
       // The model loads on first use; the dev server answers the missing file with its HTML page, which is named as such.
-      await expect(tl.embed(['x'])).rejects.toMatchObject({ code: 'MODEL_LOAD_FAILED', message: expect.stringMatching(/\/no-such-model\/config\.json (answered HTTP 404|answered with an HTML page)/) as string });
+      await expect(tl.embed(['x'])).rejects.toMatchObject({ code: 'MODEL_LOAD_FAILED', message: expect.stringMatching(/\/no-such-model\/config\.json (answered HTTP 404|answered with a web page)/) as string });
     } finally {
       await tl.dispose();
     }
