@@ -8,6 +8,7 @@
 import { readFileSync, statSync } from 'node:fs';
 import { extname, relative, resolve } from 'node:path';
 import { BINARY_FORMATS, type DocumentFormat, type ThreadlineDocument } from '../document';
+import type { EmbedderDtype } from '../embedding/embedder-options';
 import { loadEmbedder } from '../embedding/load-embedder';
 import { buildPrebuiltIndex } from '../prebuilt/build';
 import { expandInput } from './inputs';
@@ -18,6 +19,8 @@ export const FORMATS: Record<string, DocumentFormat> = { '.md': 'markdown', '.ma
 export interface IndexFilesOptions {
   /** Embedding model folder or hub id. */
   model: string;
+  /** A transformer model's weights (`'auto'`: fp32 in Node, which a browser on WASM reads as q8). @default 'auto' */
+  dtype?: EmbedderDtype;
   /** Link citations to the built pages under this URL. */
   baseUrl?: string;
   /** Page extension for baseUrl. @default '.html' */
@@ -46,7 +49,7 @@ export async function indexFiles(inputs: readonly string[], options: IndexFilesO
     return { id: path, title: pageTitle(text, format, file), url: pageUrl(path, options.baseUrl, options.pageExt ?? '.html'), text, format };
   });
   if (!docs.length) throw new Error(`no .md, .txt, .html, .pdf or .docx files found in ${inputs.join(', ')}`);
-  const embedder = await loadEmbedder({ model: options.model });
+  const embedder = await loadEmbedder({ model: options.model, ...(options.dtype ? { dtype: options.dtype } : {}) });
   let skipped = 0;
   const bytes = await buildPrebuiltIndex(docs, embedder, {}, { onUnreadable: (id, error) => { skipped++; options.onSkipped?.(id, error.message); } });
   return { bytes, docs: docs.length - skipped, modelId: embedder.modelId };

@@ -6,6 +6,7 @@ import { cpSync, existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs'
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { EMBEDDER_DTYPES, type EmbedderDtype } from '../embedding/embedder-options';
 import { OFFLINE_MODEL_ID } from '../embedding/offline-model';
 import { ORT_FILES } from '../embedding/ort-assets';
 import { indexFiles } from './index-files';
@@ -20,6 +21,10 @@ const USAGE = `usage:
       are cited with their page; a PDF or Word file that cannot be read (encrypted,
       no text layer, damaged) is skipped with a warning.
       --model <folder or hub id>  embedding model (default: the offline model)
+      --dtype <precision>         a transformer model's weights: auto (default;
+                                  fp32 here, q8 in a browser without WebGPU), fp32,
+                                  q8, fp16, …; a page then sets the same
+                                  (embedder: { dtype }), as the index records it
       --base-url <url>            link citations to the built pages: guide/install.md
                                   becomes <url>/guide/install.html (an absolute URL,
                                   or a path from the site's root such as /docs/)
@@ -71,22 +76,28 @@ function parseOptions(args: string[], flags: readonly string[], valued: readonly
 }
 
 async function index(args: string[]): Promise<void> {
-  const { positional: inputs, values } = parseOptions(args, [], ['-o', '--out', '--model', '--base-url', '--page-ext']);
+  const { positional: inputs, values } = parseOptions(args, [], ['-o', '--out', '--model', '--dtype', '--base-url', '--page-ext']);
   const out = values.get('-o') ?? values.get('--out');
   if (!out || inputs.length === 0) throw new UsageError('index needs inputs and -o <file.tlix>');
   const baseUrl = values.get('--base-url');
   const problem = baseUrl === undefined ? null : baseUrlProblem(baseUrl);
   if (problem) throw new UsageError(`--base-url ${problem}`);
+  const dtype = values.get('--dtype');
+  if (dtype !== undefined && !isDtype(dtype)) throw new UsageError(`--dtype must be one of ${EMBEDDER_DTYPES.join(', ')}`);
   const started = performance.now();
   const pageExt = values.get('--page-ext');
   const built = await indexFiles(inputs, {
-    model: values.get('--model') ?? `${offlineModelDir()}/`,
+    model: values.get('--model') ?? `${offlineModelDir()}/`, ...(dtype ? { dtype } : {}),
     ...(baseUrl !== undefined ? { baseUrl } : {}), ...(pageExt !== undefined ? { pageExt } : {}),
     onSkipped: (file, reason) => console.warn(`skipped ${file}: ${reason}`),
   });
   mkdirSync(dirname(resolve(out)), { recursive: true });
   writeFileSync(out, built.bytes);
   console.log(`${out}: ${built.docs} documents, ${megabytes(built.bytes.length)}, model ${built.modelId}, ${((performance.now() - started) / 1000).toFixed(1)} s`);
+}
+
+function isDtype(value: string): value is EmbedderDtype {
+  return (EMBEDDER_DTYPES as readonly string[]).includes(value);
 }
 
 function ortDist(): string {

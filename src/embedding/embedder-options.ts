@@ -7,7 +7,8 @@ import type { ModelFiles } from './model-files';
 import { OFFLINE_MODEL_ID } from './offline-model';
 
 export type EmbedderDevice = 'auto' | 'wasm' | 'webgpu' | 'cpu';
-export type EmbedderDtype = 'auto' | 'fp32' | 'fp16' | 'q8' | 'int8' | 'uint8' | 'q4' | 'q4f16' | 'bnb4';
+export const EMBEDDER_DTYPES = ['auto', 'fp32', 'fp16', 'q8', 'int8', 'uint8', 'q4', 'q4f16', 'bnb4'] as const;
+export type EmbedderDtype = (typeof EMBEDDER_DTYPES)[number];
 
 export interface EmbedderOptions {
   /**

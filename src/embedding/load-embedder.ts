@@ -6,6 +6,7 @@
  */
 import { ThreadlineError } from '../errors';
 import type { Embedder } from './embedder';
+import { standIn } from './stand-in';
 import { EMBEDDER_DEFAULTS, type EmbedderOptions, type EmbedderRuntime } from './embedder-options';
 import { modelFiles, parseModelJson, readModelFile, type ModelFiles } from './model-files';
 import { modelIdentity, resolveModelSource } from './model-source';
@@ -42,7 +43,7 @@ export async function loadWithFallback(options: EmbedderOptions, runtime: Embedd
     if ((options.fallback ?? EMBEDDER_DEFAULTS.fallback) === false || resolveModelSource(wanted).name === OFFLINE_MODEL_ID) throw error;
     const reason = error instanceof Error ? error.message : String(error);
     runtime.onProgress?.({ phase: 'model-fallback', from: wanted, to: OFFLINE_MODEL_ID, reason });
-    return loadEmbedder({ model: options.offlineModel ?? EMBEDDER_DEFAULTS.offlineModel }, runtime);
+    return standIn(await loadEmbedder({ model: options.offlineModel ?? EMBEDDER_DEFAULTS.offlineModel }, runtime), wanted, error);
   }
 }
 

@@ -38,6 +38,10 @@ export async function loadTransformersEmbedder(opts: Required<EmbedderOptions>, 
   const onnx = env.backends.onnx as { wasm?: { wasmPaths?: unknown } } | undefined;
   const wasmPaths = opts.wasmPaths ? ortWasmPaths(new URL(opts.wasmPaths.replace(/\/?$/, '/'), runtime.baseUrl ?? globalThis.location?.href)) : runtime.wasmPaths;
   if (wasmPaths && onnx?.wasm) onnx.wasm.wasmPaths = { ...wasmPaths };
+  // transformers.js would otherwise copy onnxruntime's files into Cache Storage and import its factory from a
+  // blob: URL, which a Content-Security-Policy without blob: in script-src refuses ("no available backend").
+  // Imported from its own same-origin URL, the browser's HTTP cache keeps both files as it keeps every other.
+  env.useWasmCache = false;
 
   const started = performance.now();
   let extractor: FeatureExtractionPipeline;
@@ -48,16 +52,39 @@ export async function loadTransformersEmbedder(opts: Required<EmbedderOptions>, 
       progress_callback: (info: ProgressInfo) => reportDownload(info, opts.model, runtime.onProgress),
     });
   } catch (error) {
-    const runtimeHint = wasmPaths && !isNode()
-      ? ` Transformer models need onnxruntime-web's WASM runtime at ${wasmPaths.wasm} (copy ort-wasm-simd-threaded.asyncify.mjs and .wasm from node_modules/onnxruntime-web/dist/ there, or set embedder.wasmPaths).`
-      : '';
-    const failure = toThreadlineError(error, 'MODEL_LOAD_FAILED', `Could not load embedding model "${opts.model}"`);
-    throw failure.code === 'MODEL_LOAD_FAILED' ? new ThreadlineError('MODEL_LOAD_FAILED', `${failure.message}.${runtimeHint}`, { cause: error }) : failure;
+    throw loadFailure(error, opts, wasmPaths);
   }
   const embedder = new TransformersEmbedder(extractor, modelId, opts.batchSize);
   const probe = await embedder.probeDims();
   runtime.onProgress?.({ phase: 'model-ready', model: opts.model, device, dims: probe, ms: performance.now() - started });
   return embedder;
+}
+
+/**
+ * A failed pipeline load, said with what to do. A missing model file (transformers.js: "Could not locate file")
+ * names the file and the precision that asked for it: with dtype 'auto' transformers.js reads
+ * `onnx/model_quantized.onnx` on WASM but `onnx/model.onnx` on WebGPU and in Node, so a folder that
+ * `threadline index` read in Node can lack the browser's file. A page's Content-Security-Policy that refuses
+ * WebAssembly is said as such; only a runtime that did not load gets the hint about onnxruntime-web's files.
+ */
+function loadFailure(error: unknown, opts: Required<EmbedderOptions>, wasmPaths: { wasm: string } | undefined): ThreadlineError {
+  const failure = toThreadlineError(error, 'MODEL_LOAD_FAILED', `Could not load embedding model "${opts.model}"`);
+  if (failure.code !== 'MODEL_LOAD_FAILED') return failure;
+  const said = failure.message.replace(/\.*$/, '');
+  const missing = /Could not locate file: "?([^"\s]+?)"?\.?$/m.exec(failure.message)?.[1];
+  if (missing) {
+    const precision = opts.dtype === 'auto'
+      ? "dtype 'auto' reads onnx/model_quantized.onnx on WASM, onnx/model.onnx on WebGPU and in Node"
+      : `dtype '${opts.dtype}' reads that file`;
+    return new ThreadlineError('MODEL_LOAD_FAILED', `Could not load embedding model "${opts.model}": ${missing} is missing (${precision}). Deploy it, or set embedder.dtype to a precision the folder has.`, { cause: error, details: { url: missing } });
+  }
+  if (/Content Security Policy/i.test(failure.message)) {
+    return new ThreadlineError('MODEL_LOAD_FAILED', `${said}. The page's Content-Security-Policy refuses what onnxruntime-web needs: transformer models need 'wasm-unsafe-eval' in script-src (and the WASM runtime's folder allowed by script-src and connect-src).`, { cause: error, details: { reason: 'csp' } });
+  }
+  const runtimeHint = wasmPaths && !isNode() && /backend|ort-wasm|\.wasm|\.mjs|WebAssembly/i.test(failure.message)
+    ? ` Transformer models need onnxruntime-web's WASM runtime at ${wasmPaths.wasm} (copy ort-wasm-simd-threaded.asyncify.mjs and .wasm from node_modules/onnxruntime-web/dist/ there, or set embedder.wasmPaths).`
+    : '';
+  return new ThreadlineError('MODEL_LOAD_FAILED', `${said}.${runtimeHint}`, { cause: error });
 }
 
 /** Positions of `texts`, longest first (characters: a tokenizer pass only to sort would cost what it saves on short texts). */

@@ -14,6 +14,7 @@ import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Plugin } from 'vite';
 import { indexFiles } from '../cli/index-files';
+import type { EmbedderDtype } from '../embedding/embedder-options';
 import { OFFLINE_MODEL_ID } from '../embedding/offline-model';
 
 export interface ThreadlineIndexOptions {
@@ -23,6 +24,8 @@ export interface ThreadlineIndexOptions {
   fileName?: string;
   /** Embedding model folder or hub id. @default the offline model that ships with threadline */
   model?: string;
+  /** A transformer model's weights (see `threadline index --dtype`); the page configures the same. @default 'auto' */
+  dtype?: EmbedderDtype;
   /** Link citations to the built pages under this URL (see `threadline index --base-url`). */
   baseUrl?: string;
   /** Page extension for baseUrl. @default '.html' */
@@ -44,7 +47,7 @@ export function threadlineIndex(options: ThreadlineIndexOptions): Plugin {
   let root = process.cwd();
   let built: Promise<Uint8Array> | null = null;
   const build = () => (built ??= indexFiles(include, {
-    model: options.model ?? offlineModel(), cwd: root,
+    model: options.model ?? offlineModel(), cwd: root, ...(options.dtype ? { dtype: options.dtype } : {}),
     ...(options.baseUrl !== undefined ? { baseUrl: options.baseUrl } : {}), ...(options.pageExt !== undefined ? { pageExt: options.pageExt } : {}),
   }).then((r) => r.bytes).catch((error: unknown) => { built = null; throw error; }));
   return {

@@ -161,7 +161,7 @@ export class RetrievalEngine implements Retriever {
       name: this.config.name,
       modelId: this.model.id,
       manifest: () => this.store.manifest(),
-      dims: async () => (await this.embedder(false)).dims,
+      dims: async () => (await this.embedder(false, 'prebuilt')).dims,
       replace: (pending, header, source) => {
         // Tokenized before the locks are taken: nothing here depends on what they guard.
         const lexical = lexicalFor(pending, header.dims);
@@ -314,7 +314,7 @@ export class RetrievalEngine implements Retriever {
 
   /** Re-embeds every stored chunk with the configured model (rebuild.ts), replacing the old vectors in one commit. */
   private async rebuild(docs: StoredIndex['docs'], chunks: StoredIndex['chunks']): Promise<void> {
-    const embedder = await this.embedder(false);
+    const embedder = await this.embedder(false, 'rebuild');
     const pending = await reembed(docs, chunks, embedder, this.onProgress);
     this.embedded.chunks += chunks.length;
     const lexical = lexicalFor(pending, embedder.dims);
@@ -324,8 +324,9 @@ export class RetrievalEngine implements Retriever {
     await this.hydrate();
   }
 
-  private async embedder(checkDims = true): Promise<Embedder> {
-    const embedder = await this.model.get(this.memory?.chunkCount ?? 0);
+  /** `need`: only the configured model will do (EngineModel.get). */
+  private async embedder(checkDims = true, need?: 'prebuilt' | 'rebuild'): Promise<Embedder> {
+    const embedder = await this.model.get(this.memory?.chunkCount ?? 0, need);
     // An index without vectors takes the model's size, whatever it held before.
     if (this.memory && this.memory.chunkCount === 0 && this.memory.dims !== embedder.dims) this.memory = this.memory.emptyCopy(embedder.dims, { int8: this.config.int8 });
     if (checkDims && this.memory && this.memory.dims !== embedder.dims) {

@@ -92,6 +92,18 @@ describe('a transformer model in the retrieval worker (real transformers.js + on
     }
   });
 
+  it("a folder without the file WASM's dtype 'auto' reads (onnx/model_quantized.onnx; this one has only model.onnx): MODEL_LOAD_FAILED names that file and the precision, not the WASM runtime", async () => {
+    const tl = await createThreadline({ name: 'onnx-auto-missing-test', embedder: { model: '/threadline-glove-30k-onnx/', fallback: false } });
+    try {
+      const error = await tl.embed(['x']).catch((e: unknown) => e);
+      expect(error).toMatchObject({ code: 'MODEL_LOAD_FAILED', details: { url: expect.stringMatching(/\/threadline-glove-30k-onnx\/onnx\/model_quantized\.onnx$/) as string } });
+      expect((error as Error).message).toMatch(/model_quantized\.onnx is missing \(dtype 'auto' reads onnx\/model_quantized\.onnx on WASM, onnx\/model\.onnx on WebGPU and in Node\)\. Deploy it, or set embedder\.dtype/);
+      expect((error as Error).message).not.toMatch(/WASM runtime at/);
+    } finally {
+      await tl.dispose();
+    }
+  });
+
   it('a missing model folder fails with MODEL_LOAD_FAILED naming the URL it tried', async () => {
     const tl = await createThreadline({ name: 'missing-model-test', embedder: { model: '/no-such-model/', fallback: false } });
     try {

@@ -26,6 +26,14 @@ describe('the compiled `threadline` bin (dist/cli/threadline.js)', () => {
     expect(await run('frobnicate')).toMatchObject({ code: 2, stderr: expect.stringContaining('unknown command frobnicate') as string });
     expect(await run('index', 'docs')).toMatchObject({ code: 2, stderr: expect.stringContaining('-o <file.tlix>') as string });
     expect(await run('index', 'no/such/folder', '-o', 'test-results/x.tlix')).toMatchObject({ code: 1, stderr: expect.stringContaining('no such file or folder') as string });
+    expect(await run('index', 'docs', '-o', 'test-results/x.tlix', '--dtype', 'f32')).toMatchObject({ code: 2, stderr: expect.stringContaining('--dtype must be one of auto, fp32') as string });
+  });
+
+  it('--dtype pins a transformer model\'s weights, and the index records it (a page configures the same)', async () => {
+    const out = join(root, 'test-results/cli-dtype/docs.tlix');
+    const result = await run('index', 'docs/examples', '-o', out, '--model', join(root, '.models/threadline-glove-30k-onnx/'), '--dtype', 'fp32');
+    expect(result.code).toBe(0);
+    expect(readPrebuiltHeader(new Uint8Array(readFileSync(out))).header.modelId).toBe('threadline-glove-30k-onnx#fp32');
   });
 
   it('indexes a folder with the offline model and copies the standalone element', async () => {

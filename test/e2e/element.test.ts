@@ -1,4 +1,4 @@
-import { cpSync, rmSync } from 'node:fs';
+import { cpSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
@@ -6,7 +6,7 @@ import { SAMPLE_KB } from '../../demo/sample-kb';
 import { serveStatic, type StaticServer } from '../../scripts/static-server.ts';
 import { launch } from './browser';
 import { harborManual } from '../fixtures/pdf-writer';
-import { buildExampleSite, confineTo, elementEventsOf, recordDialogs, requireBuild, pageTimings, waitForElement, waitForElementEvent, watchElementEvents, du } from './built';
+import { buildExampleSite, cli, confineTo, elementEventsOf, recordDialogs, requireBuild, root, pageTimings, waitForElement, waitForElementEvent, watchElementEvents, du } from './built';
 
 let browser: Browser;
 
@@ -317,6 +317,55 @@ describe('<threadline-chat> under a strict Content-Security-Policy (the header o
     expect((first.detail as { message: string }).message).toMatch(why);
     expect(await page.locator('threadline-chat .status').textContent()).toMatch(why);
     expect(errors).toEqual([]);
+    await close();
+  });
+});
+
+describe('<threadline-chat> with a transformer embedding model (transformers.js + onnxruntime-web) under the same strict policy', () => {
+  const STRICT = "default-src 'self'; style-src 'self' 'unsafe-inline'; connect-src 'self'; worker-src 'self'; object-src 'none'; base-uri 'none'; require-trusted-types-for 'script'; trusted-types threadline dompurify";
+  let onnxSite: string;
+  beforeAll(async () => {
+    const docs = Object.fromEntries(SAMPLE_KB.map((d) => [`${d.id}.md`, d.markdown]));
+    onnxSite = await buildExampleSite('element-site-onnx', docs, ['--with-transformers']);
+    // The ONNX build of the offline table, served with the site; WASM's dtype 'auto' reads onnx/model_quantized.onnx,
+    // which this fp32-only table lacks, so the fp32 file is served under that name too (the same vectors).
+    const model = join(onnxSite, 'threadline-glove-30k-onnx');
+    cpSync(join(root, '.models/threadline-glove-30k-onnx'), model, { recursive: true });
+    cpSync(join(model, 'onnx/model.onnx'), join(model, 'onnx/model_quantized.onnx'));
+    await cli('index', `${onnxSite}-docs`, '-o', join(onnxSite, 'site.tlix'), '--model', `${model}/`);
+    const page = readFileSync(join(onnxSite, 'index.html'), 'utf8');
+    writeFileSync(join(onnxSite, 'index.html'), page.replace('<threadline-chat index="./site.tlix"', '<threadline-chat index="./site.tlix" embedder="/threadline-glove-30k-onnx/"'));
+  }, 120_000);
+
+  const open = async (policy: string) => {
+    const host = await serveStatic(onnxSite, { headers: { 'Content-Security-Policy': policy } });
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    const errors: string[] = [];
+    page.on('pageerror', (error) => errors.push(error.message));
+    await watchElementEvents(page);
+    await page.goto(`${host.origin}/index.html`);
+    const first = await waitForElement(page);
+    return { page, errors, first, close: async () => { await context.close(); await host.close(); } };
+  };
+
+  it("with 'wasm-unsafe-eval': answers with the transformer model, Trusted Types enforced", async () => {
+    // Before: transformers.js imported onnxruntime's factory from a blob: URL, which script-src 'self' refuses ("no available backend found").
+    const { page, errors, first, close } = await open(`${STRICT}; script-src 'self' 'wasm-unsafe-eval'`);
+    expect(first).toMatchObject({ type: 'threadline-ready', detail: { docs: SAMPLE_KB.length } });
+    await askRefundWindow(page);
+    expect(await page.locator('threadline-chat .tl-turn .tl-answer').last().textContent()).toMatch(/30 days/);
+    expect(errors).toEqual([]);
+    await close();
+  });
+
+  it("without 'wasm-unsafe-eval': MODEL_LOAD_FAILED says the page's policy refuses WebAssembly and what to add, not that the runtime's files are missing", async () => {
+    const { page, first, close } = await open(`${STRICT}; script-src 'self'`);
+    expect(first).toMatchObject({ type: 'threadline-error', detail: { code: 'MODEL_LOAD_FAILED' } });
+    const message = (first.detail as { message: string }).message;
+    expect(message).toMatch(/"\/threadline-glove-30k-onnx\/" could not be loaded .*Content-Security-Policy refuses what onnxruntime-web needs: transformer models need 'wasm-unsafe-eval' in script-src/s);
+    expect(message).not.toMatch(/WASM runtime at/);
+    expect(await page.locator('threadline-chat .status').textContent()).toMatch(/wasm-unsafe-eval/);
     await close();
   });
 });

@@ -6,6 +6,7 @@ import type { IDBPDatabase } from 'idb';
 import { IndexStore } from '../../src/storage/index-store';
 import type { ThreadlineDB } from '../../src/storage/schema';
 import { RetrievalEngine } from '../../src/worker/retrieval-engine';
+import { buildPrebuiltIndex } from '../../src/prebuilt/build';
 import { isCurrentSegment, mergeSegments } from '../../src/retrieval/lexical-segment';
 import { engineConfig, MODEL, SAMPLE_DOCS } from '../fixtures/engine';
 
@@ -326,6 +327,46 @@ describe('embedder fallback (configured model unreachable)', () => {
     await engine.add(docs.slice(0, 1));
     expect((await engine.stats()).modelId).toBe('threadline-glove-30k#int8');
     engine.close();
+  });
+});
+
+describe('embedder fallback where only the configured model will do', () => {
+  // The configured model's file is missing (in a browser: a folder without onnx/model_quantized.onnx, which WASM's dtype 'auto' asks for).
+  const missing = { model: '/no/such/model-folder/' };
+  const fallingBack = async () => (await import('../../src/embedding/load-embedder')).loadWithFallback({ ...missing, offlineModel: MODEL }, {});
+  /** A file as `threadline index --model /no/such/model-folder/` writes it where that model loads: its identity, the same 100 dimensions as the offline model. */
+  async function builtWithConfigured(): Promise<Uint8Array> {
+    const offline = await loadEmbedder({ model: MODEL });
+    const configured: Embedder = { modelId: embedderIdentity(missing), dims: offline.dims, maxTokens: offline.maxTokens, countTokens: (t) => offline.countTokens(t), embed: (t, o) => offline.embed(t, o) };
+    return buildPrebuiltIndex(docs.slice(0, 2), configured);
+  }
+
+  it('loading a prebuilt file built with the configured model: MODEL_LOAD_FAILED saying why that model failed, not a MODEL_MISMATCH naming the offline model; nothing stored', async () => {
+    const name = `fallback-${unique++}`;
+    const engine = await RetrievalEngine.open(config(name, { modelId: embedderIdentity(missing) }), fallingBack);
+    const error = await engine.loadPrebuilt(await builtWithConfigured(), { url: '/site.tlix' }).catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: 'MODEL_LOAD_FAILED', details: { configured: embedderIdentity(missing), fallback: 'threadline-glove-30k#int8' } });
+    expect((error as Error).message).toMatch(/"\/no\/such\/model-folder\/" could not be loaded \(.*model-folder\/config\.json.*\), and the prebuilt index was built with it, so the offline model cannot stand in/);
+    expect((error as Error).cause).toMatchObject({ code: 'MODEL_LOAD_FAILED' });
+    expect((await engine.stats()).docs).toBe(0);
+    // The index still takes documents with the stand-in, as a fresh index does.
+    await engine.add(docs.slice(0, 1));
+    expect((await engine.stats()).modelId).toBe('threadline-glove-30k#int8');
+    engine.close();
+  });
+
+  it('onModelMismatch "rebuild" to a model that fails to load: MODEL_LOAD_FAILED with the reason; the stored vectors are kept, not re-embedded with the offline model', async () => {
+    const name = `fallback-${unique++}`;
+    const first = await RetrievalEngine.open(config(name), countingEmbedder().load);
+    await first.add(docs.slice(0, 2));
+    const before = first.chunkKeys();
+    first.close();
+    const error = await RetrievalEngine.open(config(name, { modelId: embedderIdentity(missing), onModelMismatch: 'rebuild' }), fallingBack).catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: 'MODEL_LOAD_FAILED', message: expect.stringMatching(/could not be loaded \(.*\), and the index is to be rebuilt with it/) as string });
+    const reopened = await RetrievalEngine.open(config(name), countingEmbedder().load);
+    expect((await reopened.stats()).modelId).toBe('threadline-glove-30k#int8');
+    expect(reopened.chunkKeys()).toEqual(before);
+    reopened.close();
   });
 });
 
