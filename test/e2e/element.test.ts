@@ -430,6 +430,28 @@ describe('<threadline-chat llm="auto">: the WebLLM path degrades to labelled ext
     }
   });
 
+  it("under a strict Content-Security-Policy with Trusted Types (connect-src 'self'), with a WebGPU adapter: the web-llm worker starts through the policy, the model download is refused, the status says what to allow, the turn answers extractively", async () => {
+    const policy = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self' 'unsafe-inline'; connect-src 'self'; worker-src 'self'; object-src 'none'; base-uri 'none'; require-trusted-types-for 'script'; trusted-types threadline dompurify";
+    const strictHost = await serveStatic(join(site, '..', 'element-site-llm'), { headers: { 'Content-Security-Policy': policy } });
+    const gpuBrowser = await launch({ webgpu: true });
+    try {
+      const { context, page, ready } = await openWithLlmAuto(gpuBrowser, strictHost);
+      const errors: string[] = []; // from the question on (the start is checked by its ready event)
+      page.on('pageerror', (error) => errors.push(error.message));
+      expect(ready).toMatchObject({ type: 'threadline-ready', detail: { llm: expect.stringContaining('Qwen2.5') as string } });
+      const chat = page.locator('threadline-chat');
+      await askRefundWindow(page);
+      expect(await chat.locator('.tl-turn .tl-mode').textContent()).toMatch(/language model failed; this extractive answer stands in/);
+      expect(await chat.locator('.tl-turn .tl-answer').textContent()).toMatch(/30 days/);
+      expect(await chat.locator('.status').textContent()).toMatch(/could not be downloaded: offline, or refused \(a Content-Security-Policy's connect-src must allow/);
+      expect(errors).toEqual([]);
+      await context.close();
+    } finally {
+      await gpuBrowser.close();
+      await strictHost.close();
+    }
+  });
+
   it('copied without --with-llm, with a WebGPU adapter: says web-llm was left out, answers extractively, fetches nothing foreign', async () => {
     const gpuBrowser = await launch({ webgpu: true });
     try {

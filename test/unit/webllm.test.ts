@@ -84,6 +84,10 @@ describe('WebLlm adapter over the fake web-llm engine (FakeMlcEngine)', () => {
     expect(fake.engines).toHaveLength(2);
     expect(mapLlmError('Error: Out of memory when allocating 2GB', 'x').code).toBe('OUT_OF_MEMORY');
     expect(mapLlmError('some unknown failure', 'x')).toMatchObject({ code: 'LLM_FAILED', message: 'x: some unknown failure' });
+    // A download the browser refused or could not make: what to check, the page's connect-src included.
+    for (const refused of [new TypeError('Failed to fetch'), 'TypeError: NetworkError when attempting to fetch resource.', new TypeError('Load failed')]) {
+      expect(mapLlmError(refused, 'Could not load Qwen')).toMatchObject({ code: 'MODEL_LOAD_FAILED', message: expect.stringMatching(/^Could not load Qwen: .*\. The model's files could not be downloaded: offline, or refused \(a Content-Security-Policy's connect-src must allow/) as string });
+    }
     expect(mapLlmError(new Error('Failed to fetch'), 'x').code).toBe('MODEL_LOAD_FAILED');
   });
 
