@@ -281,22 +281,24 @@ describe('<threadline-chat> on pages of one origin with different index files (a
   });
 });
 
-/** The example page, other origins blocked and the element's events watched; resolves once it is ready. */
+/** A site's example page served with `policy` on every response; resolves at the element's first ready or error event, with the page's uncaught errors. */
+async function openUnderPolicy(dir: string, policy: string) {
+  const host = await serveStatic(dir, { headers: { 'Content-Security-Policy': policy } });
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  const errors: string[] = [];
+  page.on('pageerror', (error) => errors.push(error.message));
+  await watchElementEvents(page);
+  await page.goto(`${host.origin}/index.html`);
+  const first = await waitForElement(page);
+  const close = async () => { await context.close(); await host.close(); };
+  return { page, errors, first, close };
+}
+
 describe('<threadline-chat> under a strict Content-Security-Policy (the header on every response, as a host\'s header rules add it)', () => {
   /** The example page's own inline <style> is the page's business; everything else is as strict as a policy gets. */
   const STRICT = "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; connect-src 'self'; worker-src 'self'; object-src 'none'; base-uri 'none'";
-  const open = async (policy: string) => {
-    const host = await serveStatic(site, { headers: { 'Content-Security-Policy': policy } });
-    const context = await browser.newContext();
-    const page = await context.newPage();
-    const errors: string[] = [];
-    page.on('pageerror', (error) => errors.push(error.message));
-    await watchElementEvents(page);
-    await page.goto(`${host.origin}/index.html`);
-    const first = await waitForElement(page);
-    const close = async () => { await context.close(); await host.close(); };
-    return { page, errors, first, close };
-  };
+  const open = (policy: string) => openUnderPolicy(site, policy);
 
   it('enforcing Trusted Types (require-trusted-types-for, policies "threadline" and "dompurify" allowed): answers, and nothing throws on the page', async () => {
     // Before: the entry's early worker start threw "This document requires 'TrustedScriptURL' assignment" and the element was never defined.
@@ -337,17 +339,7 @@ describe('<threadline-chat> with a transformer embedding model (transformers.js 
     writeFileSync(join(onnxSite, 'index.html'), page.replace('<threadline-chat index="./site.tlix"', '<threadline-chat index="./site.tlix" embedder="/threadline-glove-30k-onnx/"'));
   }, 120_000);
 
-  const open = async (policy: string) => {
-    const host = await serveStatic(onnxSite, { headers: { 'Content-Security-Policy': policy } });
-    const context = await browser.newContext();
-    const page = await context.newPage();
-    const errors: string[] = [];
-    page.on('pageerror', (error) => errors.push(error.message));
-    await watchElementEvents(page);
-    await page.goto(`${host.origin}/index.html`);
-    const first = await waitForElement(page);
-    return { page, errors, first, close: async () => { await context.close(); await host.close(); } };
-  };
+  const open = (policy: string) => openUnderPolicy(onnxSite, policy);
 
   it("with 'wasm-unsafe-eval': answers with the transformer model, Trusted Types enforced", async () => {
     // Before: transformers.js imported onnxruntime's factory from a blob: URL, which script-src 'self' refuses ("no available backend found").
@@ -370,6 +362,7 @@ describe('<threadline-chat> with a transformer embedding model (transformers.js 
   });
 });
 
+/** The example page, other origins blocked and the element's events watched; resolves once it is ready. */
 async function openExample() {
   const context = await browser.newContext();
   const foreign = await confineTo(context, server.origin);
