@@ -179,6 +179,10 @@ const LATER_TURNS: Row[] = [
   // other scripts after the first turn: kept, these rules cannot judge them
   ['และสินค้าที่เสียหายล่ะ', 'keep', 'other-script'],
   ['那损坏的物品呢？', 'keep', 'other-script'],
+  // Latin-script languages other than English hold none of the English references: kept, searched as typed, never rewritten
+  ['Und was ist mit dem Versand?', 'keep', 'self-contained'],
+  ['Et ça coûte combien ?', 'keep', 'self-contained'],
+  ['¿Y los artículos dañados?', 'keep', 'self-contained'],
 ];
 
 describe('gate', () => {
