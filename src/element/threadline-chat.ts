@@ -30,7 +30,7 @@ import { buildChatDom, type ChatDom } from './chat-dom';
 import { DEFAULT_NAME, indexSource, nameForIndex, rememberName, rememberedName } from './index-name';
 import { renderSuggestions } from './suggestions';
 
-const ATTRIBUTES = ['index', 'embedder', 'llm', 'name', 'placeholder', 'link-hosts', 'suggestions', 'mode'] as const;
+const ATTRIBUTES = ['index', 'embedder', 'llm', 'name', 'placeholder', 'link-hosts', 'suggestions', 'mode', 'open'] as const;
 
 function llmOption(value: string | null): LlmOption {
   const v = value?.trim() ?? '';
@@ -137,16 +137,36 @@ export class ThreadlineChat extends ElementBase {
     else if (name === 'link-hosts') return; // read for each new turn
     else if (name === 'suggestions') this.showSuggestions();
     else if (name === 'mode') this.applyMode();
+    else if (name === 'open') this.applyOpen();
     else if (previous !== next && this.started) this.restart();
   }
 
   /** Opens the chat (a launcher's panel); the first open starts the element. */
   open(): void {
-    this.setAttribute('open', '');
-    this.ui.panel.setAttribute('role', 'dialog');
-    this.ui.panel.setAttribute('aria-label', 'Ask the documents');
-    if (!this.started && this.isConnected) this.restart();
+    this.setAttribute('open', ''); // applyOpen(), through attributeChangedCallback
     void (this.started ?? Promise.resolve()).then(() => { if (this.hasAttribute('open')) this.ui.input.focus(); });
+  }
+
+  /**
+   * The `open` attribute, however it is set: by open(), in the markup, or by the page's own script or framework
+   * (`el.toggleAttribute('open')`, a binding). Before, only open() started the element, so a panel opened by its
+   * attribute showed an empty, disabled chat for good.
+   */
+  private applyOpen(): void {
+    if (!this.hasAttribute('open')) return;
+    this.labelPanel();
+    if (!this.started && this.isConnected) this.restart();
+  }
+
+  /** A launcher's panel is a dialog; an inline chat's is part of the page. */
+  private labelPanel(): void {
+    if (this.getAttribute('mode') === 'launcher') {
+      this.ui.panel.setAttribute('role', 'dialog');
+      this.ui.panel.setAttribute('aria-label', 'Ask the documents');
+    } else {
+      this.ui.panel.removeAttribute('role');
+      this.ui.panel.removeAttribute('aria-label');
+    }
   }
 
   /** Closes a launcher's panel; focus returns to its button. */
@@ -161,10 +181,7 @@ export class ThreadlineChat extends ElementBase {
   }
 
   private applyMode(): void {
-    if (this.getAttribute('mode') !== 'launcher') {
-      this.ui.panel.removeAttribute('role');
-      this.ui.panel.removeAttribute('aria-label');
-    }
+    if (this.getAttribute('mode') !== 'launcher' || this.hasAttribute('open')) this.labelPanel();
     if (this.isConnected && !this.started && !this.waitsForOpen()) this.restart();
   }
 

@@ -54,3 +54,38 @@ describe('<threadline-chat> removed or moved while it opens (real worker, real o
     expect(retrievalWorkers().filter((w) => !w.terminated)).toHaveLength(1);
   });
 });
+
+describe('<threadline-chat mode="launcher"> opened by its attribute, as a page script or a framework binding does', () => {
+  it('toggleAttribute("open") starts it like open(): one worker, ready, a dialog; until then nothing loads', async () => {
+    const events: string[] = [];
+    const el = document.createElement('threadline-chat');
+    el.setAttribute('name', freshName('launcher'));
+    el.setAttribute('mode', 'launcher');
+    for (const type of ['threadline-ready', 'threadline-error']) el.addEventListener(type, () => events.push(type));
+    document.body.append(el);
+    await sleep(300);
+    expect(retrievalWorkers()).toEqual([]); // closed: nothing loads
+    // Before: the panel showed, but nothing started, and its input stayed disabled for good.
+    el.toggleAttribute('open', true);
+    await until(() => events.length > 0, 10_000);
+    expect(events).toEqual(['threadline-ready']);
+    expect(retrievalWorkers().filter((w) => !w.terminated)).toHaveLength(1);
+    const panel = el.shadowRoot?.querySelector('.panel');
+    expect(panel?.getAttribute('role')).toBe('dialog');
+    expect((el.shadowRoot?.querySelector('input') as HTMLInputElement).disabled).toBe(false);
+    // Closed and opened again by the attribute: the same instance, no second worker.
+    el.toggleAttribute('open', false);
+    el.toggleAttribute('open', true);
+    await sleep(300);
+    expect(events).toEqual(['threadline-ready']);
+    expect(retrievalWorkers()).toHaveLength(1);
+  });
+
+  it('an inline chat\'s panel is no dialog, even with an "open" attribute', async () => {
+    const el = document.createElement('threadline-chat');
+    el.setAttribute('name', freshName('inline-open'));
+    el.setAttribute('open', '');
+    document.body.append(el);
+    expect(el.shadowRoot?.querySelector('.panel')?.hasAttribute('role')).toBe(false);
+  });
+});
