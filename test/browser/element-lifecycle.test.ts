@@ -81,7 +81,7 @@ describe('<threadline-chat mode="launcher"> opened by its attribute, as a page s
     expect(retrievalWorkers()).toHaveLength(1);
   });
 
-  it('an inline chat\'s panel is no dialog, even with an "open" attribute', async () => {
+  it('an inline chat\'s panel is no dialog, even with an "open" attribute', () => {
     const el = document.createElement('threadline-chat');
     el.setAttribute('name', freshName('inline-open'));
     el.setAttribute('open', '');
