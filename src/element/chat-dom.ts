@@ -1,5 +1,5 @@
 /**
- * The element's shadow DOM: status row (with a launcher's close button), progress
+ * The element's shadow DOM: status row (with a retry button and a launcher's close button), progress
  * bar, log, starter questions and the question form, with their ::part names.
  * Built once per element; threadline-chat.ts wires the behaviour.
  */
@@ -25,8 +25,11 @@ export function buildChatDom(root: ShadowRoot) {
   status.setAttribute('role', 'status');
   status.setAttribute('part', 'status');
   const launcher = createLauncher();
+  // Shown where the element could not start for a reason a second try can mend (the network, storage, a crashed worker).
+  const retry = Object.assign(document.createElement('button'), { type: 'button', className: 'secondary retry', textContent: 'Try again', hidden: true });
+  retry.setAttribute('part', 'retry-button');
   const top = Object.assign(document.createElement('div'), { className: 'top' });
-  top.append(status, launcher.close);
+  top.append(status, retry, launcher.close);
   const progress = document.createElement('progress');
   progress.hidden = true;
   const log = Object.assign(document.createElement('ol'), { className: 'log' });
@@ -50,5 +53,5 @@ export function buildChatDom(root: ShadowRoot) {
   form.append(label, input, ask, stop, fresh);
   panel.append(top, progress, log, suggestions, form);
   root.append(launcher.button, panel);
-  return { status, progress, log, form, input, ask, stop, fresh, suggestions, panel, launcher: launcher.button, close: launcher.close };
+  return { status, retry, progress, log, form, input, ask, stop, fresh, suggestions, panel, launcher: launcher.button, close: launcher.close };
 }

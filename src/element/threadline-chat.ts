@@ -38,6 +38,18 @@ function llmOption(value: string | null): LlmOption {
   return v === 'auto' ? { preload: false } : { model: v, condenserModel: false, preload: false };
 }
 
+/**
+ * Whether starting again can succeed with the page unchanged: a download or storage that failed, a crashed worker.
+ * Not a refusal by the page's policy, a file that is not there (a host's page in its place), a corrupt or
+ * mismatched index, or a missing browser feature: those need the site or the browser changed.
+ */
+function retryable(error: unknown): boolean {
+  if (!isThreadlineError(error)) return true; // INTERNAL
+  const reason = error.details.reason;
+  if (error.code === 'MODEL_LOAD_FAILED') return reason !== 'csp' && reason !== 'page';
+  return error.code === 'STORAGE_FAILED' || error.code === 'STORAGE_QUOTA' || error.code === 'WORKER_CRASHED' || error.code === 'INTERNAL';
+}
+
 function message(error: unknown): { code: string; message: string } {
   if (isThreadlineError(error)) return { code: error.code, message: error.message };
   return { code: 'INTERNAL', message: error instanceof Error ? error.message : String(error) };
@@ -78,6 +90,7 @@ export class ThreadlineChat extends ElementBase {
     // Escape stops a running answer first (the controller); with none, it closes a launcher's panel.
     panel.addEventListener('keydown', (event) => { if (event.key === 'Escape' && !this.chat.busy) this.close(); });
     fresh.addEventListener('click', () => void this.newConversation());
+    this.ui.retry.addEventListener('click', () => this.restart());
     this.chat = new ChatController(this.ui, {
       session: () => this.session,
       viewOptions: () => this.viewOptions(),
@@ -215,6 +228,7 @@ export class ThreadlineChat extends ElementBase {
     this.readyStatus = '';
     this.unansweredStatus = '';
     this.setStatus('Loading the search model…');
+    this.ui.retry.hidden = true;
     const opening = new AbortController();
     this.opening = opening;
     try {
@@ -273,7 +287,20 @@ export class ThreadlineChat extends ElementBase {
       this.ui.progress.hidden = true;
       const m = message(error);
       this.setStatus(`Cannot answer here: ${m.message}`, true);
+      if (retryable(error)) this.offerRetry(opening.signal);
       this.emit('threadline-error', m);
+    }
+  }
+
+  /**
+   * After a failure a second try can mend: a "Try again" button, and a try of its own when the browser comes back
+   * online if it failed offline (a first visit without a network). Before, only a reload of the page would do.
+   */
+  private offerRetry(opening: AbortSignal): void {
+    this.ui.retry.hidden = false;
+    if (typeof navigator !== 'undefined' && navigator.onLine === false) {
+      // `opening` is aborted by the next restart or a removal, which also drops this listener.
+      window.addEventListener('online', () => { if (!opening.aborted) this.restart(); }, { once: true, signal: opening });
     }
   }
 

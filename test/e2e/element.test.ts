@@ -216,6 +216,65 @@ describe('<threadline-chat> when its index file cannot be fetched again', () => 
   });
 });
 
+describe('<threadline-chat> when its first visit fails on the network', () => {
+  /** A fresh visitor whose model download fails (`failing()`), other origins blocked. */
+  async function visit(failing: () => Promise<boolean>) {
+    const context = await browser.newContext();
+    await confineTo(context, server.origin);
+    await context.route('**/model.safetensors', async (route) => ((await failing()) ? route.abort('internetdisconnected') : route.continue()));
+    const page = await context.newPage();
+    await watchElementEvents(page);
+    await page.goto(`${server.origin}/index.html`);
+    return { context, page, retry: page.locator('threadline-chat .retry') };
+  }
+
+  it('says why with a Try again button, which starts it again', async () => {
+    let fail = true;
+    const { context, page, retry } = await visit(() => Promise.resolve(fail));
+    expect(await waitForElement(page)).toMatchObject({ type: 'threadline-error', detail: { code: 'MODEL_LOAD_FAILED' } });
+    expect(await page.locator('threadline-chat .status').textContent()).toMatch(/^Cannot answer here: .*model\.safetensors could not be fetched/);
+    expect(await retry.isVisible()).toBe(true); // before: no way on but reloading the page
+    fail = false;
+    await retry.click();
+    expect(await waitForElementEvent(page, (e) => e.type === 'threadline-ready')).toMatchObject({ detail: { docs: SAMPLE_KB.length } });
+    expect(await retry.isVisible()).toBe(false);
+    await askRefundWindow(page);
+    expect(await page.locator('threadline-chat .tl-turn .tl-answer').last().textContent()).toMatch(/30 days/);
+    await context.close();
+  });
+
+  it('offline when it failed: tries again by itself once the browser is back online', async () => {
+    let goneOffline!: () => void;
+    const offline = new Promise<void>((resolve) => { goneOffline = resolve; });
+    let fail = true;
+    // The download is held until the browser is offline, then fails, as a connection lost mid-visit does.
+    const { context, page, retry } = await visit(async () => { if (fail) await offline; return fail; });
+    await page.waitForFunction(() => document.querySelector('threadline-chat')?.shadowRoot?.querySelector('.status')?.textContent?.startsWith('Loading'));
+    await context.setOffline(true);
+    goneOffline();
+    expect(await waitForElement(page)).toMatchObject({ type: 'threadline-error', detail: { code: 'MODEL_LOAD_FAILED' } });
+    expect(await retry.isVisible()).toBe(true);
+    fail = false;
+    await context.setOffline(false);
+    expect(await waitForElementEvent(page, (e) => e.type === 'threadline-ready')).toMatchObject({ detail: { docs: SAMPLE_KB.length } });
+    expect(await retry.isVisible()).toBe(false);
+    await context.close();
+  });
+
+  it('a failure only the site can mend (the index answered by a page: a file never deployed) offers no Try again', async () => {
+    const context = await browser.newContext();
+    await confineTo(context, server.origin);
+    await context.route('**/site.tlix', (route) => route.fulfill({ status: 200, contentType: 'text/html', body: '<!doctype html><title>Not found</title>' }));
+    const page = await context.newPage();
+    await watchElementEvents(page);
+    await page.goto(`${server.origin}/index.html`);
+    expect(await waitForElement(page)).toMatchObject({ type: 'threadline-error', detail: { code: 'MODEL_LOAD_FAILED' } });
+    expect(await page.locator('threadline-chat .status').textContent()).toMatch(/answered with a web page/);
+    expect(await page.locator('threadline-chat .retry').isVisible()).toBe(false);
+    await context.close();
+  });
+});
+
 describe('<threadline-chat> on pages of one origin with different index files (as GitHub Pages project sites share one)', () => {
   it('each page answers from its own index, in two open tabs, after reloads, and from its own stored copy when its file cannot be fetched', async () => {
     // /a/ is the example site, /b/ a garden site: both use the default name, each with its own ./site.tlix.
