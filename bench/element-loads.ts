@@ -1,5 +1,5 @@
 /**
- * npx tsx bench/element-loads.ts [SITE] [--delay MS] [--reloads N] [--ask]
+ * npx tsx bench/element-loads.ts [SITE] [--delay MS] [--reloads N] [--ask] [--cpu RATE]
  *
  * Times a site built around `<threadline-chat>` (by default the example page
  * `npm test` assembles in test-results/element-site) in Chromium, in the
@@ -7,7 +7,9 @@
  * then N reloads (median, min, max). `--ask` asks a question on every visit,
  * so the conversation restored on each reload grows; `--delay` holds every
  * response that long behind a proxy, a network's round trip for every request
- * (page, worker, model, index). Served by scripts/static-server.ts (ETag and
+ * (page, worker, model, index); `--cpu 4` slows the page's main thread four
+ * times (DevTools' CPU throttling; the workers keep their speed, so this is
+ * part of a phone's slowness, not all of it). Served by scripts/static-server.ts (ETag and
  * Last-Modified, 304 when unchanged). For A/B figures, build the other
  * version's element into a second folder and alternate runs of both.
  */
@@ -22,6 +24,7 @@ const site = args.find((a, i) => !a.startsWith('--') && !args[i - 1]?.startsWith
 const delay = option('--delay', 0);
 const reloads = option('--reloads', 15);
 const ask = args.includes('--ask');
+const cpu = option('--cpu', 1);
 
 const upstream = await serveStatic(site);
 let proxy: Server | null = null;
@@ -41,6 +44,8 @@ if (delay > 0) {
 const browser = await chromium.launch({ executablePath: chromiumPath(), args: chromiumArgs({}), headless: true });
 try {
   const page = await (await browser.newContext()).newPage();
+  // The page's main thread only: Playwright opens no DevTools session on a worker, so the retrieval worker runs at full speed.
+  if (cpu > 1) await (await page.context().newCDPSession(page)).send('Emulation.setCPUThrottlingRate', { rate: cpu });
   // Ready and done are reported through the console, not polled: a polled
   // waitForFunction runs Playwright's injected script on the page's main
   // thread during the load (about 20 ms of compiling and polling the worker
@@ -84,7 +89,7 @@ try {
   totals.sort((a, b) => a - b);
   const f = (x: number | undefined) => (x ?? Number.NaN).toFixed(0);
   const median = (xs: number[]) => f(xs[Math.floor(xs.length / 2)]);
-  console.log(`${site}${delay ? `, ${delay} ms per response` : ''}${ask ? ', a question each visit' : ''}: first visit ready ${f(first)} ms${ask ? `, answered ${f(firstAnswer)} ms after Enter` : ''}; ${reloads} reloads: ready median ${median(times)} ms (${f(times[0])}–${f(times.at(-1))})${ask ? `; ready plus the answer (asked once ready) median ${median(totals)} ms (${f(totals[0])}–${f(totals.at(-1))})` : ''}`);
+  console.log(`${site}${delay ? `, ${delay} ms per response` : ''}${cpu > 1 ? `, main thread ${cpu}× slower` : ''}${ask ? ', a question each visit' : ''}: first visit ready ${f(first)} ms${ask ? `, answered ${f(firstAnswer)} ms after Enter` : ''}; ${reloads} reloads: ready median ${median(times)} ms (${f(times[0])}–${f(times.at(-1))})${ask ? `; ready plus the answer (asked once ready) median ${median(totals)} ms (${f(totals[0])}–${f(totals.at(-1))})` : ''}`);
 } finally {
   await browser.close();
   proxy?.close();

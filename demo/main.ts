@@ -13,7 +13,7 @@ import {
   createThreadline,
   type ChatSession, type DocumentInfo, type Llm, type SearchHit, type Threadline, type ThreadlineDocument,
 } from '../src/index';
-import { ChatController, conversationJson, conversationMarkdown, TurnView } from '../src/render';
+import { ChatController, conversationJson, conversationMarkdown, restoreTurns, TurnView } from '../src/render';
 import { SAMPLE_KB } from './sample-kb';
 import { trustedScriptUrl } from '../src/client/construct-worker';
 import { checkGpu, embedderChoices, fillChoices, LLM_CHOICES, type LlmChoice } from './ui/choices';
@@ -145,11 +145,11 @@ async function openSession(id?: string): Promise<void> {
   state.session = await state.tl.chat(id ? { sessionId: id } : {});
   state.traces = [];
   const llmId = state.tl.llm?.id;
-  ui.chat.replaceChildren(...state.session.history().map((turn) => {
+  restoreTurns(ui.chat, state.session.history(), (turn) => {
     const view = TurnView.restored(turn, llmId ? { llmId } : {});
     view.element.append(h('p', { className: 'muted' }, 'Restored turn: its trace was not stored.'));
     return view.element;
-  }));
+  });
   // The page closed before this question's answer: it goes back into the box, to be asked again with Enter.
   const unanswered = state.session.pending();
   if (unanswered && !ui.question.value) {

@@ -11,4 +11,6 @@ export { conversationJson, conversationMarkdown } from './render/export-conversa
 export type { ExportOptions } from './render/export-conversation';
 export { followTurn } from './render/follow-turn';
 export { ChatController } from './render/chat-controller';
+export { restoreTurns } from './render/restored-log';
+export type { RestoreOptions } from './render/restored-log';
 export type { ChatControls, ChatHooks } from './render/chat-controller';

@@ -48,6 +48,7 @@ progress { width: 100%; height: .4rem; }
 .tl-copy, .tl-show-passages { font: inherit; font-size: .8em; color: var(--_muted); background: none; border: 1px solid var(--_border); border-radius: 6px; padding: 0 .4rem; cursor: pointer; }
 .log { list-style: none; margin: 0; padding: 0; overflow-y: auto; flex: 1; }
 .tl-turn { margin: 0 0 1rem; }
+.tl-earlier { margin: 0 0 1rem; text-align: center; }
 .tl-user { margin: 0 0 .4rem auto; padding: .4rem .7rem; background: var(--_user-bg); border-radius: var(--_radius); width: fit-content; max-width: 85%; white-space: pre-wrap; overflow-wrap: anywhere; }
 .tl-rewrite, .tl-mode { margin: .2rem 0; font-size: .8em; color: var(--_muted); }
 .tl-mode.tl-error { color: #b3261e; }

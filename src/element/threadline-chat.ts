@@ -25,6 +25,7 @@ import type { LlmOption } from '../llm/resolve-llm';
 import type { Progress } from '../progress';
 import { ChatController } from '../render/chat-controller';
 import { TurnView, type TurnViewOptions } from '../render/turn-view';
+import { restoreTurns } from '../render/restored-log';
 import { createThreadline, type Threadline } from '../threadline';
 import { buildChatDom, type ChatDom } from './chat-dom';
 import { DEFAULT_NAME, indexSource, nameForIndex, rememberName, rememberedName } from './index-name';
@@ -268,7 +269,8 @@ export class ThreadlineChat extends ElementBase {
       const [stats, sessions] = await Promise.all([tl.stats(), tl.sessions()]);
       if (!current()) return;
       this.session = await tl.chat(sessions[0] ? { sessionId: sessions[0].id } : {});
-      for (const turn of this.session.history()) this.ui.log.append(TurnView.restored(turn, this.viewOptions()).element);
+      const view = this.viewOptions();
+      restoreTurns(this.ui.log, this.session.history(), (turn) => TurnView.restored(turn, view).element);
       this.ui.progress.hidden = true;
       const answers = tl.llm ? `answers by ${tl.llm.id}` : `extractive answers (no language model${this.llmNote ? `: ${this.llmNote}` : ''})`;
       this.readyStatus = `${stats.docs} documents · ${answers}${stale}`;
