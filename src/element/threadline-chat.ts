@@ -222,6 +222,10 @@ export class ThreadlineChat extends ElementBase {
   private async start(generation: number): Promise<void> {
     const current = () => generation === this.generation;
     if (!current()) return; // a later restart or a removal came first
+    // Once this start has failed, its progress is over: a download that finishes after the failure (the model loads
+    // on in the worker) must not write "Downloading the search model: 100%" over the error and its reason.
+    let failed = false;
+    const live = () => current() && !failed;
     this.chat.enable(false);
     this.ui.fresh.disabled = true;
     this.ui.log.replaceChildren();
@@ -239,7 +243,7 @@ export class ThreadlineChat extends ElementBase {
         name,
         ...(embedder ? { embedder: { model: embedder, ...(ThreadlineChat.defaultEmbedder ? { offlineModel: ThreadlineChat.defaultEmbedder } : {}) } } : {}),
         llm: this.llmObject ?? llmOption(this.getAttribute('llm')),
-        onProgress: (p) => { if (current()) this.onProgress(p); },
+        onProgress: (p) => { if (live()) this.onProgress(p); },
       });
       const index = this.getAttribute('index');
       // A name set by the page is the page's. Without one, the default name answers only from this element's own index
@@ -253,7 +257,7 @@ export class ThreadlineChat extends ElementBase {
       if (index) {
         this.setStatus('Loading the index…');
         try {
-          stale = await this.loadIndex(tl, index, exclusive, current);
+          stale = await this.loadIndex(tl, index, exclusive, live);
         } catch (error) {
           if (!exclusive || !isThreadlineError(error, 'NAME_IN_USE')) throw error;
           this.instance = null;
@@ -263,7 +267,7 @@ export class ThreadlineChat extends ElementBase {
           tl = await open(nameForIndex(index));
           if (!current()) return void (await tl.dispose());
           this.instance = tl;
-          stale = await this.loadIndex(tl, index, false, current);
+          stale = await this.loadIndex(tl, index, false, live);
         }
       }
       const [stats, sessions] = await Promise.all([tl.stats(), tl.sessions()]);
@@ -286,6 +290,7 @@ export class ThreadlineChat extends ElementBase {
       this.emit('threadline-ready', { docs: stats.docs, chunks: stats.chunks, llm: tl.llm?.id ?? null, name: tl.name });
     } catch (error) {
       if (!current()) return;
+      failed = true;
       this.ui.progress.hidden = true;
       const m = message(error);
       this.setStatus(`Cannot answer here: ${m.message}`, true);

@@ -261,15 +261,22 @@ describe('<threadline-chat> when its first visit fails on the network', () => {
     await context.close();
   });
 
-  it('a failure only the site can mend (the index answered by a page: a file never deployed) offers no Try again', async () => {
+  it('a failure only the site can mend (the index answered by a page: a file never deployed) offers no Try again; the model\'s download finishing later does not write over the reason', async () => {
     const context = await browser.newContext();
     await confineTo(context, server.origin);
     await context.route('**/site.tlix', (route) => route.fulfill({ status: 200, contentType: 'text/html', body: '<!doctype html><title>Not found</title>' }));
+    // The model's download is held until the element has failed, then finishes, as a slower download does.
+    let failedAlready!: () => void;
+    const failed = new Promise<void>((resolve) => { failedAlready = resolve; });
+    await context.route('**/model.safetensors', async (route) => { await failed; await route.continue(); });
     const page = await context.newPage();
     await watchElementEvents(page);
     await page.goto(`${server.origin}/index.html`);
     expect(await waitForElement(page)).toMatchObject({ type: 'threadline-error', detail: { code: 'MODEL_LOAD_FAILED' } });
-    expect(await page.locator('threadline-chat .status').textContent()).toMatch(/answered with a web page/);
+    failedAlready();
+    // Before: "Downloading the search model: 100%" replaced the error once the download ended.
+    await page.waitForTimeout(1_000);
+    expect(await page.locator('threadline-chat .status').textContent()).toMatch(/^Cannot answer here: .*answered with a web page/);
     expect(await page.locator('threadline-chat .retry').isVisible()).toBe(false);
     await context.close();
   });
