@@ -22,7 +22,8 @@ export function createLauncher(): Launcher {
 
 export const LAUNCHER_CSS = `
 .top { display: flex; align-items: center; gap: .5rem; }
-.top .status { flex: 1; }
+.top .status { flex: 1; min-width: 0; overflow-wrap: anywhere; }
+.top .retry { flex: none; white-space: nowrap; }
 .launcher, .close { display: none; }
 :host([mode="launcher"]) { position: fixed; right: 1rem; bottom: 1rem; z-index: 2147483000; border: 0; background: none; max-width: none; }
 :host([mode="launcher"]) .launcher { display: inline-block; box-shadow: 0 4px 14px rgb(0 0 0 / .25); border-radius: 999px; padding: .7rem 1.1rem; }

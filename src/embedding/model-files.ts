@@ -67,8 +67,10 @@ function nodeFs(): typeof FsPromises {
 
 /** Reads one file of a model, from the network or (in Node) the file system. */
 export async function readModelFile(files: ModelFiles, url: string, options: ReadOptions = {}): Promise<ArrayBuffer | null> {
-  const fail = (why: string, cause?: unknown, reason?: 'page'): never => {
-    throw new ThreadlineError('MODEL_LOAD_FAILED', `Could not load the embedding model "${files.label}": ${url} ${why}.${files.hint ? ` ${files.hint}` : ''}`, {
+  // The hint (how to make the model reachable) is for a file that is not there; a network that failed says its own.
+  const fail = (why: string, cause?: unknown, reason?: 'page' | 'network'): never => {
+    const hint = files.hint && reason !== 'network' ? ` ${files.hint}` : '';
+    throw new ThreadlineError('MODEL_LOAD_FAILED', `Could not load the embedding model "${files.label}": ${url} ${why}.${hint}`, {
       details: { url, ...(reason ? { reason } : {}) },
       ...(cause === undefined ? {} : { cause }),
     });
@@ -90,7 +92,7 @@ export async function readModelFile(files: ModelFiles, url: string, options: Rea
     response = await fetch(url, { signal: options.signal ?? null });
   } catch (error) {
     if (options.signal?.aborted) throw new ThreadlineError('ABORTED', 'The model load was aborted', { cause: error });
-    return fail('could not be fetched (offline, blocked, or a cross-origin file without CORS)', error);
+    return fail('could not be fetched (offline, blocked, or a cross-origin file without CORS)', error, 'network');
   }
   if (!response.ok) {
     if (options.optional && response.status === 404) return null;
@@ -110,14 +112,14 @@ export async function readModelFile(files: ModelFiles, url: string, options: Rea
   return startsLikePage(new Uint8Array(bytes, 0, Math.min(bytes.byteLength, 1024))) ? page() : bytes;
 }
 
-async function readBody(response: Response, url: string, files: ModelFiles, options: ReadOptions, fail: (why: string, cause?: unknown) => never): Promise<ArrayBuffer> {
+async function readBody(response: Response, url: string, files: ModelFiles, options: ReadOptions, fail: (why: string, cause?: unknown, reason?: 'network') => never): Promise<ArrayBuffer> {
   const total = Number(response.headers.get('content-length')) || 0;
   if (!response.body || !options.onProgress) {
     try {
       return await response.arrayBuffer();
     } catch (error) {
       if (options.signal?.aborted) throw new ThreadlineError('ABORTED', 'The model load was aborted', { cause: error });
-      return fail('was cut off while downloading', error);
+      return fail('was cut off while downloading', error, 'network');
     }
   }
   const onProgress = options.onProgress;
@@ -129,7 +131,7 @@ async function readBody(response: Response, url: string, files: ModelFiles, opti
     return bytes.buffer as ArrayBuffer;
   } catch (error) {
     if (options.signal?.aborted) throw new ThreadlineError('ABORTED', 'The model load was aborted', { cause: error });
-    return fail('was cut off while downloading', error);
+    return fail('was cut off while downloading', error, 'network');
   }
 }
 

@@ -219,7 +219,7 @@ describe('<threadline-chat> when its index file cannot be fetched again', () => 
 describe('<threadline-chat> when its first visit fails on the network', () => {
   /** A fresh visitor whose model download fails (`failing()`), other origins blocked. */
   async function visit(failing: () => Promise<boolean>) {
-    const context = await browser.newContext();
+    const context = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true }); // a phone
     await confineTo(context, server.origin);
     await context.route('**/model.safetensors', async (route) => ((await failing()) ? route.abort('internetdisconnected') : route.continue()));
     const page = await context.newPage();
@@ -234,6 +234,9 @@ describe('<threadline-chat> when its first visit fails on the network', () => {
     expect(await waitForElement(page)).toMatchObject({ type: 'threadline-error', detail: { code: 'MODEL_LOAD_FAILED' } });
     expect(await page.locator('threadline-chat .status').textContent()).toMatch(/^Cannot answer here: .*model\.safetensors could not be fetched/);
     expect(await retry.isVisible()).toBe(true); // before: no way on but reloading the page
+    // On the phone's width, the button stays inside the chat's box beside the long reason (it had been pushed past its edge).
+    const [button, panel] = await Promise.all([retry.boundingBox(), page.locator('threadline-chat .panel').boundingBox()]);
+    expect((button?.x ?? 0) + (button?.width ?? 0)).toBeLessThanOrEqual((panel?.x ?? 0) + (panel?.width ?? 0));
     fail = false;
     await retry.click();
     expect(await waitForElementEvent(page, (e) => e.type === 'threadline-ready')).toMatchObject({ detail: { docs: SAMPLE_KB.length } });

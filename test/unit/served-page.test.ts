@@ -47,6 +47,16 @@ describe('reading a model file the host answers with a page (status 200)', () =>
     await expect(readModelFile(files, files.tokenizerConfig, { optional: true })).resolves.toBeNull();
   });
 
+  it('a file that is not there gets the model\'s deployment hint; a network that failed (offline, blocked) gets reason "network" and no hint', async () => {
+    const hinted = { ...files, hint: 'Copy it with `npx threadline model <folder>`.' };
+    vi.stubGlobal('fetch', () => Promise.resolve(new Response('gone', { status: 404 })));
+    await expect(readModelFile(hinted, hinted.config)).rejects.toMatchObject({ code: 'MODEL_LOAD_FAILED', message: expect.stringMatching(/answered HTTP 404\. Copy it with/) as string });
+    vi.stubGlobal('fetch', () => Promise.reject(new TypeError('Failed to fetch')));
+    const offline = await readModelFile(hinted, hinted.config).catch((e: unknown) => e);
+    expect(offline).toMatchObject({ code: 'MODEL_LOAD_FAILED', details: { url: hinted.config, reason: 'network' } });
+    expect((offline as Error).message).toMatch(/config\.json could not be fetched \(offline, blocked, or a cross-origin file without CORS\)\.$/);
+  });
+
   it('the file itself, labelled as a binary file, is read as it is', async () => {
     const json = '{"model_type":"model2vec"}';
     vi.stubGlobal('fetch', () => Promise.resolve(new Response(json, { status: 200, headers: { 'content-type': 'application/octet-stream' } })));
