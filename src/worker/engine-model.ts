@@ -7,14 +7,18 @@
  * with it, rebuilding to it); it then becomes the index's identity.
  */
 import type { Embedder } from '../embedding/embedder';
-import { isStandIn } from '../embedding/stand-in';
+import { isStandIn, type StandInEmbedder } from '../embedding/stand-in';
 import { ThreadlineError } from '../errors';
 
 export class EngineModel {
   private loading: Promise<Embedder> | null = null;
+  /** The configured model's identity, whatever stands in for it. */
+  readonly configured: string;
 
-  /** `id`: the configured model's identity, known before it loads. */
-  constructor(public id: string, private readonly load: () => Promise<Embedder>) {}
+  /** `id`: the configured model's identity, known before it loads; the index's, once a stand-in is adopted. */
+  constructor(public id: string, private readonly load: () => Promise<Embedder>) {
+    this.configured = id;
+  }
 
   /** Starts the load (once); later calls share it. */
   start(): Promise<Embedder> {
@@ -30,19 +34,33 @@ export class EngineModel {
    */
   async get(vectors: number, need?: 'prebuilt' | 'rebuild'): Promise<Embedder> {
     const embedder = await this.start();
-    if (embedder.modelId === this.id) return embedder;
-    if (vectors > 0 || need) {
-      this.loading = null; // the next call tries the configured model again (back online, file deployed)
-      const failed = isStandIn(embedder) ? embedder.standsInFor : null;
-      const configured = failed?.model ?? this.id;
-      const why = failed?.cause instanceof Error ? ` (${failed.cause.message})` : '';
-      const holder = need === 'prebuilt' ? 'the prebuilt index was built with it' : need === 'rebuild' ? 'the index is to be rebuilt with it (onModelMismatch: "rebuild")' : 'this index already holds its vectors';
-      throw new ThreadlineError('MODEL_LOAD_FAILED', `The embedding model "${configured}" could not be loaded${why}, and ${holder}, so the offline model cannot stand in.`, {
-        details: { configured: this.id, fallback: embedder.modelId, ...(failed?.cause instanceof ThreadlineError ? { failure: failed.cause.details } : {}) },
-        ...(failed ? { cause: failed.cause } : {}),
-      });
+    if (isStandIn(embedder)) {
+      // Adopted only by an index with no vectors of its own, and never where the configured model is asked for.
+      if (need || (vectors > 0 && embedder.modelId !== this.id)) throw this.refuse(embedder, need);
+      this.id = embedder.modelId;
+      return embedder;
     }
-    this.id = embedder.modelId;
-    return embedder;
+    if (embedder.modelId === this.id) return embedder;
+    // The configured model loads now, where the offline model stood in before (a retry once back online).
+    if (need || vectors === 0) {
+      this.id = embedder.modelId; // a prebuilt file or a rebuild replaces every vector; an empty index takes any model
+      return embedder;
+    }
+    const held = this.id === this.configured ? `"${this.id}"` : `"${this.id}", which stood in while "${this.configured}" could not be loaded`;
+    throw new ThreadlineError('MODEL_MISMATCH', `This index holds vectors of ${held}, and the model loaded now is "${embedder.modelId}". Reopen with onModelMismatch: "rebuild" to re-embed them with it, or clear the index.`, {
+      details: { stored: { modelId: this.id }, requested: { modelId: embedder.modelId } },
+    });
+  }
+
+  /** The offline model cannot stand in here: said with why the configured model failed. */
+  private refuse(standIn: StandInEmbedder, need: 'prebuilt' | 'rebuild' | undefined): ThreadlineError {
+    this.loading = null; // the next call tries the configured model again (back online, file deployed)
+    const { model, cause } = standIn.standsInFor;
+    const why = cause instanceof Error ? ` (${cause.message})` : '';
+    const holder = need === 'prebuilt' ? 'the prebuilt index was built with it' : need === 'rebuild' ? 'the index is to be rebuilt with it (onModelMismatch: "rebuild")' : 'this index already holds its vectors';
+    return new ThreadlineError('MODEL_LOAD_FAILED', `The embedding model "${model}" could not be loaded${why}, and ${holder}, so the offline model cannot stand in.`, {
+      details: { configured: this.configured, fallback: standIn.modelId, ...(cause instanceof ThreadlineError ? { failure: cause.details } : {}) },
+      cause,
+    });
   }
 }

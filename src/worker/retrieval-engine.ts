@@ -159,7 +159,9 @@ export class RetrievalEngine implements Retriever {
   async loadPrebuilt(bytes: Uint8Array, from: LoadFrom = {}): Promise<LoadResult> {
     return loadPrebuiltInto({
       name: this.config.name,
-      modelId: this.model.id,
+      // The configured model's identity: a file built with it is refused only by that model's own failure, not as
+      // another model's file because the offline model stood in for an earlier add().
+      modelId: this.model.configured,
       manifest: () => this.store.manifest(),
       dims: async () => (await this.embedder(false, 'prebuilt')).dims,
       replace: (pending, header, source) => {

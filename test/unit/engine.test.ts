@@ -355,6 +355,24 @@ describe('embedder fallback where only the configured model will do', () => {
     engine.close();
   });
 
+  it('after the offline model stood in for an add(), a file built with the configured model is still refused with why that model failed; once it loads, the file loads', async () => {
+    const name = `fallback-${unique++}`;
+    const offline = await loadEmbedder({ model: MODEL });
+    const configured: Embedder = { modelId: embedderIdentity(missing), dims: offline.dims, maxTokens: offline.maxTokens, countTokens: (t) => offline.countTokens(t), embed: (t, o) => offline.embed(t, o) };
+    let reachable = false;
+    const engine = await RetrievalEngine.open(config(name, { modelId: embedderIdentity(missing) }), () => (reachable ? Promise.resolve(configured) : fallingBack()));
+    await engine.add(docs.slice(2, 3)); // an empty index takes the stand-in
+    expect((await engine.stats()).modelId).toBe('threadline-glove-30k#int8');
+    const file = await builtWithConfigured();
+    // Before: MODEL_MISMATCH "built with /no/such/model-folder/#auto but this index uses threadline-glove-30k#int8".
+    await expect(engine.loadPrebuilt(file)).rejects.toMatchObject({ code: 'MODEL_LOAD_FAILED', message: expect.stringMatching(/could not be loaded \(.*\), and the prebuilt index was built with it/) as string });
+    reachable = true; // back online: the next call loads the configured model
+    expect(await engine.loadPrebuilt(file)).toMatchObject({ loaded: true, docs: 2 });
+    expect(await engine.stats()).toMatchObject({ modelId: embedderIdentity(missing), docs: 2 });
+    expect((await engine.search('how long does a refund take?', { k: 1 })).length).toBe(1);
+    engine.close();
+  });
+
   it('onModelMismatch "rebuild" to a model that fails to load: MODEL_LOAD_FAILED with the reason; the stored vectors are kept, not re-embedded with the offline model', async () => {
     const name = `fallback-${unique++}`;
     const first = await RetrievalEngine.open(config(name), countingEmbedder().load);
