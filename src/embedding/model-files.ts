@@ -9,6 +9,7 @@ import type * as FsPromises from 'node:fs/promises';
 import type { ProgressListener } from '../progress';
 import { resolveModelSource } from './model-source';
 import { readStream } from '../util/read-stream';
+import { dataUrlBytes } from '../util/data-url';
 import { labelledAsPage, startsLikePage } from '../util/served-page';
 import { isNode } from '../util/runtime';
 
@@ -75,6 +76,12 @@ export async function readModelFile(files: ModelFiles, url: string, options: Rea
       ...(cause === undefined ? {} : { cause }),
     });
   };
+  // Inlined by a bundler: read as it is, never fetched (a page's connect-src 'self' refuses data: URLs).
+  if (/^data:/i.test(url)) {
+    const bytes = dataUrlBytes(url);
+    if (!bytes) return fail('is not a well-formed data: URL');
+    return bytes.buffer as ArrayBuffer;
+  }
   if (isNode() && !/^https?:/i.test(url)) {
     const { readFile } = nodeFs();
     try {

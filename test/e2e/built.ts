@@ -10,6 +10,7 @@ import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { promisify, stripVTControlCharacters } from 'node:util';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { serveStatic } from '../../scripts/static-server.ts';
 
 export const root = resolve(import.meta.dirname, '../..');
 export const CLI = join(root, 'dist/cli/threadline.js');
@@ -190,6 +191,22 @@ export async function exampleAnswers(page: Page, url: string): Promise<{ ms: num
   await page.goto(url);
   const text = await answer;
   return { ms: Date.now() - started, answer: text };
+}
+
+/** A policy as strict as a host's header rules make it, Trusted Types enforced; threadline's own policy and DOMPurify's allowed. */
+export const STRICT_POLICY = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; connect-src 'self'; worker-src 'self'; object-src 'none'; base-uri 'none'; require-trusted-types-for 'script'; trusted-types threadline dompurify";
+
+/** The README example built into `dir`, served with STRICT_POLICY on every response: its two answers and the requests to other origins. */
+export async function exampleUnderStrictPolicy(browser: Browser, dir: string): Promise<{ answer: string; foreign: string[] }> {
+  const strict = await serveStatic(dir, { headers: { 'Content-Security-Policy': STRICT_POLICY } });
+  try {
+    const { context, foreign, page } = await confinedPage(browser, strict.origin);
+    const { answer } = await exampleAnswers(page, `${strict.origin}/`);
+    await context.close();
+    return { answer, foreign };
+  } finally {
+    await strict.close();
+  }
 }
 
 /** What the README example answers: the window, then the follow-up, condensed, finds the damaged-items clause. */

@@ -14,7 +14,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serveStatic, type StaticServer } from '../../scripts/static-server.ts';
 import { launch } from './browser';
-import { confineTo, installPacked, requireBuild, root, startViteDev, viteSpec, du, confinedPage, EXAMPLE_ANSWERS, exampleAnswers } from './built';
+import { confineTo, installPacked, requireBuild, root, startViteDev, viteSpec, du, confinedPage, EXAMPLE_ANSWERS, exampleAnswers, exampleUnderStrictPolicy } from './built';
 
 const run = promisify(execFile);
 const app = join(root, 'test-results/consumer-app');
@@ -42,6 +42,12 @@ describe('a Vite app that installs the packed package and follows the README onl
       expect(first.answer, first.answer).toMatch(EXAMPLE_ANSWERS);
       const again = await exampleAnswers(page, `${server.origin}/`);
       expect(foreign).toEqual([]);
+      // The same build on a host that sends a strict Content-Security-Policy with Trusted Types enforced: the workers the
+      // bundler emitted start through threadline's own policy, and the model files it inlined as data: URLs are read
+      // without a fetch, which connect-src 'self' refuses (before: MODEL_LOAD_FAILED "…config.json … could not be fetched").
+      const strict = await exampleUnderStrictPolicy(browser, join(app, 'dist'));
+      expect(strict.answer).toMatch(EXAMPLE_ANSWERS);
+      expect(strict.foreign).toEqual([]);
       const installed = du(join(app, 'node_modules'));
       // The same app under Vite's dev server (`npx vite`), again with no configuration.
       const { url, stop } = await startViteDev(app);

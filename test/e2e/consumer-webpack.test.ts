@@ -15,7 +15,7 @@ import webpack from 'webpack';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serveStatic, type StaticServer } from '../../scripts/static-server.ts';
 import { launch } from './browser';
-import { confinedPage, du, EXAMPLE_ANSWERS, exampleAnswers, installPacked, requireBuild, root } from './built';
+import { confinedPage, du, EXAMPLE_ANSWERS, exampleAnswers, exampleUnderStrictPolicy, installPacked, requireBuild, root } from './built';
 
 const app = join(root, 'test-results/consumer-webpack');
 let server: StaticServer | undefined;
@@ -55,6 +55,10 @@ describe('a webpack 5 app that installs the packed package and follows the READM
       expect(first.answer, first.answer).toMatch(EXAMPLE_ANSWERS);
       expect((await exampleAnswers(page, `${server.origin}/`)).answer).toMatch(EXAMPLE_ANSWERS);
       expect(foreign).toEqual([]);
+      // Under a strict Content-Security-Policy with Trusted Types enforced, as the Vite build is (consumer-app.test.ts).
+      const strict = await exampleUnderStrictPolicy(browser, join(app, 'dist'));
+      expect(strict.answer).toMatch(EXAMPLE_ANSWERS);
+      expect(strict.foreign).toEqual([]);
       console.log(`webpack app: dist ${(du(join(app, 'dist')) / 1e6).toFixed(1)} MB; first visit downloaded ${(firstBytes / 1e6).toFixed(2)} MB`);
       await context.close();
     } finally {
