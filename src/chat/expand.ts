@@ -20,7 +20,7 @@ import { alternativeOf, condenseWithRules } from './rules/rules-condenser';
 import { repeatedAction } from './rules/verb-phrase';
 import { generalSpecificity, SPECIFIC, type Specificity } from './specificity';
 import { candidatePhrases, isAspect, isWrittenAsName, stemsOf, subjectPhrases, type HistoryTurn, type Topic } from './rules/topics';
-import { readsAsEnglish } from './rules/english';
+import { englishTexts } from './rules/english';
 import { compactSpace, MAX_READ_QUESTION, readableHistory } from './rules/read-bounds';
 import { sentencesOf } from './rules/sentences';
 import { ANAPHORIC_PRONOUNS, ELLIPSIS_OPENERS, PERSONAL_PRONOUNS, PLURAL_PRONOUNS } from './rules/word-lists';
@@ -229,10 +229,11 @@ export function rankTopics(history: readonly HistoryTurn[], specificity: Specifi
   const turns = preamble ? [...history, { user: preamble, assistant: '' }] : history;
   const score = (role: 'user' | 'assistant') => {
     const phrases = new Map<string, Topic>();
+    const english = englishTexts(turns.map((t) => t[role]));
     turns.forEach((turn, i) => {
       const age = turns.length - 1 - i;
       const recency = i === 0 ? Math.max(firstTurnWeight, decay ** age) : decay ** age;
-      if (!readsAsEnglish(turn[role], turns.map((t) => t[role]))) return; // these phrase rules read English only
+      if (!english[i]) return; // these phrase rules read English only
       const subjects = subjectPhrases(turn[role]);
       candidatePhrases(turn[role]).filter((p) => !isAspect(p)).forEach((phrase, position) => {
         const specific = phrase.toLowerCase().split(/\s+/).reduce((sum, w) => sum + specificity(w), 0);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { decide } from '../../src/chat/rules/gate';
-import { readsAsEnglish } from '../../src/chat/rules/english';
+import { englishTexts, readsAsEnglish } from '../../src/chat/rules/english';
 import { condenseWithRules } from '../../src/chat/rules/rules-condenser';
 import type { HistoryTurn } from '../../src/chat/rules/topics';
 
@@ -20,6 +20,17 @@ describe('readsAsEnglish: the phrase rules read English turns only', () => {
     expect(readsAsEnglish('Und bei beschädigten Artikeln?', german)).toBe(false);
     expect(readsAsEnglish('Tesla Model 3 price')).toBe(true);
     expect(readsAsEnglish('Lobular carcinoma symptoms', ['Tell me about breast cancer.', 'What are its types?'])).toBe(true);
+  });
+
+  it('englishTexts answers for a whole conversation what readsAsEnglish answers turn by turn', () => {
+    for (const texts of [
+      ['Wie lange habe ich Zeit, etwas zurückzugeben?', 'Und bei beschädigten Artikeln?', 'Does it ship to Germany?', 'and Austria?'],
+      ['Tell me about breast cancer.', 'What are its types?', 'Lobular carcinoma symptoms', 'Und bei beschädigten Artikeln?'],
+      ['ok', 'and?', ''],
+    ]) {
+      expect(englishTexts(texts)).toEqual(texts.map((t) => readsAsEnglish(t, texts)));
+    }
+    expect(englishTexts(['Wie lange habe ich Zeit, etwas zurückzugeben?', 'Und bei beschädigten Artikeln?'])).toEqual([false, false]);
   });
 
   it('an English follow-up after turns in another language takes no phrase of theirs as its topic', () => {

@@ -27,12 +27,35 @@ const ENGLISH = new Set([
  * ("Und bei beschädigten Artikeln?" in a German conversation).
  */
 export function readsAsEnglish(text: string, context: readonly string[] = []): boolean {
-  const own = wordsOf(text);
-  const words = own.length >= MIN_WORDS ? own : [...own, ...context.flatMap(wordsOf)];
-  if (words.length < MIN_WORDS) return true;
+  const own = counted(text);
+  return own.words >= MIN_WORDS ? english(own) : english(plus(own, context.map(counted).reduce(plus, NONE)));
+}
+
+/**
+ * `readsAsEnglish(text, texts)` for each of `texts` (one speaker's turns of a conversation), each text's words
+ * counted once: the topic rankers ask this of every turn at every question, and asking it turn by turn read the
+ * whole conversation again for each short turn.
+ */
+export function englishTexts(texts: readonly string[]): boolean[] {
+  const counts = texts.map(counted);
+  const all = counts.reduce(plus, NONE);
+  return counts.map((own) => (own.words >= MIN_WORDS ? english(own) : english(plus(own, all))));
+}
+
+/** A text's words, and how many of them are English grammatical or everyday words. */
+interface Counts { words: number; english: number }
+const NONE: Counts = { words: 0, english: 0 };
+const plus = (a: Counts, b: Counts): Counts => ({ words: a.words + b.words, english: a.english + b.english });
+
+function counted(text: string): Counts {
+  const words = wordsOf(text);
   let english = 0;
   for (const word of words) if (ENGLISH.has(word)) english++;
-  return english / words.length > MIN_ENGLISH_SHARE;
+  return { words: words.length, english };
+}
+
+function english(counts: Counts): boolean {
+  return counts.words < MIN_WORDS || counts.english / counts.words > MIN_ENGLISH_SHARE;
 }
 
 const WORD = /^\p{L}+(?:['’-]\p{L}+)*$/u;

@@ -7,7 +7,7 @@
  */
 import { stem } from '../../text/tokens';
 import { sentencesOf } from './sentences';
-import { readsAsEnglish } from './english';
+import { englishTexts } from './english';
 import { isContentWord, isEverydayWord, looksPlural } from './gate';
 import { ASPECT_NOUNS, AUXILIARIES, COMMON_VERBS, COMPARATIVES, DETERMINERS, NON_TOPIC_WORDS, PREPOSITIONS, QUESTION_AUXILIARIES, SMALLTALK, WH_WORDS } from './word-lists';
 
@@ -202,10 +202,12 @@ export function trackTopics(history: readonly HistoryTurn[], options: TopicOptio
   const recent = history.slice(-(options.maxTurns ?? 6));
   const phrases = new Map<string, Topic>();
   const wordScore = new Map<string, number>();
+  const englishUser = englishTexts(recent.map((t) => t.user));
+  const englishAssistant = englishTexts(recent.map((t) => t.assistant));
   recent.forEach((turn, i) => {
     const age = recent.length - 1 - i;
-    for (const [text, roleWeight] of [[turn.user, 1], [turn.assistant, options.assistantWeight ?? 0.35]] as const) {
-      if (!readsAsEnglish(text, recent.map((t) => (text === turn.user ? t.user : t.assistant)))) continue; // these phrase rules read English only
+    for (const [text, roleWeight, english] of [[turn.user, 1, englishUser[i]], [turn.assistant, options.assistantWeight ?? 0.35, englishAssistant[i]]] as const) {
+      if (!english) continue; // these phrase rules read English only
       const found = candidatePhrases(text).filter((p) => !isAspect(p));
       const weight = (roleWeight * decay ** age) / Math.sqrt(Math.max(1, found.length));
       const lower = text.toLowerCase();
