@@ -8,7 +8,7 @@
 import { readFileSync, statSync } from 'node:fs';
 import { extname, relative, resolve } from 'node:path';
 import { BINARY_FORMATS, type DocumentFormat, type ThreadlineDocument } from '../document';
-import type { EmbedderDtype } from '../embedding/embedder-options';
+import type { EmbedderDevice, EmbedderDtype } from '../embedding/embedder-options';
 import { loadEmbedder } from '../embedding/load-embedder';
 import { buildPrebuiltIndex } from '../prebuilt/build';
 import { expandInput } from './inputs';
@@ -21,6 +21,8 @@ export interface IndexFilesOptions {
   model: string;
   /** A transformer model's weights (`'auto'`: fp32 in Node, which a browser on WASM reads as q8). @default 'auto' */
   dtype?: EmbedderDtype;
+  /** Where a transformer model runs: the CPU (`'auto'`, `'cpu'`) or a GPU (`'webgpu'`, onnxruntime-node's WebGPU). @default 'auto' */
+  device?: EmbedderDevice;
   /** Link citations to the built pages under this URL. */
   baseUrl?: string;
   /** Page extension for baseUrl. @default '.html' */
@@ -49,7 +51,7 @@ export async function indexFiles(inputs: readonly string[], options: IndexFilesO
     return { id: path, title: pageTitle(text, format, file), url: pageUrl(path, options.baseUrl, options.pageExt ?? '.html'), text, format };
   });
   if (!docs.length) throw new Error(`no .md, .txt, .html, .pdf or .docx files found in ${inputs.join(', ')}`);
-  const embedder = await loadEmbedder({ model: options.model, ...(options.dtype ? { dtype: options.dtype } : {}) });
+  const embedder = await loadEmbedder({ model: options.model, ...(options.dtype ? { dtype: options.dtype } : {}), ...(options.device ? { device: options.device } : {}) });
   let skipped = 0;
   const bytes = await buildPrebuiltIndex(docs, embedder, {}, { onUnreadable: (id, error) => { skipped++; options.onSkipped?.(id, error.message); } });
   return { bytes, docs: docs.length - skipped, modelId: embedder.modelId };

@@ -25,6 +25,9 @@ const USAGE = `usage:
                                   fp32 here, q8 in a browser without WebGPU), fp32,
                                   q8, fp16, …; a page then sets the same
                                   (embedder: { dtype }), as the index records it
+      --device <cpu|webgpu>       where a transformer model runs (default cpu);
+                                  webgpu embeds on a GPU (Vulkan on Linux, Metal
+                                  on macOS, D3D12 on Windows)
       --base-url <url>            link citations to the built pages: guide/install.md
                                   becomes <url>/guide/install.html (an absolute URL,
                                   or a path from the site's root such as /docs/)
@@ -76,7 +79,7 @@ function parseOptions(args: string[], flags: readonly string[], valued: readonly
 }
 
 async function index(args: string[]): Promise<void> {
-  const { positional: inputs, values } = parseOptions(args, [], ['-o', '--out', '--model', '--dtype', '--base-url', '--page-ext']);
+  const { positional: inputs, values } = parseOptions(args, [], ['-o', '--out', '--model', '--dtype', '--device', '--base-url', '--page-ext']);
   const out = values.get('-o') ?? values.get('--out');
   if (!out || inputs.length === 0) throw new UsageError('index needs inputs and -o <file.tlix>');
   const baseUrl = values.get('--base-url');
@@ -84,10 +87,12 @@ async function index(args: string[]): Promise<void> {
   if (problem) throw new UsageError(`--base-url ${problem}`);
   const dtype = values.get('--dtype');
   if (dtype !== undefined && !isDtype(dtype)) throw new UsageError(`--dtype must be one of ${EMBEDDER_DTYPES.join(', ')}`);
+  const device = values.get('--device');
+  if (device !== undefined && device !== 'cpu' && device !== 'webgpu') throw new UsageError('--device must be cpu or webgpu');
   const started = performance.now();
   const pageExt = values.get('--page-ext');
   const built = await indexFiles(inputs, {
-    model: values.get('--model') ?? `${offlineModelDir()}/`, ...(dtype ? { dtype } : {}),
+    model: values.get('--model') ?? `${offlineModelDir()}/`, ...(dtype ? { dtype } : {}), ...(device ? { device } : {}),
     ...(baseUrl !== undefined ? { baseUrl } : {}), ...(pageExt !== undefined ? { pageExt } : {}),
     onSkipped: (file, reason) => console.warn(`skipped ${file}: ${reason}`),
   });

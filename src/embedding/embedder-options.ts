@@ -20,8 +20,9 @@ export interface EmbedderOptions {
    */
   model?: string;
   /**
-   * Transformer models only: `'auto'` uses WebGPU when an adapter exists, else WASM;
-   * Node always uses the CPU.
+   * Transformer models only: `'auto'` uses WebGPU when an adapter exists, else WASM.
+   * In Node, `'auto'` uses the CPU and `'webgpu'` a GPU through onnxruntime-node's own
+   * WebGPU (Vulkan on Linux, Metal on macOS, D3D12 on Windows).
    * @default 'auto'
    */
   device?: EmbedderDevice;

@@ -22,6 +22,15 @@ async function pickDevice(requested: EmbedderDevice): Promise<'wasm' | 'webgpu'>
   return (await hasWebGpuAdapter()) ? 'webgpu' : 'wasm';
 }
 
+/**
+ * In Node: the CPU, unless WebGPU is asked for by name. onnxruntime-node carries its own WebGPU (Dawn, over
+ * Vulkan on Linux, Metal on macOS, D3D12 on Windows), so `threadline index` can embed a large corpus on a GPU;
+ * `'auto'` stays on the CPU so that a build machine's drivers never decide what an index holds.
+ */
+function nodeDevice(requested: EmbedderDevice): 'cpu' | 'webgpu' {
+  return requested === 'webgpu' ? 'webgpu' : 'cpu';
+}
+
 /** Works in a page and in a worker (WorkerNavigator has `gpu` too). */
 async function hasWebGpuAdapter(): Promise<boolean> {
   const nav = (globalThis as { navigator?: { gpu?: { requestAdapter(): Promise<unknown> } } }).navigator;
@@ -32,7 +41,7 @@ async function hasWebGpuAdapter(): Promise<boolean> {
 
 export async function loadTransformersEmbedder(opts: Required<EmbedderOptions>, modelId: string, runtime: EmbedderRuntime): Promise<Embedder> {
   const source = resolveModelSource(opts.model, isNode() ? undefined : runtime.baseUrl);
-  const device = isNode() ? 'cpu' : await pickDevice(opts.device);
+  const device = isNode() ? nodeDevice(opts.device) : await pickDevice(opts.device);
   const dtype = opts.dtype === 'auto' ? undefined : opts.dtype;
   configureSource(source);
   const onnx = env.backends.onnx as { wasm?: { wasmPaths?: unknown } } | undefined;
@@ -77,6 +86,10 @@ function loadFailure(error: unknown, opts: Required<EmbedderOptions>, wasmPaths:
       ? "dtype 'auto' reads onnx/model_quantized.onnx on WASM, onnx/model.onnx on WebGPU and in Node"
       : `dtype '${opts.dtype}' reads that file`;
     return new ThreadlineError('MODEL_LOAD_FAILED', `Could not load embedding model "${opts.model}": ${missing} is missing (${precision}). Deploy it, or set embedder.dtype to a precision the folder has.`, { cause: error, details: { url: missing } });
+  }
+  if (/WebGPU adapter|No supported adapters/i.test(failure.message)) {
+    const driver = isNode() ? ' onnxruntime-node reaches the GPU through Vulkan on Linux (a GPU driver and libvulkan.so.1), Metal on macOS, D3D12 on Windows.' : '';
+    return new ThreadlineError('MODEL_LOAD_FAILED', `Could not load embedding model "${opts.model}" on WebGPU: no GPU adapter here.${driver} Set device 'cpu' (or 'auto') to embed without one.`, { cause: error, details: { reason: 'no-gpu' } });
   }
   if (/Content Security Policy/i.test(failure.message)) {
     return new ThreadlineError('MODEL_LOAD_FAILED', `${said}. The page's Content-Security-Policy refuses what onnxruntime-web needs: transformer models need 'wasm-unsafe-eval' in script-src (and the WASM runtime's folder allowed by script-src and connect-src).`, { cause: error, details: { reason: 'csp' } });

@@ -26,6 +26,8 @@ export interface ThreadlineIndexOptions {
   model?: string;
   /** A transformer model's weights (see `threadline index --dtype`); the page configures the same. @default 'auto' */
   dtype?: EmbedderDtype;
+  /** Where a transformer model runs while the index is built (see `threadline index --device`). @default 'cpu' */
+  device?: 'cpu' | 'webgpu';
   /** Link citations to the built pages under this URL (see `threadline index --base-url`). */
   baseUrl?: string;
   /** Page extension for baseUrl. @default '.html' */
@@ -47,7 +49,7 @@ export function threadlineIndex(options: ThreadlineIndexOptions): Plugin {
   let root = process.cwd();
   let built: Promise<Uint8Array> | null = null;
   const build = () => (built ??= indexFiles(include, {
-    model: options.model ?? offlineModel(), cwd: root, ...(options.dtype ? { dtype: options.dtype } : {}),
+    model: options.model ?? offlineModel(), cwd: root, ...(options.dtype ? { dtype: options.dtype } : {}), ...(options.device ? { device: options.device } : {}),
     ...(options.baseUrl !== undefined ? { baseUrl: options.baseUrl } : {}), ...(options.pageExt !== undefined ? { pageExt: options.pageExt } : {}),
   }).then((r) => r.bytes).catch((error: unknown) => { built = null; throw error; }));
   return {

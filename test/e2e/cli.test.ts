@@ -27,6 +27,18 @@ describe('the compiled `threadline` bin (dist/cli/threadline.js)', () => {
     expect(await run('index', 'docs')).toMatchObject({ code: 2, stderr: expect.stringContaining('-o <file.tlix>') as string });
     expect(await run('index', 'no/such/folder', '-o', 'test-results/x.tlix')).toMatchObject({ code: 1, stderr: expect.stringContaining('no such file or folder') as string });
     expect(await run('index', 'docs', '-o', 'test-results/x.tlix', '--dtype', 'f32')).toMatchObject({ code: 2, stderr: expect.stringContaining('--dtype must be one of auto, fp32') as string });
+    expect(await run('index', 'docs', '-o', 'test-results/x.tlix', '--device', 'gpu')).toMatchObject({ code: 2, stderr: expect.stringContaining('--device must be cpu or webgpu') as string });
+  });
+
+  it('--device webgpu embeds on a GPU, or, with no GPU adapter, fails with exit code 1 saying so and writes no file', async () => {
+    const out = join(root, 'test-results/cli-device/docs.tlix');
+    rmSync(join(root, 'test-results/cli-device'), { recursive: true, force: true });
+    const result = await run('index', 'docs/examples', '-o', out, '--model', join(root, '.models/threadline-glove-30k-onnx/'), '--dtype', 'fp32', '--device', 'webgpu');
+    if (result.code === 0) expect(readPrebuiltHeader(new Uint8Array(readFileSync(out))).header.modelId).toBe('threadline-glove-30k-onnx#fp32');
+    else {
+      expect(result).toMatchObject({ code: 1, stderr: expect.stringMatching(/on WebGPU: no GPU adapter here/) as string });
+      expect(existsSync(out)).toBe(false);
+    }
   });
 
   it('--dtype pins a transformer model\'s weights, and the index records it (a page configures the same)', async () => {

@@ -140,6 +140,24 @@ describe('static embedder (no ONNX Runtime)', () => {
     expect(late).toEqual([]);
   });
 
+  it("in Node, device 'webgpu' runs the model on onnxruntime-node's WebGPU: the CPU's vectors where a GPU adapter exists, else MODEL_LOAD_FAILED 'no-gpu' (real onnxruntime-node)", async () => {
+    const model = `${MODELS}/threadline-glove-30k-onnx/`;
+    const devices: string[] = []; // a batch size no other test uses: a load of its own, whose progress this test hears
+    const cpu = await loadEmbedder({ model, dtype: 'fp32', device: 'auto', batchSize: 3 }, { onProgress: (p) => { if (p.phase === 'model-ready') devices.push(p.device); } });
+    const outcome = await loadEmbedder({ model, dtype: 'fp32', device: 'webgpu', batchSize: 3 }, { onProgress: (p) => { if (p.phase === 'model-ready') devices.push(p.device); } })
+      .then((gpu) => gpu, (error: unknown) => error);
+    if (outcome instanceof Error) {
+      // No adapter here (CI has no GPU and no Vulkan): said as such, never a silent CPU run.
+      expect(outcome).toMatchObject({ name: 'ThreadlineError', code: 'MODEL_LOAD_FAILED', details: { reason: 'no-gpu' } });
+      expect(outcome.message).toMatch(/on WebGPU: no GPU adapter here.*Vulkan.*device 'cpu'/s);
+      expect(devices).toEqual(['cpu']); // 'auto' in Node stays on the CPU
+    } else {
+      expect(devices).toEqual(['cpu', 'webgpu']);
+      const [a, b] = [await cpu.embed(TEXTS), await (outcome as Awaited<ReturnType<typeof loadEmbedder>>).embed(TEXTS)];
+      for (let i = 0; i < a.length; i++) expect(Math.abs((a[i] ?? 0) - (b[i] ?? 0))).toBeLessThanOrEqual(1e-4);
+    }
+  });
+
   it('a missing folder fails with MODEL_LOAD_FAILED naming the file it looked for', async () => {
     const dir = join(mkdtempSync(join(tmpdir(), 'nomodel-')), 'absent');
     mkdirSync(dir);
