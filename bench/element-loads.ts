@@ -1,5 +1,5 @@
 /**
- * npx tsx bench/element-loads.ts [SITE] [--delay MS] [--reloads N] [--ask] [--cpu RATE]
+ * npx tsx bench/element-loads.ts [SITE] [--delay MS] [--reloads N] [--ask] [--cpu RATE] [--against SITE_B]
  *
  * Times a site built around `<threadline-chat>` (by default the example page
  * `npm test` assembles in test-results/element-site) in Chromium, in the
@@ -11,7 +11,11 @@
  * times (DevTools' CPU throttling; the workers keep their speed, so this is
  * part of a phone's slowness, not all of it). Served by scripts/static-server.ts (ETag and
  * Last-Modified, 304 when unchanged). For A/B figures, build the other
- * version's element into a second folder and alternate runs of both.
+ * version's element into a second folder and pass it as `--against`: both
+ * sites load in one browser, each in a context of its own, reload by reload
+ * in turn (A B B A …), and the median of the paired differences is printed;
+ * a slow spell of the machine then falls on both alike (runs minutes apart
+ * differed by 40 ms on the same site here).
  */
 import { createServer, request, type Server } from 'node:http';
 import { chromium } from 'playwright-core';
@@ -25,8 +29,12 @@ const delay = option('--delay', 0);
 const reloads = option('--reloads', 15);
 const ask = args.includes('--ask');
 const cpu = option('--cpu', 1);
+const againstAt = args.indexOf('--against');
+const againstSite = againstAt >= 0 ? args[againstAt + 1] : undefined;
 
+if (againstSite && delay > 0) throw new Error('--against and --delay do not go together');
 const upstream = await serveStatic(site);
+const against = againstSite ? { site: againstSite, ...(await serveStatic(againstSite)) } : null;
 let proxy: Server | null = null;
 let origin = upstream.origin;
 if (delay > 0) {
@@ -42,7 +50,9 @@ if (delay > 0) {
 }
 
 const browser = await chromium.launch({ executablePath: chromiumPath(), args: chromiumArgs({}), headless: true });
-try {
+
+/** One site in a browser context of its own (its own HTTP cache and IndexedDB): a first visit, then reloads. */
+async function visitor(at: string) {
   const page = await (await browser.newContext()).newPage();
   // The page's main thread only: Playwright opens no DevTools session on a worker, so the retrieval worker runs at full speed.
   if (cpu > 1) await (await page.context().newCDPSession(page)).send('Emulation.setCPUThrottlingRate', { rate: cpu });
@@ -61,37 +71,65 @@ try {
   /** The next console line starting with `tag`, as the number it carries (page clock). */
   const reported = (tag: string) => page.waitForEvent('console', { predicate: (m) => m.text().startsWith(`${tag} `), timeout: 60_000 })
     .then((m) => Number(m.text().slice(tag.length + 1)));
-  const question = async (i: number) => {
+  let asked = 0;
+  const question = async () => {
+    const i = asked++;
     const input = page.locator('threadline-chat input:not([disabled])');
     await input.fill(i % 2 ? 'what about damaged items?' : "what's the refund window?");
     const done = reported('tl-done');
     await input.press('Enter');
     const ms = await done;
-    await page.locator('threadline-chat .tl-turn .tl-mode:not([hidden])').nth(i).waitFor();
+    // The new turn is the log's last (a reload restores only the latest 30 turns, so it is not the i-th).
+    await page.locator('threadline-chat .tl-turn').last().locator('.tl-mode:not([hidden])').waitFor();
     return ms;
   };
-  let ready = reported('tl-ready');
-  await page.goto(`${origin}/index.html`);
-  const first = await ready;
-  let firstAnswer = Number.NaN;
-  if (ask) firstAnswer = await question(0);
-  const times: number[] = [];
-  const totals: number[] = [];
-  for (let i = 1; i <= reloads; i++) {
-    await page.waitForTimeout(200);
-    ready = reported('tl-ready');
-    await page.reload();
-    const at = await ready;
-    times.push(at);
-    if (ask) totals.push(at + await question(i));
+  const visit = async (go: () => Promise<unknown>) => {
+    const ready = reported('tl-ready');
+    await go();
+    const readyAt = await ready;
+    return { ready: readyAt, total: ask ? readyAt + await question() : Number.NaN };
+  };
+  return {
+    first: () => visit(() => page.goto(`${at}/index.html`)),
+    reload: async () => { await page.waitForTimeout(200); return visit(() => page.reload()); },
+  };
+}
+
+const f = (x: number | undefined) => (x ?? Number.NaN).toFixed(0);
+const sorted = (xs: number[]) => [...xs].sort((a, b) => a - b);
+const median = (xs: number[]) => sorted(xs)[Math.floor(xs.length / 2)];
+const range = (xs: number[]) => `${f(sorted(xs)[0])}–${f(sorted(xs).at(-1))}`;
+
+try {
+  const sites = [{ name: site, origin }, ...(against ? [{ name: against.site, origin: against.origin }] : [])];
+  const visitors = await Promise.all(sites.map((s) => visitor(s.origin)));
+  const runs = sites.map(() => ({ first: { ready: 0, total: 0 }, ready: [] as number[], total: [] as number[] }));
+  for (const [i, v] of visitors.entries()) (runs[i] as (typeof runs)[number]).first = await v.first();
+  for (let r = 1; r <= reloads; r++) {
+    // Interleaved, reload by reload (A, B, B, A, …): a slow spell of the machine falls on both sites alike.
+    const order = r % 2 ? visitors.keys() : [...visitors.keys()].reverse();
+    for (const i of order) {
+      const result = await (visitors[i] as Awaited<ReturnType<typeof visitor>>).reload();
+      (runs[i] as (typeof runs)[number]).ready.push(result.ready);
+      (runs[i] as (typeof runs)[number]).total.push(result.total);
+    }
   }
-  times.sort((a, b) => a - b);
-  totals.sort((a, b) => a - b);
-  const f = (x: number | undefined) => (x ?? Number.NaN).toFixed(0);
-  const median = (xs: number[]) => f(xs[Math.floor(xs.length / 2)]);
-  console.log(`${site}${delay ? `, ${delay} ms per response` : ''}${cpu > 1 ? `, main thread ${cpu}× slower` : ''}${ask ? ', a question each visit' : ''}: first visit ready ${f(first)} ms${ask ? `, answered ${f(firstAnswer)} ms after Enter` : ''}; ${reloads} reloads: ready median ${median(times)} ms (${f(times[0])}–${f(times.at(-1))})${ask ? `; ready plus the answer (asked once ready) median ${median(totals)} ms (${f(totals[0])}–${f(totals.at(-1))})` : ''}`);
+  for (const [i, s] of sites.entries()) {
+    const run = runs[i] as (typeof runs)[number];
+    console.log(`${s.name}${delay ? `, ${delay} ms per response` : ''}${cpu > 1 ? `, main thread ${cpu}× slower` : ''}${ask ? ', a question each visit' : ''}: first visit ready ${f(run.first.ready)} ms${ask ? `, answered ${f(run.first.total - run.first.ready)} ms after Enter` : ''}; ${reloads} reloads: ready median ${f(median(run.ready))} ms (${range(run.ready)})${ask ? `; ready plus the answer (asked once ready) median ${f(median(run.total))} ms (${range(run.total)})` : ''}`);
+  }
+  if (against) {
+    const [a, b] = runs as [(typeof runs)[number], (typeof runs)[number]];
+    const diff = (x: number[], y: number[]) => x.map((v, k) => (y[k] as number) - v);
+    const say = (what: string, d: number[]) => {
+      const s = sorted(d);
+      return `${what} ${f(median(d))} ms (middle half ${f(s[Math.floor(s.length / 4)])} to ${f(s[Math.floor((3 * s.length) / 4)])}; ${d.filter((x) => x < 0).length} of ${d.length} faster)`;
+    };
+    console.log(`${against.site} minus ${site}, paired reloads: ${say('ready', diff(a.ready, b.ready))}${ask ? `; ${say('ready plus the answer', diff(a.total, b.total))}` : ''}`);
+  }
 } finally {
   await browser.close();
   proxy?.close();
   await upstream.close();
+  await against?.close();
 }
