@@ -6,6 +6,7 @@ import { hoistTransitiveImports } from './scripts/vite-hoist-imports.ts';
 import { plainUrlsPlugin } from './scripts/vite-plain-urls.ts';
 import { serviceWorker } from './scripts/vite-service-worker.ts';
 import { bundledLicenses } from './scripts/vite-licenses.ts';
+import { entryCopy } from './scripts/vite-entry-copy.ts';
 
 /**
  * `vite` (serve): the playground from demo/, with the offline model served
@@ -76,7 +77,10 @@ function library(): UserConfig {
     base: './',
     publicDir: false,
     resolve: { conditions: ortConditions },
-    plugins: [modelAssets(), plainUrlsPlugin(), hoistTransitiveImports({ preloadDynamic: ['threadline-chat'] }), licenses.plugin(), writeLicenses],
+    plugins: [
+      modelAssets(), plainUrlsPlugin(), hoistTransitiveImports({ preloadDynamic: ['threadline-chat'] }), licenses.plugin(), writeLicenses,
+      entryCopy(resolve(root, 'src/client/prestart.ts'), resolve(root, 'src/client/trusted-worker.ts')),
+    ],
     worker: { format: 'es', plugins: () => [modelAssets(), plainUrlsPlugin(), licenses.plugin()], rolldownOptions: { output: { codeSplitting: { groups: CHUNK_GROUPS } } } },
     build: {
       outDir: resolve(root, 'dist'),

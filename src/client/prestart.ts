@@ -7,10 +7,13 @@
  * The standalone element's entry calls this before importing anything else,
  * so the worker script, the model files and the IndexedDB open overlap the
  * download of the page's own chunks instead of following it. This module
- * imports nothing, so the bundler keeps it inside that entry; it shares only
- * a registered symbol and a message type (spelled out here and in
- * spare-worker.ts and warm.ts) with the code that adopts the worker.
+ * imports only trusted-worker.ts, which imports nothing, and the bundler keeps
+ * both inside that entry (a static import of a shared chunk would hold the
+ * entry back a round trip); it shares only a registered symbol and a message
+ * type (spelled out here and in spare-worker.ts and warm.ts) with the code
+ * that adopts the worker.
  */
+import { makeWorker } from './trusted-worker';
 
 /** Where the spare waits: a registered symbol, the same in every copy of this code. */
 const SLOT = Symbol.for('threadline.spareRetrievalWorker');
@@ -32,10 +35,11 @@ export function prestartRetrievalWorker(embedder: Readonly<Record<string, string
   if (slot[SLOT] || typeof Worker === 'undefined' || (globalThis as { isSecureContext?: boolean }).isSecureContext === false) return;
   let worker: Worker;
   try {
-    // Worker options stay literal (bundlers read them); the same worker as client/default-worker.ts.
-    worker = new Worker(new URL('../../workers/retrieval.worker.ts', import.meta.url), { type: 'module', name: 'threadline-retrieval' });
+    // Worker options stay literal (bundlers read them); the same worker as client/default-worker.ts, through threadline's
+    // Trusted Types policy where the page enforces them.
+    worker = makeWorker(() => new Worker(new URL('../../workers/retrieval.worker.ts', import.meta.url), { type: 'module', name: 'threadline-retrieval' }));
   } catch {
-    // Refused (a page that enforces Trusted Types, a blocked constructor): a head start is never worth breaking the page's
+    // Refused (a policy the page does not allow, a blocked constructor): a head start is never worth breaking the page's
     // code over; the element's own createThreadline() makes its worker the way that works there, or reports why it cannot.
     return;
   }

@@ -357,11 +357,20 @@ async function openUnderPolicy(dir: string, policy: string) {
   const page = await context.newPage();
   const errors: string[] = [];
   page.on('pageerror', (error) => errors.push(error.message));
+  const workers: string[] = [];
+  page.on('worker', (worker) => workers.push(worker.url()));
+  // Every refusal of a Trusted Types sink is a violation report.
+  await page.addInitScript(() => {
+    const counted = globalThis as unknown as { trustedTypesViolations: number };
+    counted.trustedTypesViolations = 0;
+    document.addEventListener('securitypolicyviolation', (e) => { if (e.violatedDirective === 'require-trusted-types-for') counted.trustedTypesViolations++; });
+  });
   await watchElementEvents(page);
   await page.goto(`${host.origin}/index.html`);
   const first = await waitForElement(page);
+  const violations = () => page.evaluate(() => (globalThis as unknown as { trustedTypesViolations: number }).trustedTypesViolations);
   const close = async () => { await context.close(); await host.close(); };
-  return { page, errors, first, close };
+  return { page, errors, workers, violations, first, close };
 }
 
 describe('<threadline-chat> under a strict Content-Security-Policy (the header on every response, as a host\'s header rules add it)', () => {
@@ -371,8 +380,13 @@ describe('<threadline-chat> under a strict Content-Security-Policy (the header o
 
   it('enforcing Trusted Types (require-trusted-types-for, policies "threadline" and "dompurify" allowed): answers, and nothing throws on the page', async () => {
     // Before: the entry's early worker start threw "This document requires 'TrustedScriptURL' assignment" and the element was never defined.
-    const { page, errors, first, close } = await open(`${STRICT}; require-trusted-types-for 'script'; trusted-types threadline dompurify`);
+    const { page, errors, workers, violations, first, close } = await open(`${STRICT}; require-trusted-types-for 'script'; trusted-types threadline dompurify`);
     expect(first).toMatchObject({ type: 'threadline-ready', detail: { docs: SAMPLE_KB.length } });
+    // The entry's early start made the worker through threadline's policy, and the element adopted it: one refused try
+    // (the entry's plain one), one retrieval worker. Before, the early start gave up under Trusted Types and the element
+    // made its worker only once its own code had loaded, after a second refusal (first visits were ready 60-110 ms later with 50 ms per response).
+    expect(await violations()).toBe(1);
+    expect(workers.filter((url) => /retrieval\.worker/.test(url))).toHaveLength(1);
     await askRefundWindow(page);
     expect(await page.locator('threadline-chat .tl-turn .tl-answer').last().textContent()).toMatch(/30 days/);
     expect(errors).toEqual([]);
