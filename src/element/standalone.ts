@@ -13,7 +13,8 @@
 import { prestartRetrievalWorker } from '../client/prestart';
 
 const first = typeof document === 'undefined' ? null : document.querySelector('threadline-chat');
-if (first && !first.hasAttribute('embedder') && !(first.getAttribute('mode') === 'launcher' && !first.hasAttribute('open'))) {
+// Only for the default embedder options: a spare warmed with other ones would not be adopted.
+if (first && !first.hasAttribute('embedder') && !first.hasAttribute('dtype') && !(first.getAttribute('mode') === 'launcher' && !first.hasAttribute('open'))) {
   const index = first.getAttribute('index');
   prestartRetrievalWorker({}, index ? [index] : []);
 }

@@ -19,6 +19,7 @@
  * `threadline-turn` (every TurnEvent), `threadline-error` ({ code, message }).
  */
 import type { ChatSession } from '../chat/session';
+import type { EmbedderDtype } from '../embedding/embedder-options';
 import { isThreadlineError, ThreadlineError } from '../errors';
 import type { Llm } from '../llm/llm';
 import type { LlmOption } from '../llm/resolve-llm';
@@ -31,7 +32,7 @@ import { buildChatDom, type ChatDom } from './chat-dom';
 import { DEFAULT_NAME, indexSource, nameForIndex, rememberName, rememberedName } from './index-name';
 import { renderSuggestions } from './suggestions';
 
-const ATTRIBUTES = ['index', 'embedder', 'llm', 'name', 'placeholder', 'link-hosts', 'suggestions', 'mode', 'open'] as const;
+const ATTRIBUTES = ['index', 'embedder', 'dtype', 'llm', 'name', 'placeholder', 'link-hosts', 'suggestions', 'mode', 'open'] as const;
 
 function llmOption(value: string | null): LlmOption {
   const v = value?.trim() ?? '';
@@ -238,10 +239,18 @@ export class ThreadlineChat extends ElementBase {
     this.opening = opening;
     try {
       const embedder = this.getAttribute('embedder') ?? ThreadlineChat.defaultEmbedder;
+      // A transformer model's weights, as its index was built with them (`threadline index --dtype`); checked by createThreadline().
+      const dtype = this.getAttribute('dtype');
       const open = (name: string) => createThreadline({
         signal: opening.signal,
         name,
-        ...(embedder ? { embedder: { model: embedder, ...(ThreadlineChat.defaultEmbedder ? { offlineModel: ThreadlineChat.defaultEmbedder } : {}) } } : {}),
+        ...(embedder || dtype !== null ? {
+          embedder: {
+            ...(embedder ? { model: embedder } : {}),
+            ...(dtype !== null ? { dtype: dtype.trim() as EmbedderDtype } : {}),
+            ...(ThreadlineChat.defaultEmbedder ? { offlineModel: ThreadlineChat.defaultEmbedder } : {}),
+          },
+        } : {}),
         llm: this.llmObject ?? llmOption(this.getAttribute('llm')),
         onProgress: (p) => { if (live()) this.onProgress(p); },
       });

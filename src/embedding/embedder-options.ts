@@ -2,11 +2,13 @@
  * The embedder's options and defaults, apart from the loader so that pages
  * that only configure a model (the root entry) do not pull the loader in.
  */
+import { ThreadlineError } from '../errors';
 import type { ProgressListener } from '../progress';
 import type { ModelFiles } from './model-files';
 import { OFFLINE_MODEL_ID } from './offline-model';
 
-export type EmbedderDevice = 'auto' | 'wasm' | 'webgpu' | 'cpu';
+export const EMBEDDER_DEVICES = ['auto', 'wasm', 'webgpu', 'cpu'] as const;
+export type EmbedderDevice = (typeof EMBEDDER_DEVICES)[number];
 export const EMBEDDER_DTYPES = ['auto', 'fp32', 'fp16', 'q8', 'int8', 'uint8', 'q4', 'q4f16', 'bnb4'] as const;
 export type EmbedderDtype = (typeof EMBEDDER_DTYPES)[number];
 
@@ -76,3 +78,42 @@ export const EMBEDDER_DEFAULTS = Object.freeze({
   offlineModel: OFFLINE_MODEL_ID,
 } satisfies Required<EmbedderOptions>);
 
+
+/** The most texts one model call takes: far past any batch that gains (32 is the default), short of one that exhausts a tab. */
+const MAX_BATCH_SIZE = 4096;
+
+/**
+ * What is wrong with embedder options that would fail later and obscurely, or never: a batch size of 0 or
+ * NaN failed only at the first add() ("text array must be non-empty"), an unknown device or precision fell
+ * through to transformers.js. INVALID_INPUT names the option and what it takes; null when nothing is wrong.
+ */
+export function embedderOptionsProblem(options: unknown): ThreadlineError | null {
+  if (typeof options !== 'object' || options === null || Array.isArray(options)) return new ThreadlineError('INVALID_INPUT', `embedder must be an object of options, got ${shown(options)}`);
+  const o = options as Record<string, unknown>;
+  const text = (value: unknown) => typeof value === 'string' && value.trim() !== '';
+  const oneOf = (values: readonly unknown[]) => values.map((v) => (typeof v === 'string' ? `'${v}'` : String(v))).join(', ');
+  const checks: [field: string, ok: boolean, takes: string][] = [
+    ['model', o.model === undefined || text(o.model), 'a hub id or a model folder\'s URL'],
+    ['offlineModel', o.offlineModel === undefined || text(o.offlineModel), 'a model folder\'s URL or \'threadline-glove-30k\''],
+    ['device', o.device === undefined || (EMBEDDER_DEVICES as readonly unknown[]).includes(o.device), `one of ${oneOf(EMBEDDER_DEVICES)}`],
+    ['dtype', o.dtype === undefined || (EMBEDDER_DTYPES as readonly unknown[]).includes(o.dtype), `one of ${oneOf(EMBEDDER_DTYPES)}`],
+    ['wasmPaths', o.wasmPaths === undefined || typeof o.wasmPaths === 'string', 'a folder\'s URL'],
+    ['batchSize', o.batchSize === undefined || (Number.isInteger(o.batchSize) && (o.batchSize as number) >= 1 && (o.batchSize as number) <= MAX_BATCH_SIZE), `a whole number from 1 to ${MAX_BATCH_SIZE}`],
+    ['fallback', o.fallback === undefined || o.fallback === 'offline' || o.fallback === false, "'offline' or false"],
+  ];
+  const bad = checks.find(([, ok]) => !ok);
+  return bad ? new ThreadlineError('INVALID_INPUT', `embedder.${bad[0]} must be ${bad[2]}, got ${shown(o[bad[0]])}`) : null;
+}
+
+/** Throws embedderOptionsProblem's error, if any. Run by createThreadline() (and, as a rejection, by loadEmbedder()). */
+export function assertEmbedderOptions(options: unknown): asserts options is EmbedderOptions {
+  const problem = embedderOptionsProblem(options);
+  if (problem) throw problem;
+}
+
+function shown(value: unknown): string {
+  if (typeof value === 'string') return JSON.stringify(value.length > 80 ? `${value.slice(0, 80)}…` : value);
+  if (typeof value === 'function') return 'a function';
+  if (value === null || typeof value !== 'object') return String(value);
+  return Array.isArray(value) ? 'an array' : 'an object';
+}

@@ -4,10 +4,10 @@
  * anything else is a transformer and loads transformers.js and onnxruntime-web,
  * imported only then, so pages using static models never download them.
  */
-import { ThreadlineError } from '../errors';
+import { isThreadlineError, ThreadlineError } from '../errors';
 import type { Embedder } from './embedder';
 import { standIn } from './stand-in';
-import { EMBEDDER_DEFAULTS, type EmbedderOptions, type EmbedderRuntime } from './embedder-options';
+import { EMBEDDER_DEFAULTS, embedderOptionsProblem, type EmbedderOptions, type EmbedderRuntime } from './embedder-options';
 import { modelFiles, parseModelJson, readModelFile, type ModelFiles } from './model-files';
 import { modelIdentity, resolveModelSource } from './model-source';
 import { bundledOfflineModel, OFFLINE_MODEL_ID, OFFLINE_MODEL_IDENTITY } from './offline-model';
@@ -40,6 +40,8 @@ export async function loadWithFallback(options: EmbedderOptions, runtime: Embedd
     return await loadEmbedder(options, runtime);
   } catch (error) {
     const wanted = options.model ?? EMBEDDER_DEFAULTS.model;
+    // Options that are wrong are wrong for the stand-in too: said as they are, never papered over.
+    if (isThreadlineError(error, 'INVALID_INPUT')) throw error;
     if ((options.fallback ?? EMBEDDER_DEFAULTS.fallback) === false || resolveModelSource(wanted).name === OFFLINE_MODEL_ID) throw error;
     const reason = error instanceof Error ? error.message : String(error);
     runtime.onProgress?.({ phase: 'model-fallback', from: wanted, to: OFFLINE_MODEL_ID, reason });
@@ -58,6 +60,8 @@ const loads = new Map<string, SharedLoad>();
  * worker before opening the index) hears its progress from then on.
  */
 export function loadEmbedder(options: EmbedderOptions = {}, runtime: EmbedderRuntime = {}): Promise<Embedder> {
+  const problem = embedderOptionsProblem(options);
+  if (problem) return Promise.reject(problem);
   const opts = { ...EMBEDDER_DEFAULTS, ...options };
   const files = isBuiltIn(opts.model) ? (runtime.offlineFiles ?? bundledOfflineModel()) : null;
   // Everything a transformer embedder is made with (its batch size and runtime files too), so no caller gets one made for another.

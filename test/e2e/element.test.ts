@@ -351,7 +351,7 @@ describe('<threadline-chat> on pages of one origin with different index files (a
 });
 
 /** A site's example page served with `policy` on every response; resolves at the element's first ready or error event, with the page's uncaught errors. */
-async function openUnderPolicy(dir: string, policy: string) {
+async function openUnderPolicy(dir: string, policy: string, path = '/index.html') {
   const host = await serveStatic(dir, { headers: { 'Content-Security-Policy': policy } });
   const context = await browser.newContext();
   const page = await context.newPage();
@@ -366,7 +366,7 @@ async function openUnderPolicy(dir: string, policy: string) {
     document.addEventListener('securitypolicyviolation', (e) => { if (e.violatedDirective === 'require-trusted-types-for') counted.trustedTypesViolations++; });
   });
   await watchElementEvents(page);
-  await page.goto(`${host.origin}/index.html`);
+  await page.goto(`${host.origin}${path}`);
   const first = await waitForElement(page);
   const violations = () => page.evaluate(() => (globalThis as unknown as { trustedTypesViolations: number }).trustedTypesViolations);
   const close = async () => { await context.close(); await host.close(); };
@@ -420,9 +420,32 @@ describe('<threadline-chat> with a transformer embedding model (transformers.js 
     await cli('index', `${onnxSite}-docs`, '-o', join(onnxSite, 'site.tlix'), '--model', `${model}/`);
     const page = readFileSync(join(onnxSite, 'index.html'), 'utf8');
     writeFileSync(join(onnxSite, 'index.html'), page.replace('<threadline-chat index="./site.tlix"', '<threadline-chat index="./site.tlix" embedder="/threadline-glove-30k-onnx/"'));
+    // An index built with pinned weights (`--dtype fp32`), and pages whose element says so (or not, or wrongly).
+    await cli('index', `${onnxSite}-docs`, '-o', join(onnxSite, 'site-fp32.tlix'), '--model', `${model}/`, '--dtype', 'fp32');
+    for (const [file, dtype] of [['fp32.html', ' dtype="fp32"'], ['fp32-auto.html', ''], ['bad-dtype.html', ' dtype="f32"']] as const) {
+      writeFileSync(join(onnxSite, file), page.replace('<threadline-chat index="./site.tlix"', `<threadline-chat index="./site-fp32.tlix" embedder="/threadline-glove-30k-onnx/" name="fp32"${dtype}`));
+    }
   }, 120_000);
 
-  const open = (policy: string) => openUnderPolicy(onnxSite, policy);
+  const open = (policy: string, path?: string) => openUnderPolicy(onnxSite, policy, path);
+
+  it('dtype="fp32" loads the weights an index built with --dtype fp32 holds, and answers; without it the index is MODEL_MISMATCH; an unknown one is INVALID_INPUT, with no Try again', async () => {
+    const policy = `${STRICT}; script-src 'self' 'wasm-unsafe-eval'`;
+    const pinned = await open(policy, '/fp32.html');
+    expect(pinned.first).toMatchObject({ type: 'threadline-ready', detail: { docs: SAMPLE_KB.length } });
+    await askRefundWindow(pinned.page);
+    expect(await pinned.page.locator('threadline-chat .tl-turn .tl-answer').last().textContent()).toMatch(/30 days/);
+    await pinned.close();
+    const auto = await open(policy, '/fp32-auto.html');
+    expect(auto.first).toMatchObject({ type: 'threadline-error', detail: { code: 'MODEL_MISMATCH' } });
+    await auto.close();
+    const wrong = await open(policy, '/bad-dtype.html');
+    expect(wrong.first).toMatchObject({ type: 'threadline-error', detail: { code: 'INVALID_INPUT' } });
+    expect(await wrong.page.locator('threadline-chat .status').textContent()).toMatch(/embedder\.dtype must be one of 'auto', 'fp32'.*got "f32"/);
+    expect(await wrong.page.locator('threadline-chat [part="retry-button"]').isHidden()).toBe(true);
+    expect(wrong.errors).toEqual([]);
+    await wrong.close();
+  });
 
   it("with 'wasm-unsafe-eval': answers with the transformer model, Trusted Types enforced", async () => {
     // Before: transformers.js imported onnxruntime's factory from a blob: URL, which script-src 'self' refuses ("no available backend found").
