@@ -7,7 +7,7 @@ import { defaultRetrievalWorker } from './client/default-worker';
 import { takeSpareRetrievalWorker } from './client/spare-worker';
 import { wrapRetriever } from './client/wrap-retriever';
 import type { EmbedderOptions } from './embedding/load-embedder';
-import { assertEmbedderOptions } from './embedding/embedder-options';
+import { threadlineOptionsProblem } from './threadline-options';
 import { ThreadlineError, throwIfAborted } from './errors';
 import { partitionDocuments, validateDocuments } from './ingest/validate';
 import type { ProgressListener } from './progress';
@@ -111,7 +111,8 @@ export async function createThreadline(options: ThreadlineOptions = {}): Promise
       throw new ThreadlineError('INVALID_INPUT', `search.weights.${key} must be a finite number ≥ 0${key === 'corroboration' ? ' and ≤ 1' : ''} (got ${String(value)})`);
     }
   }
-  assertEmbedderOptions(options.embedder ?? {});
+  const problem = threadlineOptionsProblem(options);
+  if (problem) throw problem;
   const embedder = pageRelative(options.embedder ?? {});
   // A worker the page started early for these options (the standalone element does) is adopted once; after a crash, a fresh one starts.
   const makeWorker = options.worker ?? (() => takeSpareRetrievalWorker(embedder) ?? defaultRetrievalWorker());

@@ -3,6 +3,7 @@
  * that only configure a model (the root entry) do not pull the loader in.
  */
 import { ThreadlineError } from '../errors';
+import { shown } from '../util/shown';
 import type { ProgressListener } from '../progress';
 import type { ModelFiles } from './model-files';
 import { OFFLINE_MODEL_ID } from './offline-model';
@@ -109,11 +110,4 @@ export function embedderOptionsProblem(options: unknown): ThreadlineError | null
 export function assertEmbedderOptions(options: unknown): asserts options is EmbedderOptions {
   const problem = embedderOptionsProblem(options);
   if (problem) throw problem;
-}
-
-function shown(value: unknown): string {
-  if (typeof value === 'string') return JSON.stringify(value.length > 80 ? `${value.slice(0, 80)}…` : value);
-  if (typeof value === 'function') return 'a function';
-  if (value === null || typeof value !== 'object') return String(value);
-  return Array.isArray(value) ? 'an array' : 'an object';
 }

@@ -18,6 +18,20 @@ export interface ChunkOptions {
 
 export const CHUNK_DEFAULTS = Object.freeze({ maxTokens: 256, overlapTokens: 32 } satisfies Required<ChunkOptions>);
 
+/**
+ * What is wrong with chunking options (INVALID_INPUT naming the option), or null. createThreadline() asks at once:
+ * before, a bad value was found only at the first add().
+ */
+export function chunkOptionsProblem(options: unknown): ThreadlineError | null {
+  if (typeof options !== 'object' || options === null || Array.isArray(options)) return new ThreadlineError('INVALID_INPUT', 'chunking must be an object of options');
+  const { maxTokens, overlapTokens } = { ...CHUNK_DEFAULTS, ...(options as ChunkOptions) };
+  if (!Number.isInteger(maxTokens) || maxTokens < 8) return new ThreadlineError('INVALID_INPUT', `chunking.maxTokens must be an integer ≥ 8, got ${String(maxTokens)}`);
+  if (!Number.isInteger(overlapTokens) || overlapTokens < 0 || overlapTokens >= maxTokens) {
+    return new ThreadlineError('INVALID_INPUT', `chunking.overlapTokens must be an integer in [0, maxTokens), got ${String(overlapTokens)}`);
+  }
+  return null;
+}
+
 export interface Chunk {
   text: string;
   start: number;
@@ -66,11 +80,9 @@ export function chunkDocumentSliced(doc: ParsedDocument, title: string | undefin
 
 /** The chunker as steps: it pauses after each section and each sentence measured, and returns the chunks. */
 function* chunkSteps(doc: ParsedDocument, title: string | undefined, countTokens: CountTokens, options: ChunkOptions): Generator<void, Chunk[]> {
+  const problem = chunkOptionsProblem(options);
+  if (problem) throw problem;
   const { maxTokens, overlapTokens } = { ...CHUNK_DEFAULTS, ...options };
-  if (!Number.isInteger(maxTokens) || maxTokens < 8) throw new ThreadlineError('INVALID_INPUT', `maxTokens must be an integer ≥ 8, got ${maxTokens}`);
-  if (!Number.isInteger(overlapTokens) || overlapTokens < 0 || overlapTokens >= maxTokens) {
-    throw new ThreadlineError('INVALID_INPUT', `overlapTokens must be an integer in [0, maxTokens), got ${overlapTokens}`);
-  }
   const out: Chunk[] = [];
   for (const section of doc.sections) {
     const chunks = yield* chunkSection(doc.text, section, title, countTokens, maxTokens, overlapTokens);

@@ -116,6 +116,26 @@ describe('hostile options', () => {
   });
 });
 
+describe('hostile options, every one checked by createThreadline() before any worker starts', () => {
+  it.each([
+    [{ embedder: { batchSize: 0 } }, /embedder\.batchSize must be a whole number from 1 to 4096, got 0/],
+    [{ embedder: { device: 'gpu' as never } }, /embedder\.device must be one of/],
+    [{ embedder: { dtype: 'f32' as never } }, /embedder\.dtype must be one of/],
+    [{ embedder: { model: '' } }, /embedder\.model/],
+    [{ chunking: { maxTokens: 4 } }, /chunking\.maxTokens must be an integer ≥ 8, got 4/],
+    [{ chunking: { maxTokens: 64, overlapTokens: 64 } }, /chunking\.overlapTokens must be an integer in \[0, maxTokens\), got 64/],
+    [{ onModelMismatch: 'rebuilt' as never }, /onModelMismatch must be 'error' or 'rebuild', got "rebuilt"/],
+    [{ search: { int8: 'yes' as never } }, /search\.int8 must be true or false, got "yes"/],
+    [{ onProgress: 'log' as never }, /onProgress must be a function/],
+    [{ signal: {} as never }, /signal must be an AbortSignal/],
+    [{ llm: 'auto' as never }, /llm must be false, an Llm or a WebLLM configuration object .*got "auto"/],
+  ])('%o: INVALID_INPUT naming it (before, chunking and batch size failed only at the first add(), a bad listener or signal later with a TypeError, the others silently meant something else)', async (options, message) => {
+    const error = await createThreadline({ name: freshName('options'), ...options, worker: () => { throw new Error('no worker should start'); } }).then(() => null, (e: unknown) => e);
+    expect(isThreadlineError(error, 'INVALID_INPUT')).toBe(true);
+    expect((error as Error).message).toMatch(message);
+  });
+});
+
 describe('hostile questions (typed error or sane behaviour; history intact)', () => {
   it('handles empty, huge, foreign and injected questions', async () => {
     const tl = await createThreadline({ name: freshName('questions') });
