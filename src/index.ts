@@ -19,6 +19,7 @@ export type { ChunkOptions } from './retrieval/chunker';
 export { DOCUMENT_LIMITS } from './ingest/validate';
 export type { AddFailure } from './ingest/validate';
 export { ThreadlineError, isThreadlineError } from './errors';
+export { isRetryable } from './retryable';
 export type { ThreadlineErrorCode, ThreadlineErrorOptions } from './errors';
 export type { Progress, ProgressListener } from './progress';
 export type { Embedder } from './embedding/embedder';

@@ -27,6 +27,7 @@ import type { Progress } from '../progress';
 import { ChatController } from '../render/chat-controller';
 import { TurnView, type TurnViewOptions } from '../render/turn-view';
 import { restoreTurns } from '../render/restored-log';
+import { isRetryable } from '../retryable';
 import { createThreadline, type Threadline } from '../threadline';
 import { buildChatDom, type ChatDom } from './chat-dom';
 import { DEFAULT_NAME, indexSource, nameForIndex, rememberName, rememberedName } from './index-name';
@@ -38,18 +39,6 @@ function llmOption(value: string | null): LlmOption {
   const v = value?.trim() ?? '';
   if (v === '' || v === 'none' || v === 'off') return undefined;
   return v === 'auto' ? { preload: false } : { model: v, condenserModel: false, preload: false };
-}
-
-/**
- * Whether starting again can succeed with the page unchanged: a download or storage that failed, a crashed worker.
- * Not a refusal by the page's policy, a file that is not there (a host's page in its place), a corrupt or
- * mismatched index, or a missing browser feature: those need the site or the browser changed.
- */
-function retryable(error: unknown): boolean {
-  if (!isThreadlineError(error)) return true; // INTERNAL
-  const reason = error.details.reason;
-  if (error.code === 'MODEL_LOAD_FAILED') return reason !== 'csp' && reason !== 'page';
-  return error.code === 'STORAGE_FAILED' || error.code === 'STORAGE_QUOTA' || error.code === 'WORKER_CRASHED' || error.code === 'INTERNAL';
 }
 
 function message(error: unknown): { code: string; message: string } {
@@ -303,7 +292,7 @@ export class ThreadlineChat extends ElementBase {
       this.ui.progress.hidden = true;
       const m = message(error);
       this.setStatus(`Cannot answer here: ${m.message}`, true);
-      if (retryable(error)) this.offerRetry(opening.signal);
+      if (isRetryable(error)) this.offerRetry(opening.signal);
       this.emit('threadline-error', m);
     }
   }
