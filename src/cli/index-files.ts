@@ -10,6 +10,7 @@ import { extname, relative, resolve } from 'node:path';
 import { BINARY_FORMATS, type DocumentFormat, type ThreadlineDocument } from '../document';
 import type { EmbedderDevice, EmbedderDtype } from '../embedding/embedder-options';
 import { loadEmbedder } from '../embedding/load-embedder';
+import { StaticEmbedder } from '../embedding/static-embedder';
 import { buildPrebuiltIndex } from '../prebuilt/build';
 import { expandInput } from './inputs';
 import { baseUrlProblem, pageTitle, pageUrl } from './page-meta';
@@ -33,7 +34,7 @@ export interface IndexFilesOptions {
   onSkipped?: (file: string, reason: string) => void;
 }
 
-export async function indexFiles(inputs: readonly string[], options: IndexFilesOptions): Promise<{ bytes: Uint8Array; docs: number; modelId: string }> {
+export async function indexFiles(inputs: readonly string[], options: IndexFilesOptions): Promise<{ bytes: Uint8Array; docs: number; modelId: string; staticModel: boolean }> {
   const cwd = options.cwd ?? process.cwd();
   const problem = options.baseUrl === undefined ? null : baseUrlProblem(options.baseUrl);
   if (problem) throw new Error(`baseUrl ${problem}`);
@@ -54,5 +55,6 @@ export async function indexFiles(inputs: readonly string[], options: IndexFilesO
   const embedder = await loadEmbedder({ model: options.model, ...(options.dtype ? { dtype: options.dtype } : {}), ...(options.device ? { device: options.device } : {}) });
   let skipped = 0;
   const bytes = await buildPrebuiltIndex(docs, embedder, {}, { onUnreadable: (id, error) => { skipped++; options.onSkipped?.(id, error.message); } });
-  return { bytes, docs: docs.length - skipped, modelId: embedder.modelId };
+  // A static model (the offline one, Model2Vec) is plain code on the CPU whatever `device` says.
+  return { bytes, docs: docs.length - skipped, modelId: embedder.modelId, staticModel: embedder instanceof StaticEmbedder };
 }

@@ -96,6 +96,7 @@ async function index(args: string[]): Promise<void> {
     ...(baseUrl !== undefined ? { baseUrl } : {}), ...(pageExt !== undefined ? { pageExt } : {}),
     onSkipped: (file, reason) => console.warn(`skipped ${file}: ${reason}`),
   });
+  if (device === 'webgpu' && built.staticModel) console.warn(`--device webgpu: ${built.modelId} is a static model, embedded in plain code on the CPU (it needs no GPU); --device applies to transformer models`);
   mkdirSync(dirname(resolve(out)), { recursive: true });
   writeFileSync(out, built.bytes);
   console.log(`${out}: ${built.docs} documents, ${megabytes(built.bytes.length)}, model ${built.modelId}, ${((performance.now() - started) / 1000).toFixed(1)} s`);

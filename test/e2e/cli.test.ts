@@ -39,6 +39,9 @@ describe('the compiled `threadline` bin (dist/cli/threadline.js)', () => {
       expect(result).toMatchObject({ code: 1, stderr: expect.stringMatching(/on WebGPU: no GPU adapter here/) as string });
       expect(existsSync(out)).toBe(false);
     }
+    // The offline model is static: it needs no GPU, and says so rather than seeming to use one.
+    const offline = await run('index', 'docs/examples', '-o', out, '--device', 'webgpu');
+    expect(offline).toMatchObject({ code: 0, stderr: expect.stringContaining('--device webgpu: threadline-glove-30k#int8 is a static model, embedded in plain code on the CPU') as string });
   });
 
   it('--dtype pins a transformer model\'s weights, and the index records it (a page configures the same)', async () => {
