@@ -51,7 +51,11 @@ export function threadlineIndex(options: ThreadlineIndexOptions): Plugin {
   const build = () => (built ??= indexFiles(include, {
     model: options.model ?? offlineModel(), cwd: root, ...(options.dtype ? { dtype: options.dtype } : {}), ...(options.device ? { device: options.device } : {}),
     ...(options.baseUrl !== undefined ? { baseUrl: options.baseUrl } : {}), ...(options.pageExt !== undefined ? { pageExt: options.pageExt } : {}),
-  }).then((r) => r.bytes).catch((error: unknown) => { built = null; throw error; }));
+  }).then((r) => {
+    // As `threadline index` says it: a static model needs no GPU, and the option must not seem to use one.
+    if (options.device === 'webgpu' && r.staticModel) console.warn(`threadline/vite: device 'webgpu': ${r.modelId} is a static model, embedded in plain code on the CPU (it needs no GPU); device applies to transformer models`);
+    return r.bytes;
+  }).catch((error: unknown) => { built = null; throw error; }));
   return {
     name: 'threadline-index',
     // threadline's workers are ES modules that import chunks of their own. Vite before version 8 builds workers as
