@@ -7,9 +7,9 @@
  * The standalone element's entry calls this before importing anything else,
  * so the worker script, the model files and the IndexedDB open overlap the
  * download of the page's own chunks instead of following it. This module
- * imports only trusted-worker.ts, which imports nothing, and the bundler keeps
- * both inside that entry (a static import of a shared chunk would hold the
- * entry back a round trip); it shares only a registered symbol and a message
+ * imports only trusted-worker.ts, which imports nothing and of which the entry
+ * gets a copy of its own (scripts/vite-entry-copy.ts: a static import of a
+ * shared chunk would hold the entry back a round trip); it shares only a registered symbol and a message
  * type (spelled out here and in spare-worker.ts and warm.ts) with the code
  * that adopts the worker.
  */

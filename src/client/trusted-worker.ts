@@ -71,7 +71,10 @@ export function makeWorker(make: () => Worker): Worker {
   const trusted = known ?? (refusal instanceof TypeError ? policy() : null);
   const scope = globalThis as { Worker: typeof Worker };
   const Plain = scope.Worker;
-  if (!trusted || typeof Plain !== 'function') throw refusal;
+  if (!trusted || typeof Plain !== 'function') {
+    // What the browser threw, as it threw it (constructWorker words it); an Error in any case.
+    throw refusal instanceof Error ? refusal : new TypeError(refusal === undefined ? 'Worker is not available here' : 'the Worker constructor refused the script');
+  }
   const vouch = (url: string | URL) => trusted.createScriptURL(String(url)) as string; // a TrustedScriptURL, which Worker takes
   // Only this synchronous call sees the stand-in: no other code runs before it is put back.
   scope.Worker = class extends Plain {
