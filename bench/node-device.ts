@@ -1,5 +1,5 @@
 /**
- * npx tsx bench/node-device.ts [--passages N] [--batches 32,128] [--json FILE]
+ * npx tsx bench/node-device.ts [--passages N] [--batches 32,128] [--dtype fp32|q8] [--json FILE]
  * Embedding a site's passages in Node, as `threadline index --device` does: the
  * transformer-shaped model (bench/transformer-model.ts: all-MiniLM-L6-v2's shape,
  * fp32, the weights Node reads with dtype 'auto') on the CPU and on a GPU through
@@ -20,6 +20,10 @@ const args = process.argv.slice(2);
 const option = (name: string) => { const at = args.indexOf(name); return at >= 0 ? args[at + 1] : undefined; };
 const PASSAGES = Number(option('--passages') ?? 400);
 const BATCHES = (option('--batches') ?? '32,128').split(',').map(Number);
+/** The weights: fp32 (what Node reads with dtype 'auto') or q8 (the browser's default on WASM). */
+const dtypeArg = option('--dtype') ?? 'fp32';
+if (dtypeArg !== 'fp32' && dtypeArg !== 'q8') throw new Error('--dtype takes fp32 or q8 (the two files the benchmark model has)');
+const DTYPE: 'fp32' | 'q8' = dtypeArg;
 const ROUNDS = 3;
 const WORDS = 150; // about as many tokens with the word-level tokenizer: a chunk of the size the chunker makes
 
@@ -33,7 +37,7 @@ interface Run { device: string; batchSize: number; loadMs: number; ms: number[];
 
 async function run(device: 'cpu' | 'webgpu', batchSize: number): Promise<Run> {
   const started = performance.now();
-  const embedder = await loadEmbedder({ model: folder, dtype: 'fp32', device, batchSize });
+  const embedder = await loadEmbedder({ model: folder, dtype: DTYPE, device, batchSize });
   const loadMs = performance.now() - started;
   await embedder.embed(passages.slice(0, batchSize)); // warm-up: the first call compiles (GPU shaders) and allocates
   const ms: number[] = [];
@@ -60,10 +64,10 @@ function agreement(a: Float32Array, b: Float32Array, dims: number): { min: numbe
 }
 
 const fmt = (r: Run) => `${r.device} batch ${r.batchSize}: load ${r.loadMs.toFixed(0)} ms, ${r.passagesPerS.toFixed(1)} passages/s (median of ${ROUNDS} rounds: ${r.ms.map((m) => m.toFixed(0)).join(', ')} ms)`;
-console.log(`${PASSAGES} passages of ${WORDS} words; ${availableParallelism()} CPU threads; model ${folder}`);
+console.log(`${PASSAGES} passages of ${WORDS} words; ${availableParallelism()} CPU threads; model ${folder} (${DTYPE})`);
 const cpu = await run('cpu', 32);
 console.log(fmt(cpu));
-const report: Record<string, unknown> = { passages: PASSAGES, words: WORDS, threads: availableParallelism(), cpu: { ...cpu, vectors: undefined } };
+const report: Record<string, unknown> = { passages: PASSAGES, words: WORDS, dtype: DTYPE, threads: availableParallelism(), cpu: { ...cpu, vectors: undefined } };
 for (const batchSize of BATCHES) {
   try {
     const gpu = await run('webgpu', batchSize);

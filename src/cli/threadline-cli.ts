@@ -45,6 +45,9 @@ const USAGE = `usage:
 
 class UsageError extends Error {}
 
+/** Integer-quantized weights (--dtype), which onnxruntime-node's WebGPU runs slower than the CPU. */
+const QUANTIZED: ReadonlySet<string> = new Set(['q8', 'int8', 'uint8']);
+
 const here = dirname(fileURLToPath(import.meta.url));
 
 /** The first of these that exists: the installed package's dist/ (from dist/cli) or the repository's build (tsx). */
@@ -96,6 +99,8 @@ async function index(args: string[]): Promise<void> {
     ...(baseUrl !== undefined ? { baseUrl } : {}), ...(pageExt !== undefined ? { pageExt } : {}),
     onSkipped: (file, reason) => console.warn(`skipped ${file}: ${reason}`),
   });
+  // Measured with bench/node-device.ts on an NVIDIA H200: q8 weights ran at 0.41× the CPU's speed on WebGPU, fp32 at 2.6×.
+  if (device === 'webgpu' && !built.staticModel && dtype !== undefined && QUANTIZED.has(dtype)) console.warn(`--device webgpu with --dtype ${dtype}: quantized weights ran slower on WebGPU than on the CPU where measured (q8: 0.41× the CPU on an NVIDIA H200; fp32 2.6×); build a ${dtype} index on the CPU, or use fp32 on the GPU`);
   if (device === 'webgpu' && built.staticModel) console.warn(`--device webgpu: ${built.modelId} is a static model, embedded in plain code on the CPU (it needs no GPU); --device applies to transformer models`);
   mkdirSync(dirname(resolve(out)), { recursive: true });
   writeFileSync(out, built.bytes);
