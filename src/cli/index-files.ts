@@ -58,3 +58,20 @@ export async function indexFiles(inputs: readonly string[], options: IndexFilesO
   // A static model (the offline one, Model2Vec) is plain code on the CPU whatever `device` says.
   return { bytes, docs: docs.length - skipped, modelId: embedder.modelId, staticModel: embedder instanceof StaticEmbedder };
 }
+
+/** Integer-quantized weights, which onnxruntime-node's WebGPU ran slower than the CPU (bench/node-device.ts, an NVIDIA H200: q8 0.41×, fp32 2.6×). */
+const QUANTIZED: ReadonlySet<string> = new Set(['q8', 'int8', 'uint8']);
+
+/**
+ * What `device: 'webgpu'` did not do as asked, for `threadline index` and the Vite plugin to say (`option` spells the
+ * option as the caller takes it): a static model needs no GPU; quantized weights are slower on one.
+ */
+export function deviceNotes(options: Pick<IndexFilesOptions, 'device' | 'dtype'>, built: { modelId: string; staticModel: boolean }, option: (name: 'device' | 'dtype', value: string) => string): string[] {
+  if (options.device !== 'webgpu') return [];
+  const gpu = option('device', 'webgpu');
+  if (built.staticModel) return [`${gpu}: ${built.modelId} is a static model, embedded in plain code on the CPU (it needs no GPU); it applies to transformer models`];
+  if (options.dtype && QUANTIZED.has(options.dtype)) {
+    return [`${gpu} with ${option('dtype', options.dtype)}: quantized weights ran slower on WebGPU than on the CPU where measured (q8: 0.41× the CPU on an NVIDIA H200; fp32: 2.6×); build a ${options.dtype} index on the CPU, or use fp32 on the GPU`];
+  }
+  return [];
+}

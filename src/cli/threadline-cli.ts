@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { EMBEDDER_DTYPES, type EmbedderDtype } from '../embedding/embedder-options';
 import { OFFLINE_MODEL_ID } from '../embedding/offline-model';
 import { ORT_FILES } from '../embedding/ort-assets';
-import { indexFiles } from './index-files';
+import { deviceNotes, indexFiles } from './index-files';
 import { baseUrlProblem } from './page-meta';
 import { siteFiles } from './site-files';
 
@@ -44,9 +44,6 @@ const USAGE = `usage:
       identity in every index built with it.`;
 
 class UsageError extends Error {}
-
-/** Integer-quantized weights (--dtype), which onnxruntime-node's WebGPU runs slower than the CPU. */
-const QUANTIZED: ReadonlySet<string> = new Set(['q8', 'int8', 'uint8']);
 
 const here = dirname(fileURLToPath(import.meta.url));
 
@@ -99,9 +96,7 @@ async function index(args: string[]): Promise<void> {
     ...(baseUrl !== undefined ? { baseUrl } : {}), ...(pageExt !== undefined ? { pageExt } : {}),
     onSkipped: (file, reason) => console.warn(`skipped ${file}: ${reason}`),
   });
-  // Measured with bench/node-device.ts on an NVIDIA H200: q8 weights ran at 0.41× the CPU's speed on WebGPU, fp32 at 2.6×.
-  if (device === 'webgpu' && !built.staticModel && dtype !== undefined && QUANTIZED.has(dtype)) console.warn(`--device webgpu with --dtype ${dtype}: quantized weights ran slower on WebGPU than on the CPU where measured (q8: 0.41× the CPU on an NVIDIA H200; fp32 2.6×); build a ${dtype} index on the CPU, or use fp32 on the GPU`);
-  if (device === 'webgpu' && built.staticModel) console.warn(`--device webgpu: ${built.modelId} is a static model, embedded in plain code on the CPU (it needs no GPU); --device applies to transformer models`);
+  for (const note of deviceNotes({ ...(device ? { device } : {}), ...(dtype ? { dtype } : {}) }, built, (name, value) => `--${name} ${value}`)) console.warn(note);
   mkdirSync(dirname(resolve(out)), { recursive: true });
   writeFileSync(out, built.bytes);
   console.log(`${out}: ${built.docs} documents, ${megabytes(built.bytes.length)}, model ${built.modelId}, ${((performance.now() - started) / 1000).toFixed(1)} s`);

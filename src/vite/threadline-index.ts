@@ -13,7 +13,7 @@ import { existsSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Plugin } from 'vite';
-import { indexFiles } from '../cli/index-files';
+import { deviceNotes, indexFiles } from '../cli/index-files';
 import type { EmbedderDtype } from '../embedding/embedder-options';
 import { OFFLINE_MODEL_ID } from '../embedding/offline-model';
 
@@ -53,7 +53,7 @@ export function threadlineIndex(options: ThreadlineIndexOptions): Plugin {
     ...(options.baseUrl !== undefined ? { baseUrl: options.baseUrl } : {}), ...(options.pageExt !== undefined ? { pageExt: options.pageExt } : {}),
   }).then((r) => {
     // As `threadline index` says it: a static model needs no GPU, and the option must not seem to use one.
-    if (options.device === 'webgpu' && r.staticModel) console.warn(`threadline/vite: device 'webgpu': ${r.modelId} is a static model, embedded in plain code on the CPU (it needs no GPU); device applies to transformer models`);
+    for (const note of deviceNotes(options, r, (name, value) => `${name} '${value}'`)) console.warn(`threadline/vite: ${note}`);
     return r.bytes;
   }).catch((error: unknown) => { built = null; throw error; }));
   return {

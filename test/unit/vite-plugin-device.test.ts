@@ -5,6 +5,7 @@
 import { resolve } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { readPrebuiltHeader } from '../../src/prebuilt/format';
+import { deviceNotes } from '../../src/cli/index-files';
 import { threadlineIndex } from '../../src/vite/threadline-index';
 
 const root = resolve(import.meta.dirname, '../..');
@@ -32,5 +33,17 @@ describe("threadline/vite's device option", () => {
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
     await build({ include: 'docs/examples/static-site' });
     expect(warn).not.toHaveBeenCalled();
+  });
+});
+
+describe('deviceNotes: what device webgpu did not do as asked, said by threadline index and the plugin', () => {
+  const cli = (name: string, value: string) => `--${name} ${value}`;
+  it('a static model needs no GPU; quantized weights were slower on one; anything else says nothing', () => {
+    expect(deviceNotes({ device: 'webgpu' }, { modelId: 'threadline-glove-30k#int8', staticModel: true }, cli)).toEqual([expect.stringMatching(/^--device webgpu: threadline-glove-30k#int8 is a static model/)]);
+    expect(deviceNotes({ device: 'webgpu', dtype: 'q8' }, { modelId: 'm#q8', staticModel: false }, cli)).toEqual([expect.stringMatching(/^--device webgpu with --dtype q8: quantized weights ran slower on WebGPU than on the CPU .*0\.41×/)]);
+    expect(deviceNotes({ device: 'webgpu', dtype: 'fp32' }, { modelId: 'm#fp32', staticModel: false }, cli)).toEqual([]);
+    expect(deviceNotes({ device: 'webgpu' }, { modelId: 'm#auto', staticModel: false }, cli)).toEqual([]);
+    expect(deviceNotes({ device: 'cpu', dtype: 'q8' }, { modelId: 'm#q8', staticModel: false }, cli)).toEqual([]);
+    expect(deviceNotes({ dtype: 'q8' }, { modelId: 'threadline-glove-30k#int8', staticModel: true }, cli)).toEqual([]);
   });
 });
