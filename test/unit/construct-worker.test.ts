@@ -6,6 +6,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { constructWorker, TRUSTED_TYPES_POLICY } from '../../src/client/construct-worker';
+import { makeWorker } from '../../src/client/trusted-worker';
 import { watchWorker } from '../../src/client/worker-watch';
 
 const ORIGIN = 'https://docs.example';
@@ -115,6 +116,33 @@ describe('constructWorker', () => {
     expect(thrown(() => constructWorker('language model', sameOrigin))).toMatchObject({
       code: 'WORKER_UNAVAILABLE', message: 'The language model worker could not be started: Access to the script is denied.',
     });
+  });
+});
+
+describe('makeWorker (the import-free core the standalone entry copies)', () => {
+  it('with the policy known but no Worker global: an Error saying so, never a bare undefined (which read "could not be started: undefined")', () => {
+    scope.trustedTypes = trustedTypes(() => true);
+    scope[POLICY_SLOT] = (scope.trustedTypes as ReturnType<typeof trustedTypes>).createPolicy('threadline', { createScriptURL: (u) => u });
+    delete scope.Worker;
+    let error: unknown;
+    try {
+      makeWorker(sameOrigin);
+    } catch (caught) {
+      error = caught;
+    }
+    expect(error).toBeInstanceOf(TypeError);
+    const unavailable = thrown(() => constructWorker('retrieval', sameOrigin));
+    expect(unavailable.code).toBe('WORKER_UNAVAILABLE');
+    expect(unavailable.message).toMatch(/^The retrieval worker could not be started: Worker is not available here\./);
+  });
+
+  it('under Trusted Types, makes the worker through the policy that constructWorker shares (one policy per page, whichever made it)', () => {
+    scope.Worker = EnforcingWorker;
+    scope.trustedTypes = trustedTypes(() => true);
+    makeWorker(sameOrigin); // the standalone entry's early start
+    constructWorker('retrieval', sameOrigin); // the library's, later
+    expect(policies).toEqual(['threadline']);
+    expect(EnforcingWorker.made).toEqual([`${ORIGIN}/assets/retrieval.worker.js`, `${ORIGIN}/assets/retrieval.worker.js`]);
   });
 });
 
