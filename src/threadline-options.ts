@@ -2,7 +2,7 @@
  * createThreadline()'s options, checked at once: a wrong value is INVALID_INPUT naming it before any worker
  * starts, not a failure at the first call that happens to use it (a chunk size or a batch size of 0 failed only
  * at the first add()) or a silent other meaning (a mistyped onModelMismatch meant 'error'; a string for `llm`
- * was taken as a WebLLM configuration). `name` and `search.weights` are checked where they are read.
+ * was taken as a WebLLM configuration). The defaults (threadline.ts) all pass, so only what was given is checked.
  */
 import { embedderOptionsProblem } from './embedding/embedder-options';
 import { ThreadlineError } from './errors';
@@ -13,6 +13,13 @@ import { shown } from './util/shown';
 export function threadlineOptionsProblem(options: ThreadlineOptions): ThreadlineError | null {
   const o = options as Record<keyof ThreadlineOptions, unknown>;
   const invalid = (message: string) => new ThreadlineError('INVALID_INPUT', message);
+  const name = o.name;
+  if (name != null && (typeof name !== 'string' || name.trim() === '' || name.length > 200)) return invalid('name must be a non-empty string of at most 200 characters');
+  for (const [key, value] of Object.entries(options.search?.weights ?? {}) as [string, unknown][]) {
+    if (typeof value !== 'number' || !Number.isFinite(value) || value < 0 || (key === 'corroboration' && value > 1)) {
+      return invalid(`search.weights.${key} must be a finite number ≥ 0${key === 'corroboration' ? ' and ≤ 1' : ''} (got ${String(value)})`);
+    }
+  }
   const problem = embedderOptionsProblem(o.embedder ?? {}) ?? chunkOptionsProblem(o.chunking ?? {});
   if (problem) return problem;
   if (o.onModelMismatch !== undefined && o.onModelMismatch !== 'error' && o.onModelMismatch !== 'rebuild') return invalid(`onModelMismatch must be 'error' or 'rebuild', got ${shown(o.onModelMismatch)}`);

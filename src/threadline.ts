@@ -103,16 +103,10 @@ export async function createThreadline(options: ThreadlineOptions = {}): Promise
     throw new ThreadlineError('INSECURE_CONTEXT', 'threadline needs a secure context: serve the page over https (or from localhost). Over plain http the browser withholds Web Locks and Web Crypto.');
   }
   throwIfAborted(options.signal);
-  const name = options.name ?? THREADLINE_DEFAULTS.name;
-  if (typeof name !== 'string' || name.trim() === '' || name.length > 200) throw new ThreadlineError('INVALID_INPUT', 'name must be a non-empty string of at most 200 characters');
-  const weights = { ...THREADLINE_DEFAULTS.search.weights, ...options.search?.weights };
-  for (const [key, value] of Object.entries(weights)) {
-    if (typeof value !== 'number' || !Number.isFinite(value) || value < 0 || (key === 'corroboration' && value > 1)) {
-      throw new ThreadlineError('INVALID_INPUT', `search.weights.${key} must be a finite number ≥ 0${key === 'corroboration' ? ' and ≤ 1' : ''} (got ${String(value)})`);
-    }
-  }
   const problem = threadlineOptionsProblem(options);
   if (problem) throw problem;
+  const name = options.name ?? THREADLINE_DEFAULTS.name;
+  const weights = { ...THREADLINE_DEFAULTS.search.weights, ...options.search?.weights };
   const embedder = pageRelative(options.embedder ?? {});
   // A worker the page started early for these options (the standalone element does) is adopted once; after a crash, a fresh one starts.
   const makeWorker = options.worker ?? (() => takeSpareRetrievalWorker(embedder) ?? defaultRetrievalWorker());

@@ -6,6 +6,7 @@
  */
 import { ThreadlineError } from '../errors';
 import type { ChatOptions } from './types';
+import { shown } from '../util/shown';
 
 const CONDENSE_MODES = ['auto', 'rules', 'llm', 'off'];
 const LAYOUTS = ['kv-stable', 'compact'];
@@ -13,7 +14,7 @@ const MEMORY_KINDS = ['window', 'summary'];
 
 export function validateChatOptions(options: ChatOptions): void {
   const bad = (name: string, expected: string, value: unknown): never => {
-    throw new ThreadlineError('INVALID_INPUT', `chat option ${name} must be ${expected} (got ${typeof value === 'string' ? JSON.stringify(value) : String(value)})`);
+    throw new ThreadlineError('INVALID_INPUT', `chat option ${name} must be ${expected} (got ${shown(value)})`);
   };
   const oneOf = (name: string, value: unknown, allowed: readonly string[]) => {
     if (value !== undefined && !allowed.includes(value as string)) bad(name, `one of ${allowed.map((a) => `'${a}'`).join(', ')}`, value);

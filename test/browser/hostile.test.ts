@@ -118,6 +118,9 @@ describe('hostile options', () => {
 
 describe('hostile options, every one checked by createThreadline() before any worker starts', () => {
   it.each([
+    [{ name: '' }, /^name must be a non-empty string of at most 200 characters$/],
+    [{ name: 'x'.repeat(201) }, /^name must be a non-empty string/],
+    [{ name: 42 as never }, /^name must be a non-empty string/],
     [{ embedder: { batchSize: 0 } }, /embedder\.batchSize must be a whole number from 1 to 4096, got 0/],
     [{ embedder: { device: 'gpu' as never } }, /embedder\.device must be one of/],
     [{ embedder: { dtype: 'f32' as never } }, /embedder\.dtype must be one of/],
