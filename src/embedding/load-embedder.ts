@@ -8,7 +8,9 @@ import { isThreadlineError, ThreadlineError } from '../errors';
 import type { Embedder } from './embedder';
 import { standIn } from './stand-in';
 import { EMBEDDER_DEFAULTS, embedderOptionsProblem, type EmbedderOptions, type EmbedderRuntime } from './embedder-options';
-import { modelFiles, parseModelJson, readModelFile, type ModelFiles } from './model-files';
+import { embeddedFiles } from './embedded-files';
+import { modelFiles, parseModelJson, readModelFile, type FolderFiles, type ModelFiles } from './model-files';
+import { readSafetensorsFile } from './safetensors';
 import { modelIdentity, resolveModelSource } from './model-source';
 import { bundledOfflineModel, OFFLINE_MODEL_ID, OFFLINE_MODEL_IDENTITY } from './offline-model';
 import { isStaticConfig, StaticEmbedder } from './static-embedder';
@@ -88,16 +90,27 @@ async function create(opts: Required<EmbedderOptions>, files: ModelFiles, runtim
   // Each JSON file is parsed as soon as it arrives, while the table is still downloading.
   const readJson = (url: string, name: string, optional: boolean) =>
     readModelFile(files, url, { ...read, name, optional }).then((bytes) => (bytes ? parseModelJson(files, url, bytes) : null));
-  const readStatic = () => Promise.all([
-    readJson(files.tokenizer, 'tokenizer.json', false),
-    readJson(files.tokenizerConfig, 'tokenizer_config.json', true),
-    readModelFile(files, files.weights, { ...read, name: 'model.safetensors' }),
-  ]);
-  // The built-in model is static: its files are fetched together with config.json instead of after it (one round trip less on every load).
-  const early = knownStatic ? readStatic() : null;
-  early?.catch(() => undefined); // a config.json failure is reported first; this one is awaited below
-  const configBytes = await readModelFile(files, files.config, { ...read, name: 'config.json' });
-  const config = parseModelJson(files, files.config, configBytes ?? new ArrayBuffer(0));
+  const readWeights = () => readModelFile(files, files.weights, { ...read, name: 'model.safetensors' });
+  const ready = (embedder: StaticEmbedder) => {
+    runtime.onProgress?.({ phase: 'model-ready', model: opts.model, device: 'static', dims: embedder.dims, ms: performance.now() - started });
+    return embedder;
+  };
+  if (knownStatic) {
+    // The built-in model is one file: its model.safetensors carries the JSON files and the vocabulary (embedded-files.ts).
+    const weights = await readWeights();
+    if (!weights) throw new ThreadlineError('INTERNAL', 'a required model file read as missing');
+    if (carriesFiles(weights) || !files.config || !files.tokenizer) return ready(await StaticEmbedder.fromFiles({ weights }, embedderIdentity(opts)));
+    // A folder of the built-in model's name written without them (by hand, or by another tool): read as a folder.
+    const [config, tokenizer, tokenizerConfig] = await Promise.all([
+      readJson(files.config, 'config.json', false),
+      readJson(files.tokenizer, 'tokenizer.json', false),
+      files.tokenizerConfig ? readJson(files.tokenizerConfig, 'tokenizer_config.json', true) : null,
+    ]);
+    return ready(await StaticEmbedder.fromFiles({ config, tokenizer, ...(tokenizerConfig ? { tokenizerConfig } : {}), weights }, embedderIdentity(opts)));
+  }
+  const folder = files as FolderFiles;
+  const configBytes = await readModelFile(files, folder.config, { ...read, name: 'config.json' });
+  const config = parseModelJson(files, folder.config, configBytes ?? new ArrayBuffer(0));
   if (!isStaticConfig(config)) {
     let transformers: typeof TransformersEmbedder;
     try {
@@ -107,9 +120,20 @@ async function create(opts: Required<EmbedderOptions>, files: ModelFiles, runtim
     }
     return transformers.loadTransformersEmbedder(opts, embedderIdentity(opts), runtime);
   }
-  const [tokenizer, tokenizerConfig, weights] = await (early ?? readStatic());
+  const [tokenizer, tokenizerConfig, weights] = await Promise.all([
+    readJson(folder.tokenizer, 'tokenizer.json', false),
+    readJson(folder.tokenizerConfig, 'tokenizer_config.json', true),
+    readWeights(),
+  ]);
   if (!weights) throw new ThreadlineError('INTERNAL', 'a required model file read as missing'); // only optional files read as null; a tokenizer.json of `null` fails in fromFiles
-  const embedder = await StaticEmbedder.fromFiles({ config, tokenizer, ...(tokenizerConfig ? { tokenizerConfig } : {}), weights }, embedderIdentity(opts));
-  runtime.onProgress?.({ phase: 'model-ready', model: opts.model, device: 'static', dims: embedder.dims, ms: performance.now() - started });
-  return embedder;
+  return ready(await StaticEmbedder.fromFiles({ config, tokenizer, ...(tokenizerConfig ? { tokenizerConfig } : {}), weights }, embedderIdentity(opts)));
+}
+
+/** Whether a table file carries its model's JSON files; a file that cannot be read says so in fromFiles, which reads it again. */
+function carriesFiles(weights: ArrayBuffer): boolean {
+  try {
+    return embeddedFiles(readSafetensorsFile(weights).metadata) !== null;
+  } catch {
+    return true;
+  }
 }

@@ -16,18 +16,22 @@ import { isNode } from '../util/runtime';
 export interface ModelFiles {
   /** What the model is called in messages. */
   label: string;
-  config: string;
-  tokenizer: string;
-  tokenizerConfig: string;
+  /** The JSON files; a model whose model.safetensors carries them (embedded-files.ts, the built-in model) may leave them out. */
+  config?: string;
+  tokenizer?: string;
+  tokenizerConfig?: string;
   /** The static table (model.safetensors). */
   weights: string;
   /** Added to every load error: how to make this model reachable. */
   hint?: string;
 }
 
+/** A folder's files: every one named, since what the folder holds is known only once config.json is read. */
+export type FolderFiles = ModelFiles & Required<Pick<ModelFiles, 'config' | 'tokenizer' | 'tokenizerConfig'>>;
+
 const HUB = 'https://huggingface.co';
 
-export function modelFiles(model: string, baseUrl?: string): ModelFiles {
+export function modelFiles(model: string, baseUrl?: string): FolderFiles {
   const source = resolveModelSource(model, baseUrl);
   const folder = source.localBase === null ? `${HUB}/${source.name}/resolve/main/` : `${source.localBase}${source.name}/`;
   const at = (file: string) => (isUrl(folder) ? new URL(file, folder).href : `${folder}${file}`);

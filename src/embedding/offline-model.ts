@@ -15,18 +15,18 @@ export const OFFLINE_MODEL_PATH = `/${OFFLINE_MODEL_ID}/`;
 export const OFFLINE_MODEL_IDENTITY = `${OFFLINE_MODEL_ID}#int8`;
 
 /**
- * The model's files next to this module. Each URL is a literal
+ * The model's file next to this module. The URL is a literal
  * `new URL('…', import.meta.url)`, the pattern Vite, webpack, Rollup and
- * Parcel follow, so an app that bundles threadline gets the files copied
- * into its build with no configuration. (In this repository the folder is a
- * link to `.models/`, built by `npm run model`.)
+ * Parcel follow, so an app that bundles threadline gets the file copied
+ * into its build with no configuration. Only model.safetensors is named: it
+ * carries the folder's three JSON files and the vocabulary
+ * (embedded-files.ts, vocab-table.ts), so pages load one file and bundlers
+ * copy one. (In this repository the folder is a link to `.models/`, built by
+ * `npm run model`.)
  */
 export function bundledOfflineModel(): ModelFiles {
   return {
     label: OFFLINE_MODEL_ID,
-    config: new URL('./threadline-glove-30k/config.json', import.meta.url).href,
-    tokenizer: new URL('./threadline-glove-30k/tokenizer.json', import.meta.url).href,
-    tokenizerConfig: new URL('./threadline-glove-30k/tokenizer_config.json', import.meta.url).href,
     weights: new URL('./threadline-glove-30k/model.safetensors', import.meta.url).href,
     hint: 'The offline model ships with threadline and a bundler that follows new URL(…, import.meta.url) copies it; without one, copy it with `npx threadline model <folder>`, serve that folder, and pass embedder: { model: "<its URL>" }.',
   };

@@ -6,7 +6,7 @@
  * may not overlap, so a hostile file fails with a message instead of reading
  * out of bounds or allocating without limit.
  */
-export type SafetensorsDtype = 'F32' | 'F16' | 'I8' | 'U8' | 'I32' | 'I64';
+export type SafetensorsDtype = 'F32' | 'F16' | 'I8' | 'U8' | 'U16' | 'I32' | 'I64';
 
 export interface Tensor {
   dtype: SafetensorsDtype;
@@ -15,13 +15,18 @@ export interface Tensor {
   bytes: Uint8Array;
 }
 
-const SIZES: Record<SafetensorsDtype, number> = { F32: 4, F16: 2, I8: 1, U8: 1, I32: 4, I64: 8 };
+const SIZES: Record<SafetensorsDtype, number> = { F32: 4, F16: 2, I8: 1, U8: 1, U16: 2, I32: 4, I64: 8 };
 /** Far above any real header (a few KB), far below what could hurt to parse. */
 const MAX_HEADER = 16 * 1024 * 1024;
 
 export class SafetensorsError extends Error {}
 
 export function readSafetensors(buffer: ArrayBuffer): Map<string, Tensor> {
+  return readSafetensorsFile(buffer).tensors;
+}
+
+/** The tensors and the header's `__metadata__` (its string values, as the format defines them; empty when absent). */
+export function readSafetensorsFile(buffer: ArrayBuffer): { tensors: Map<string, Tensor>; metadata: Readonly<Record<string, string>> } {
   if (buffer.byteLength < 8) throw new SafetensorsError(`file of ${buffer.byteLength} bytes is too short for a safetensors header`);
   const view = new DataView(buffer);
   const headerLength = view.getUint32(0, true) + view.getUint32(4, true) * 2 ** 32;
@@ -39,8 +44,15 @@ export function readSafetensors(buffer: ArrayBuffer): Map<string, Tensor> {
   const dataLength = buffer.byteLength - dataStart;
   const tensors = new Map<string, Tensor>();
   const ranges: [number, number][] = [];
+  const metadata: Record<string, string> = Object.create(null) as Record<string, string>;
   for (const [name, entry] of Object.entries(header)) {
-    if (name === '__metadata__') continue;
+    if (name === '__metadata__') {
+      // Values that are not strings break the format's rule; they were ignored before metadata was read, and still are.
+      if (entry && typeof entry === 'object' && !Array.isArray(entry)) {
+        for (const [key, value] of Object.entries(entry as Record<string, unknown>)) if (typeof value === 'string') metadata[key] = value;
+      }
+      continue;
+    }
     const { dtype, shape, data_offsets: offsets } = (entry ?? {}) as { dtype?: unknown; shape?: unknown; data_offsets?: unknown };
     if (typeof dtype !== 'string' || !(dtype in SIZES)) throw new SafetensorsError(`tensor "${name}": unsupported dtype ${String(dtype)}`);
     if (!Array.isArray(shape) || shape.length > 8 || !shape.every((d) => Number.isSafeInteger(d) && d >= 0)) {
@@ -59,7 +71,7 @@ export function readSafetensors(buffer: ArrayBuffer): Map<string, Tensor> {
     ranges.push([begin, end]);
     tensors.set(name, { dtype: dtype as SafetensorsDtype, shape: shape as number[], bytes: new Uint8Array(buffer, dataStart + begin, end - begin) });
   }
-  return tensors;
+  return { tensors, metadata };
 }
 
 /** Every platform that runs threadline is little-endian, as safetensors is; checked once rather than assumed. */
@@ -87,6 +99,7 @@ export function toFloat32(tensor: Tensor): Float32Array {
   switch (dtype) {
     case 'F32': for (let i = 0; i < n; i++) out[i] = view.getFloat32(i * 4, true); break;
     case 'F16': for (let i = 0; i < n; i++) out[i] = halfToFloat(view.getUint16(i * 2, true)); break;
+    case 'U16': for (let i = 0; i < n; i++) out[i] = view.getUint16(i * 2, true); break;
     case 'I32': for (let i = 0; i < n; i++) out[i] = view.getInt32(i * 4, true); break;
     case 'I64': for (let i = 0; i < n; i++) out[i] = Number(view.getBigInt64(i * 8, true)); break;
   }

@@ -14,12 +14,16 @@
 import { TimeSlice } from '../util/time-slice';
 import { ThreadlineError, throwIfAborted } from '../errors';
 import type { Embedder } from './embedder';
-import { readSafetensors, SafetensorsError, toFloat32, type Tensor } from './safetensors';
-import { tokenIds, type TokenIds } from './word-level-tokenizer';
+import { embeddedFiles, type EmbeddedFiles } from './embedded-files';
+import { readSafetensorsFile, toFloat32, type Tensor } from './safetensors';
+import { readVocabTable, type VocabTable } from './vocab-table';
+import { tokenIds, wordLevelTokenIds, type TokenIds } from './word-level-tokenizer';
 
 export interface StaticModelFiles {
-  config: unknown;
-  tokenizer: unknown;
+  /** config.json; absent: the one model.safetensors carries (embedded-files.ts). */
+  config?: unknown;
+  /** tokenizer.json; absent: the one model.safetensors carries, with its vocabulary as tensors (vocab-table.ts). */
+  tokenizer?: unknown;
   /** tokenizer_config.json, when the folder has one (its `model_max_length` caps the input). */
   tokenizerConfig?: unknown;
   weights: ArrayBuffer;
@@ -60,11 +64,21 @@ export class StaticEmbedder implements Embedder {
   static async fromFiles(files: StaticModelFiles, modelId: string): Promise<StaticEmbedder> {
     const fail = (why: string): never => { throw new ThreadlineError('MODEL_LOAD_FAILED', `Static model "${modelId}": ${why}`); };
     let tensors: Map<string, Tensor>;
+    let embedded: EmbeddedFiles | null;
+    let table: VocabTable | null;
     try {
-      tensors = readSafetensors(files.weights);
+      const file = readSafetensorsFile(files.weights);
+      tensors = file.tensors;
+      embedded = embeddedFiles(file.metadata);
+      table = readVocabTable(tensors);
     } catch (error) {
-      return fail(`model.safetensors is unreadable (${error instanceof SafetensorsError ? error.message : String(error)})`);
+      return fail(`model.safetensors is unreadable (${error instanceof Error ? error.message : String(error)})`);
     }
+    // A file given beside the table wins over the copy inside it (a Model2Vec folder's own tokenizer.json).
+    const config = files.config !== undefined ? files.config : embedded?.config;
+    const tokenizerJson = files.tokenizer !== undefined ? files.tokenizer : embedded?.tokenizer;
+    const tokenizerConfig = files.tokenizerConfig ?? embedded?.tokenizerConfig;
+    if (files.config === undefined && !isStaticConfig(config)) return fail(embedded ? 'the config.json inside model.safetensors is not a static model\'s' : 'there is no config.json, and model.safetensors carries none');
     const embeddings = tensors.get('embeddings') ?? tensors.get('0');
     if (!embeddings || embeddings.shape.length !== 2) return fail('model.safetensors has no 2-D "embeddings" tensor');
     if (!['F32', 'F16', 'I8'].includes(embeddings.dtype)) return fail(`embeddings of dtype ${embeddings.dtype} are not supported (F32, F16, I8)`);
@@ -72,8 +86,15 @@ export class StaticEmbedder implements Embedder {
     if (rows < 1 || dims < 1 || dims > 4096) return fail(`embeddings shape ${rows} × ${dims} is not usable`);
     let tokenizer: TokenIds;
     try {
-      if (!files.tokenizer || typeof files.tokenizer !== 'object') throw new Error('not a JSON object');
-      tokenizer = await tokenIds(files.tokenizer, (files.tokenizerConfig ?? {}));
+      if (!tokenizerJson || typeof tokenizerJson !== 'object') throw new Error(tokenizerJson === undefined ? 'there is none, and model.safetensors carries none' : 'not a JSON object');
+      const vocab = (tokenizerJson as { model?: { vocab?: unknown } }).model?.vocab;
+      if (vocab === undefined && table) {
+        tokenizer = wordLevelTokenIds(tokenizerJson, tokenizerConfig ?? {}, table) ?? (() => { throw new Error('its vocabulary is in model.safetensors, which only a word-level tokenizer with BERT normalization can use'); })();
+      } else if (vocab === undefined && embedded && tokenizerJson === embedded.tokenizer) {
+        throw new Error('the one model.safetensors carries has no vocabulary, and the file has no vocabulary tensors');
+      } else {
+        tokenizer = await tokenIds(tokenizerJson, tokenizerConfig ?? {});
+      }
     } catch (error) {
       return fail(`tokenizer.json is unusable (${error instanceof Error ? error.message : String(error)})`);
     }
@@ -88,7 +109,7 @@ export class StaticEmbedder implements Embedder {
     } else if (rows < vocab) {
       return fail(`the tokenizer has ${vocab} tokens but the table only ${rows} rows`);
     }
-    const table = embeddings.dtype === 'I8' ? new Int8Array(embeddings.bytes.buffer, embeddings.bytes.byteOffset, rows * dims) : toFloat32(embeddings);
+    const rowTable = embeddings.dtype === 'I8' ? new Int8Array(embeddings.bytes.buffer, embeddings.bytes.byteOffset, rows * dims) : toFloat32(embeddings);
     const weights = tensors.get('weights');
     let scale: Float32Array | null = null;
     if (weights) {
@@ -98,11 +119,10 @@ export class StaticEmbedder implements Embedder {
       scale = toFloat32(weights);
       if (!allFinite(scale)) return fail('the weights hold non-finite values');
     }
-    if (table instanceof Float32Array && !allFinite(table)) return fail('the embeddings hold non-finite values');
-    const config = (files.config ?? {}) as { normalize?: unknown };
-    const maxLength = (files.tokenizerConfig as { model_max_length?: unknown } | undefined)?.model_max_length;
+    if (rowTable instanceof Float32Array && !allFinite(rowTable)) return fail('the embeddings hold non-finite values');
+    const maxLength = (tokenizerConfig as { model_max_length?: unknown } | undefined)?.model_max_length;
     const maxTokens = typeof maxLength === 'number' && Number.isFinite(maxLength) && maxLength > 0 ? Math.min(maxLength, 1 << 20) : DEFAULT_MAX_TOKENS;
-    return new StaticEmbedder(modelId, tokenizer, table, scale, dims, rowOf, config.normalize !== false, maxTokens);
+    return new StaticEmbedder(modelId, tokenizer, rowTable, scale, dims, rowOf, (config as { normalize?: unknown } | null | undefined)?.normalize !== false, maxTokens);
   }
 
   countTokens(text: string): number {

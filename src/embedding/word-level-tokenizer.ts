@@ -15,6 +15,7 @@
  * uses the general tokenizer.
  */
 import { GENERAL_PUNCTUATION_RANGES, PLAIN_TEXT } from '../text/plain-text';
+import type { VocabLookup, VocabTable } from './vocab-table';
 
 export interface TokenIds {
   /** Ids of `text`'s tokens, no special tokens added; an unknown word without an unknown token is `undefined`, as in the general tokenizer. */
@@ -144,25 +145,36 @@ function splitAdded(text: string, contents: readonly string[]): string[] {
   return out;
 }
 
-/** The fast path, or null when tokenizer.json (or its config) is not the configuration it repeats exactly. */
-export function wordLevelTokenIds(json: unknown, config: unknown = {}): TokenIds | null {
+/**
+ * The fast path, or null when tokenizer.json (or its config) is not the configuration it repeats exactly.
+ * `table`: the vocabulary read from model.safetensors (vocab-table.ts), for a tokenizer.json written without
+ * its `vocab`; with it, the ids are looked up there.
+ */
+export function wordLevelTokenIds(json: unknown, config: unknown = {}, table?: VocabTable): TokenIds | null {
   if (!json || typeof json !== 'object') return null;
   const t = json as { model?: { type?: unknown; vocab?: unknown }; normalizer?: unknown; pre_tokenizer?: unknown; post_processor?: unknown; added_tokens?: unknown };
   const c = (config ?? {}) as { unk_token?: unknown; remove_space?: unknown; do_lowercase_and_remove_accent?: unknown; target_lang?: unknown };
   const vocab = t.model?.vocab;
-  if (t.model?.type !== 'WordLevel' || !vocab || typeof vocab !== 'object' || Array.isArray(vocab)) return null;
+  if (t.model?.type !== 'WordLevel' || (!table && (!vocab || typeof vocab !== 'object' || Array.isArray(vocab)))) return null;
   if (t.post_processor != null || (t.pre_tokenizer as { type?: unknown } | null)?.type !== 'BertPreTokenizer') return null;
   if (t.normalizer != null && (t.normalizer as { type?: unknown }).type !== 'BertNormalizer') return null;
   if (c.remove_space === true || c.do_lowercase_and_remove_accent || c.target_lang) return null;
   const added = Array.isArray(t.added_tokens) ? (t.added_tokens as AddedTokenJson[]) : [];
   // Added tokens matched after normalization, or oddly formed, take the general path.
   if (added.some((a) => typeof a.content !== 'string' || !a.content || !Number.isInteger(a.id) || (a.normalized ?? !a.special))) return null;
-  const ids = vocab as Record<string, unknown>;
   let max = -1;
-  for (const key in ids) {
-    const id = ids[key];
-    if (typeof id !== 'number' || !Number.isInteger(id) || id < 0) return null;
-    if (id > max) max = id;
+  let find: VocabLookup;
+  if (table) {
+    max = table.size - 1;
+    find = table.lookup;
+  } else {
+    const ids = vocab as Record<string, unknown>;
+    for (const key in ids) {
+      const id = ids[key];
+      if (typeof id !== 'number' || !Number.isInteger(id) || id < 0) return null;
+      if (id > max) max = id;
+    }
+    find = (token) => (Object.hasOwn(ids, token) ? (ids[token] as number) : undefined);
   }
   const addedTokens = new Map<string, AddedTokenJson>();
   for (const a of added) {
@@ -170,9 +182,9 @@ export function wordLevelTokenIds(json: unknown, config: unknown = {}): TokenIds
     if (a.id > max) max = a.id;
   }
   const contents = [...addedTokens.keys()];
-  const unkId = typeof c.unk_token === 'string' && Object.hasOwn(ids, c.unk_token) ? (ids[c.unk_token] as number) : undefined;
+  const unkId = typeof c.unk_token === 'string' ? find(c.unk_token) : undefined;
   const normalize = normalizer((t.normalizer ?? null) as BertNormalizerConfig | null);
-  const idOf = (token: string): number | undefined => addedTokens.get(token)?.id ?? (Object.hasOwn(ids, token) ? (ids[token] as number) : unkId);
+  const idOf = (token: string): number | undefined => addedTokens.get(token)?.id ?? find(token) ?? unkId;
   const encode = (text: string): (number | undefined)[] => {
     const sections = splitAdded(text, contents);
     for (let i = 0; i < sections.length; i++) {

@@ -65,9 +65,11 @@ describe('the compiled `threadline` bin (dist/cli/threadline.js)', () => {
     const copied = await run('element', element);
     expect(copied.code).toBe(0);
     expect(copied.stdout).toMatch(/files, \d+\.\d\d MB \(without web-llm/);
-    for (const file of ['threadline-chat.js', 'threadline-glove-30k/model.safetensors', 'threadline-glove-30k/tokenizer.json']) {
+    for (const file of ['threadline-chat.js', 'threadline-glove-30k/model.safetensors']) {
       expect(existsSync(join(element, file)) && statSync(join(element, file)).size > 0, file).toBe(true);
     }
+    // The table carries the model's JSON files and vocabulary, so the element loads, and copies, only it.
+    expect(readdirSync(join(element, 'threadline-glove-30k'))).toEqual(['model.safetensors']);
     expect(readdirSync(element).some((f) => /^retrieval\.worker-.*\.js$/.test(f))).toBe(true);
     // Nothing the default element does not use: no web-llm, no transformers.js, no WASM runtime, no document readers.
     expect(readdirSync(element).filter((f) => /web-llm|llm\.worker|transformers|^ort$|^pdf|^docx|^documents\.worker/.test(f))).toEqual([]);

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { readModelFile, type ModelFiles } from '../../src/embedding/model-files';
+import { readModelFile, type FolderFiles } from '../../src/embedding/model-files';
 import { labelledAsPage, startsLikePage } from '../../src/util/served-page';
 
 const bytes = (text: string) => new TextEncoder().encode(text);
@@ -32,7 +32,7 @@ describe('a page served in place of a missing file', () => {
 
 describe('reading a model file the host answers with a page (status 200)', () => {
   afterEach(() => { vi.unstubAllGlobals(); });
-  const files: ModelFiles = { label: 'site-model', config: 'https://site.example/m/config.json', tokenizer: 'https://site.example/m/tokenizer.json', tokenizerConfig: 'https://site.example/m/tokenizer_config.json', weights: 'https://site.example/m/model.safetensors' };
+  const files: FolderFiles = { label: 'site-model', config: 'https://site.example/m/config.json', tokenizer: 'https://site.example/m/tokenizer.json', tokenizerConfig: 'https://site.example/m/tokenizer_config.json', weights: 'https://site.example/m/model.safetensors' };
   const serve = (type: string) => vi.stubGlobal('fetch', () => Promise.resolve(new Response('\n<!doctype html><html><body>Docs home</body></html>', { status: 200, headers: { 'content-type': type } })));
 
   it.each(['text/html; charset=utf-8', 'application/octet-stream'])('labelled %s: a required file fails with MODEL_LOAD_FAILED naming its URL as missing, not as "not JSON"', async (type) => {

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadEmbedder } from '../../src/embedding/load-embedder';
-import { readSafetensors, writeSafetensors } from '../../src/embedding/safetensors';
+import { readSafetensors, readSafetensorsFile, writeSafetensors } from '../../src/embedding/safetensors';
 import { StaticEmbedder } from '../../src/embedding/static-embedder';
 import { BATCH_TARGET_MS, lengthOrder, nextBatchSize } from '../../src/embedding/transformers-embedder';
 
@@ -125,6 +125,38 @@ describe('static embedder (no ONNX Runtime)', () => {
       expect((caught as Error).message, name).toMatch(message);
     }
     expect(readSafetensors(good.slice().buffer).get('embeddings')?.dtype).toBe('I8');
+  });
+
+  it('the built-in model loads from model.safetensors alone (its JSON files and vocabulary inside): the vectors and token counts of the folder read with tokenizer.json', async () => {
+    const folder = `${MODELS}/threadline-glove-30k`;
+    // Only the table is named; the JSON files' URLs point nowhere, so a read of any of them would fail the load.
+    const offlineFiles = { label: 'threadline-glove-30k', weights: `${folder}/model.safetensors`, config: '/nowhere/config.json', tokenizer: '/nowhere/tokenizer.json' };
+    const events: string[] = [];
+    const single = await loadEmbedder({}, { offlineFiles, onProgress: (p) => { if (p.phase === 'model-download') events.push(p.file); } });
+    const fromFolder = await loadEmbedder({ model: `${folder}/` });
+    expect(single === fromFolder).toBe(false); // not.toBe would print both embedders, 3 MB tables included, even when it passes
+    expect(single.modelId).toBe(fromFolder.modelId);
+    expect(await single.embed(TEXTS)).toEqual(await fromFolder.embed(TEXTS));
+    for (const text of TEXTS) expect(single.countTokens(text)).toBe(fromFolder.countTokens(text));
+    expect(events.every((file) => file === 'model.safetensors')).toBe(true);
+  });
+
+  it('refuses a table whose embedded files are broken with MODEL_LOAD_FAILED naming the problem', async () => {
+    const good = readSafetensorsFile(readFileSync(`${MODELS}/threadline-glove-30k/model.safetensors`).buffer);
+    const tensors = Object.fromEntries([...good.tensors].map(([name, t]) => [name, { dtype: t.dtype, shape: t.shape, bytes: t.bytes }]));
+    const noVocab = Object.fromEntries(Object.entries(tensors).filter(([name]) => !name.startsWith('vocab.')));
+    const cases: [string, Uint8Array, RegExp][] = [
+      ['config not JSON', writeSafetensors(tensors, { ...good.metadata, 'threadline.config': '{nope' }), /"threadline.config" is not JSON/],
+      ['not a static model', writeSafetensors(tensors, { ...good.metadata, 'threadline.config': '{"model_type":"bert"}' }), /not a static model/],
+      ['no vocabulary tensors', writeSafetensors(noVocab, { ...good.metadata }), /no vocabulary/],
+      ['no embedded files at all', writeSafetensors(noVocab), /no config.json/],
+      ['a vocabulary of the wrong shape', writeSafetensors({ ...tensors, 'vocab.slots': { dtype: 'U16', shape: [3], bytes: new Uint8Array(6) } }, { ...good.metadata }), /power of two/],
+    ];
+    for (const [name, bytes, message] of cases) {
+      const caught = await StaticEmbedder.fromFiles({ weights: bytes.slice().buffer }, 'x').catch((e: unknown) => e);
+      expect(caught, name).toMatchObject({ code: 'MODEL_LOAD_FAILED' });
+      expect((caught as Error).message, name).toMatch(message);
+    }
   });
 
   it('a caller that joins a load in flight shares it and hears its progress; one that comes after it settled adds no listener', async () => {

@@ -2,6 +2,9 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { SAMPLE_KB } from '../../demo/sample-kb';
+import { embeddedFiles } from '../../src/embedding/embedded-files';
+import { readSafetensorsFile, writeSafetensors } from '../../src/embedding/safetensors';
+import { readVocabTable, vocabTensors } from '../../src/embedding/vocab-table';
 import { generalTokenIds, wordLevelTokenIds } from '../../src/embedding/word-level-tokenizer';
 
 const MODEL = resolve(import.meta.dirname, '../../.models/threadline-glove-30k');
@@ -77,5 +80,50 @@ describe('word-level fast path: the same ids as @huggingface/tokenizers', () => 
     expect(wordLevelTokenIds({ ...tokenizerJson, model: { ...model, vocab: { a: 0, b: 'one' } } })).toBeNull();
     expect(wordLevelTokenIds(tokenizerJson, { remove_space: true })).toBeNull();
     expect(wordLevelTokenIds('not json')).toBeNull();
+  });
+
+  it('the vocabulary read from model.safetensors (vocab-table.ts) gives the ids tokenizer.json gives: every word, documents and hostile text', () => {
+    const { tensors, metadata } = readSafetensorsFile(readFileSync(resolve(MODEL, 'model.safetensors')).buffer);
+    const table = readVocabTable(tensors);
+    const embedded = embeddedFiles(metadata);
+    expect(table?.size).toBe(30_002);
+    expect((embedded?.tokenizer as { model: { vocab?: unknown } }).model.vocab).toBeUndefined(); // the words are only in the tensors
+    const fromTable = wordLevelTokenIds(embedded?.tokenizer, embedded?.tokenizerConfig, table ?? undefined);
+    const fromJson = wordLevelTokenIds(tokenizerJson, tokenizerConfig);
+    expect(fromTable?.unkId).toBe(fromJson?.unkId);
+    expect(fromTable?.vocabSize).toBe(fromJson?.vocabSize);
+    const vocab = (tokenizerJson.model as { vocab: Record<string, number> }).vocab;
+    const misread = Object.entries(vocab).filter(([word, id]) => table?.lookup(word) !== id);
+    expect(misread.slice(0, 3)).toEqual([]);
+    for (const absent of ['zzzqqq', '', 'Refund', 'refunds!', '__proto__', 'constructor', 'x'.repeat(300), '\u0100', 'é']) {
+      expect(table?.lookup(absent), absent).toBe(Object.hasOwn(vocab, absent) ? vocab[absent] : undefined);
+    }
+    const differ = texts.filter((t) => JSON.stringify(fromTable?.encode(t)) !== JSON.stringify(fromJson?.encode(t)));
+    expect(differ.slice(0, 3)).toEqual([]);
+  });
+
+  it('a hostile vocabulary table makes lookups miss, never read out of bounds or loop; a malformed one is refused naming the problem', () => {
+    const words = ['[PAD]', '[UNK]', 'refund', 'window', 'damaged'];
+    const good = vocabTensors(words);
+    const read = (over: Partial<typeof good>) => {
+      const all = { ...good, ...over } as typeof good;
+      return readVocabTable(readSafetensorsFile(writeSafetensors(all).slice().buffer).tensors);
+    };
+    expect(read({})?.lookup('window')).toBe(3);
+    // Every slot points at one word: only that word is found, every other lookup misses after one pass.
+    const full = new Uint16Array(good['vocab.slots']?.shape[0] ?? 0).fill(3);
+    expect(read({ 'vocab.slots': { dtype: 'U16', shape: [full.length], bytes: new Uint8Array(full.buffer) } })?.lookup('window')).toBe(undefined);
+    expect(read({ 'vocab.slots': { dtype: 'U16', shape: [full.length], bytes: new Uint8Array(full.buffer) } })?.lookup('refund')).toBe(2);
+    // Ids past the vocabulary read as misses.
+    const wild = new Uint16Array(full.length).fill(65_535);
+    expect(read({ 'vocab.slots': { dtype: 'U16', shape: [wild.length], bytes: new Uint8Array(wild.buffer) } })?.lookup('refund')).toBe(undefined);
+    expect(() => read({ 'vocab.slots': { dtype: 'U16', shape: [3], bytes: new Uint8Array(6) } })).toThrow(/power of two/);
+    expect(() => read({ 'vocab.lengths': { dtype: 'U8', shape: [5], bytes: Uint8Array.of(5, 5, 6, 6, 200) } })).toThrow(/add up to/);
+    const f32 = writeSafetensors({ ...good, 'vocab.slots': { dtype: 'F32', shape: [2], bytes: new Uint8Array(8) } });
+    expect(() => readVocabTable(readSafetensorsFile(f32.slice().buffer).tensors)).toThrow(/U16 or I32/);
+    const partial = Object.fromEntries(Object.entries(good).filter(([name]) => name !== 'vocab.bytes'));
+    expect(() => readVocabTable(readSafetensorsFile(writeSafetensors(partial).slice().buffer).tensors)).toThrow(/all three/);
+    expect(() => vocabTensors(['a', 'a'])).toThrow(/two ids/);
+    expect(() => vocabTensors(['\u0100'])).toThrow(/above U\+00FF/);
   });
 });
