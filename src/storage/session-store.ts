@@ -39,6 +39,9 @@ export interface SessionInfo {
   pending?: PendingQuestion;
 }
 
+/** A stored turn as a caller last read it: which one, and enough of it to tell it from another written at its index since. */
+export interface TurnMark { index: number; at: number; user: string }
+
 export interface PendingQuestion {
   /** Which turn wrote it: only that turn's save or stop removes it. */
   id: string;
@@ -86,16 +89,30 @@ export class SessionStore {
    * The session as stored now. Records that are not well-formed turns (a
    * browser bug, tampering, a future format) are skipped and counted, never
    * thrown: one bad record must not lock a visitor out of the conversation.
+   *
+   * `after`: the last turn the caller holds. When that record is still stored
+   * as it was, only the turns after it are read (`continued`), so a turn costs
+   * the same in a conversation of 1,000 turns as in one of 10; otherwise (the
+   * session was reset or cleared elsewhere) every turn is read, as without it.
    */
-  async load(id: string): Promise<{ info: SessionInfo | undefined; turns: StoredTurn[]; skipped: number }> {
+  async load(id: string, after?: TurnMark): Promise<{ info: SessionInfo | undefined; turns: StoredTurn[]; skipped: number; continued: boolean }> {
     return this.guard(async () => {
       const tx = this.db.transaction(['sessions', 'turns'], 'readonly');
-      const [info, records] = await Promise.all([
-        tx.objectStore('sessions').get(id),
-        tx.objectStore('turns').getAll(IDBKeyRange.bound([id, 0], [id, Number.MAX_SAFE_INTEGER])),
-      ]);
-      const turns = (records as unknown[]).filter(isStoredTurn).map(withValidChunkKeys);
-      return { info: isSessionInfo(info) ? withValidPending(info) : undefined, turns, skipped: records.length - turns.length };
+      const turnStore = tx.objectStore('turns');
+      const header = tx.objectStore('sessions').get(id);
+      const read = (records: unknown[], continued: boolean, info: unknown) => {
+        const turns = records.filter(isStoredTurn).map(withValidChunkKeys);
+        return { info: isSessionInfo(info) ? withValidPending(info) : undefined, turns, skipped: records.length - turns.length, continued };
+      };
+      if (after && Number.isSafeInteger(after.index) && after.index >= 0) {
+        const [known, newer] = await Promise.all([
+          turnStore.get([id, after.index]),
+          turnStore.getAll(IDBKeyRange.bound([id, after.index], [id, Number.MAX_SAFE_INTEGER], true)),
+        ]);
+        if (isStoredTurn(known) && known.at === after.at && known.user === after.user) return read(newer as unknown[], true, await header);
+      }
+      const records = await turnStore.getAll(IDBKeyRange.bound([id, 0], [id, Number.MAX_SAFE_INTEGER]));
+      return read(records as unknown[], false, await header);
     }, 'Could not load the session');
   }
 
@@ -111,10 +128,13 @@ export class SessionStore {
       try {
         const range = IDBKeyRange.bound([info.id, 0], [info.id, Number.MAX_SAFE_INTEGER]);
         const turns = tx.objectStore('turns');
-        const [last, count, stored] = await Promise.all([turns.openCursor(range, 'prev'), turns.count(range), tx.objectStore('sessions').get(info.id)]);
+        const [last, stored] = await Promise.all([turns.openKeyCursor(range, 'prev'), tx.objectStore('sessions').get(info.id)]);
         const index = last ? (last.key)[1] + 1 : 0;
         const saved: StoredTurn = { ...turn, sessionId: info.id, index };
         const header = isSessionInfo(stored) ? withValidPending(stored) : undefined;
+        // The stored header's count, which every write keeps (counting the records reads them all: 1,000 turns cost every
+        // question a few ms more); counted only where the header has none that fits (a damaged or foreign record).
+        const count = header && isSafeCount(header.turnCount) && header.turnCount <= index ? header.turnCount : await turns.count(range);
         const rest = withoutPending(info);
         const pending = header?.pending !== undefined && header.pending.id !== answers ? header.pending : undefined;
         const merged: SessionInfo = {

@@ -51,6 +51,35 @@ describe('no lost turns: two handles on one session', () => {
     expect((await store.load('shared')).info?.turnCount).toBe(4);
   });
 
+  it('a handle reads only the turns after its last one while that one is stored as it was; after a reset elsewhere it reads the conversation again', async () => {
+    const store = await SessionStore.open(`rel-${unique++}`);
+    const a = await ChatSession.open(store, engine, undefined, { sessionId: 'shared' });
+    await run(a, "what's the refund window?");
+    await run(a, 'how do I track my order?');
+    const b = await ChatSession.open(store, engine, undefined, { sessionId: 'shared' });
+    await run(b, 'how do I reset my password?');
+    const held = (await store.load('shared')).turns[1];
+    if (!held) throw new Error('no turn 1');
+    const after = await store.load('shared', { index: held.index, at: held.at, user: held.user });
+    expect(after).toMatchObject({ continued: true, skipped: 0 });
+    expect(after.turns.map((t) => t.user)).toEqual(['how do I reset my password?']);
+    await run(a, 'what does Pro cost?');
+    expect(a.history().map((t) => t.user)).toEqual(["what's the refund window?", 'how do I track my order?', 'how do I reset my password?', 'what does Pro cost?']);
+    // Reset on the other handle, then more turns than before: the index a holds now has another turn in it.
+    await b.reset();
+    for (const q of ['which plans include offline sync?', 'how do I export my notes?', 'what is two-factor authentication?', 'how do I delete my account?', 'thanks!']) await run(b, q);
+    expect((await store.load('shared', { index: 3, at: a.history()[3]?.at ?? 0, user: 'what does Pro cost?' })).continued).toBe(false);
+    await run(a, 'how do I change my email?');
+    expect(a.history().map((t) => t.user)).toEqual(['which plans include offline sync?', 'how do I export my notes?', 'what is two-factor authentication?', 'how do I delete my account?', 'thanks!', 'how do I change my email?']);
+    expect((await store.load('shared')).info?.turnCount).toBe(6);
+    // Reset with fewer turns after it: the index a holds is gone.
+    await b.reset();
+    await run(b, 'how do I track my order?');
+    await run(a, 'what about damaged items?');
+    expect(a.history().map((t) => t.user)).toEqual(['how do I track my order?', 'what about damaged items?']);
+    expect((await store.load('shared')).info?.turnCount).toBe(2);
+  });
+
   it('turns asked at the same moment on two handles are both kept', async () => {
     const store = await SessionStore.open(`rel-${unique++}`);
     const handles = await Promise.all([0, 1, 2].map(() => ChatSession.open(store, engine, undefined, { sessionId: 'race' })));
