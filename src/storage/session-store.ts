@@ -109,10 +109,10 @@ export class SessionStore {
           turnStore.get([id, after.index]),
           turnStore.getAll(IDBKeyRange.bound([id, after.index], [id, Number.MAX_SAFE_INTEGER], true)),
         ]);
-        if (isStoredTurn(known) && known.at === after.at && known.user === after.user) return read(newer as unknown[], true, await header);
+        if (isStoredTurn(known) && known.at === after.at && known.user === after.user) return read(newer, true, await header);
       }
       const records = await turnStore.getAll(IDBKeyRange.bound([id, 0], [id, Number.MAX_SAFE_INTEGER]));
-      return read(records as unknown[], false, await header);
+      return read(records, false, await header);
     }, 'Could not load the session');
   }
 
