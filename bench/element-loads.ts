@@ -29,10 +29,14 @@ const delay = option('--delay', 0);
 const reloads = option('--reloads', 15);
 const ask = args.includes('--ask');
 const cpu = option('--cpu', 1);
+const throttleAt = args.indexOf('--throttle');
+/** `--throttle 1600:150`: DevTools' network throttling, download kbit/s and round trip ms (upload the same as download). */
+const throttle = throttleAt >= 0 ? (args[throttleAt + 1] ?? '').split(':').map(Number) : null;
 const againstAt = args.indexOf('--against');
 const againstSite = againstAt >= 0 ? args[againstAt + 1] : undefined;
 
 if (againstSite && delay > 0) throw new Error('--against and --delay do not go together');
+if (throttle && (throttle.length !== 2 || throttle.some((x) => !Number.isFinite(x) || x < 0))) throw new Error('--throttle takes KBPS:RTT_MS, e.g. 1600:150');
 const upstream = await serveStatic(site);
 const against = againstSite ? { site: againstSite, ...(await serveStatic(againstSite)) } : null;
 let proxy: Server | null = null;
@@ -56,6 +60,12 @@ async function visitor(at: string) {
   const page = await (await browser.newContext()).newPage();
   // The page's main thread only: Playwright opens no DevTools session on a worker, so the retrieval worker runs at full speed.
   if (cpu > 1) await (await page.context().newCDPSession(page)).send('Emulation.setCPUThrottlingRate', { rate: cpu });
+  if (throttle) {
+    const [kbps = 0, rtt = 0] = throttle;
+    const cdp = await page.context().newCDPSession(page);
+    await cdp.send('Network.enable');
+    await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: rtt, downloadThroughput: (kbps * 1000) / 8, uploadThroughput: (kbps * 1000) / 8 });
+  }
   // Ready and done are reported through the console, not polled: a polled
   // waitForFunction runs Playwright's injected script on the page's main
   // thread during the load (about 20 ms of compiling and polling the worker

@@ -68,6 +68,13 @@ export interface SearchOptions extends CallOptions {
   /** @default 'hybrid' */
   mode?: SearchMode;
   filter?: SearchFilter;
+  /**
+   * What a hybrid search does while the embedding model is still loading (a first visit downloads it): `'wait'`
+   * for it, or `'lexical'`: rank by words alone at once, each hit marked `lexicalOnly` (chat sessions do, so a
+   * visitor on a slow connection is answered before the model arrives). A model that failed to load is loaded
+   * again and waited for either way, so its error is reported. @default 'wait'
+   */
+  modelPending?: 'wait' | 'lexical';
 }
 
 export interface AddResult {

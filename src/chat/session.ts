@@ -185,9 +185,12 @@ export class ChatSession {
     const hits = await raced(this.retriever.search({
       ...searched,
       ...(reading !== undefined ? { context: { docIds: [reading.docId], weight: READING_WEIGHT, except: reading.chunkKey !== undefined ? [reading.chunkKey] : [] } } : {}),
-    }, { k: this.options.k, signal }), signal);
+    }, { k: this.options.k, modelPending: 'lexical', signal }), signal);
     const hedged = searched.hedge !== undefined ? { text: searched.hedge, weight: searched.hedgeWeight ?? HEDGE_RAW_WEIGHT } : undefined;
-    emit({ type: 'sources', chunks: hits, ...(hedged ? { hedged } : {}), ...(reading !== undefined ? { reading: { docId: reading.docId, label: reading.label } } : {}) });
+    emit({
+      type: 'sources', chunks: hits, ...(hedged ? { hedged } : {}), ...(reading !== undefined ? { reading: { docId: reading.docId, label: reading.label } } : {}),
+      ...(hits.some((h) => h.lexicalOnly) ? { lexicalOnly: true as const } : {}),
+    });
     const retrieveMs = performance.now() - started - condenseMs;
 
     // 4. Answer.

@@ -102,6 +102,11 @@ export type TurnEvent =
      * chunks were favoured; that passage itself was not.
      */
     reading?: { docId: string; label: string };
+    /**
+     * Ranked by words alone: the embedding model was still downloading (a first visit on a slow connection), and
+     * the turn did not wait for it (SearchOptions.modelPending). Later turns search with it once it has arrived.
+     */
+    lexicalOnly?: true;
   }
   | { type: 'token'; text: string }
   | {

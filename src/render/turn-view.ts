@@ -43,6 +43,8 @@ export class TurnView {
   private readonly prefix: string;
   private text = '';
   private citable = new Set<number>();
+  /** The search ranked by words alone (the embedding model was still downloading): said under the answer. */
+  private lexicalOnly = false;
 
   constructor(user: string, private readonly options: TurnViewOptions = {}) {
     this.prefix = options.idPrefix ?? `tl-${(views++).toString(36)}-${Math.random().toString(36).slice(2, 6)}`;
@@ -89,6 +91,7 @@ export class TurnView {
         }
         break;
       case 'sources':
+        this.lexicalOnly = event.lexicalOnly === true;
         this.citable = new Set(event.chunks.map((_, i) => i + 1));
         this.sources.replaceChildren();
         event.chunks.forEach((hit, i) => this.addSource(i + 1, passageLabel(hit), hit.url, hit.text));
@@ -176,7 +179,8 @@ export class TurnView {
     const text = mode === 'generated' ? `Answer by ${this.options.llmId ?? 'the language model'}, grounded in the sources below.` : MODE_LABELS[mode];
     this.mode.hidden = false;
     this.mode.dataset.mode = mode;
-    this.mode.textContent = fallback === 'llm-error' ? `${text} (The language model failed; this extractive answer stands in.)` : text;
+    const said = fallback === 'llm-error' ? `${text} (The language model failed; this extractive answer stands in.)` : text;
+    this.mode.textContent = this.lexicalOnly ? `${said} Searched by words only: the search model was still downloading.` : said;
     if (this.options.copy && !this.element.querySelector('.tl-copy')) {
       const copy = el('button', 'tl-copy');
       copy.type = 'button';

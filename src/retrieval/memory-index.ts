@@ -62,6 +62,8 @@ export interface SearchHit {
    * the query has no index terms. The answer step abstains on it.
    */
   coverage?: number;
+  /** Ranked by words alone where a hybrid search was asked for: the embedding model was still loading (SearchOptions.modelPending). */
+  lexicalOnly?: true;
 }
 
 export interface HybridWeights {
@@ -243,13 +245,18 @@ export class MemoryIndex {
     }
   }
 
+  /**
+   * `queryVector` null in hybrid mode ranks by words alone, with the reading context (while the embedding model
+   * is still loading: SearchOptions.modelPending); each hit then says so (`lexicalOnly`).
+   */
   search(input: string | Query, queryVector: Float32Array | null, options: MemorySearchOptions): SearchHit[] {
     const query = typeof input === 'string' ? { text: input } : input;
     const { k, mode } = options;
-    if (mode !== 'lexical' && !queryVector) throw new ThreadlineError('INTERNAL', `${mode} search needs a query vector`);
+    if (mode === 'dense' && !queryVector) throw new ThreadlineError('INTERNAL', 'dense search needs a query vector');
+    const wordsOnly = mode === 'hybrid' && !queryVector;
     const allow = options.filter ? (key: number) => this.allowed(key, options.filter) : undefined;
     const depth = mode === 'hybrid' ? Math.max(FUSION_DEPTH, k * 4) : k;
-    const dense = mode === 'lexical' ? [] : this.vectors.search(queryVector as Float32Array, depth, { allow, int8: options.int8 ?? false });
+    const dense = mode === 'lexical' || !queryVector ? [] : this.vectors.search(queryVector, depth, { allow, int8: options.int8 ?? false });
     const terms = indexTerms(query.text, query.terms);
     const lexical = mode === 'dense' ? [] : this.lexical.search(terms, depth, allow);
     // Per-query weighted z-score fusion (fusion.ts): a flat ranking cannot drown a decisive one, and the dense
@@ -265,7 +272,7 @@ export class MemoryIndex {
     const lexicalScore = new Map(lexical.map((h) => [h.key, h.score]));
     const top = ranked.slice(0, k);
     const coverage = mode === 'dense' ? undefined : this.lexical.coverage(terms, top.map((h) => h.key));
-    return top.map((h) => this.hit(h, denseScore.get(h.key), lexicalScore.get(h.key), coverage?.get(h.key)));
+    return top.map((h) => this.hit(h, denseScore.get(h.key), lexicalScore.get(h.key), coverage?.get(h.key), wordsOnly));
   }
 
   /** Whether a chunk belongs to one of some documents and is not one of `except`. */
@@ -280,7 +287,7 @@ export class MemoryIndex {
     return !!chunk && matchesFilter({ docId: chunk.docId, metadata: this.docs.get(chunk.docId)?.metadata }, filter);
   }
 
-  private hit(h: Hit, dense: number | undefined, lexical: number | undefined, coverage: number | undefined): SearchHit {
+  private hit(h: Hit, dense: number | undefined, lexical: number | undefined, coverage: number | undefined, lexicalOnly = false): SearchHit {
     const chunk = this.chunks.get(h.key);
     if (!chunk) throw new ThreadlineError('INTERNAL', `ranked chunk ${h.key} has no metadata`);
     const doc = this.docs.get(chunk.docId);
@@ -294,6 +301,7 @@ export class MemoryIndex {
       ...(dense !== undefined ? { dense } : {}),
       ...(lexical !== undefined ? { lexical } : {}),
       ...(coverage !== undefined ? { coverage } : {}),
+      ...(lexicalOnly ? { lexicalOnly: true as const } : {}),
     };
   }
 }

@@ -12,6 +12,8 @@ import { ThreadlineError } from '../errors';
 
 export class EngineModel {
   private loading: Promise<Embedder> | null = null;
+  /** Whether the load in flight (if any) has settled. */
+  private settled = false;
   /** The configured model's identity, whatever stands in for it. */
   readonly configured: string;
 
@@ -22,10 +24,22 @@ export class EngineModel {
 
   /** Starts the load (once); later calls share it. */
   start(): Promise<Embedder> {
-    return (this.loading ??= this.load().catch((error: unknown) => {
-      this.loading = null;
+    if (this.loading) return this.loading;
+    this.settled = false;
+    const loading = this.load().then((embedder) => {
+      if (this.loading === loading) this.settled = true;
+      return embedder;
+    }, (error: unknown) => {
+      if (this.loading === loading) this.loading = null;
       throw error;
-    }));
+    });
+    this.loading = loading;
+    return loading;
+  }
+
+  /** A load is in flight: started, not yet loaded, not failed (a failed one is started again by the next call, and waited for). */
+  pending(): boolean {
+    return this.loading !== null && !this.settled;
   }
 
   /**

@@ -61,6 +61,10 @@ export function parseMode(mode: unknown): void {
   if (mode !== undefined && mode !== 'hybrid' && mode !== 'dense' && mode !== 'lexical') throw invalid(`mode must be hybrid, dense or lexical, got ${describe(mode)}`);
 }
 
+export function parseModelPending(value: unknown): void {
+  if (value !== undefined && value !== 'wait' && value !== 'lexical') throw invalid(`modelPending must be wait or lexical, got ${describe(value)}`);
+}
+
 /** An array of strings (at most `max`), or INVALID_INPUT with `message`. */
 export function parseStrings(value: unknown, message: string, max = Number.POSITIVE_INFINITY): string[] {
   if (!Array.isArray(value) || value.length > max || value.some((v) => typeof v !== 'string')) throw invalid(message);

@@ -27,7 +27,7 @@ import { readInWorker } from './documents-client';
 import { embedAndCommit, lexicalFor, lexicalForSliced, planAdd } from './ingest-batches';
 import { TimeSlice } from '../util/time-slice';
 import { isCurrentSegment, mergeSegments } from '../retrieval/lexical-segment';
-import { parseK, parseMode, parseQuery, parseStrings } from './parse-query';
+import { parseK, parseMode, parseModelPending, parseQuery, parseStrings } from './parse-query';
 import { loadPrebuiltInto, type LoadFrom } from './load-prebuilt';
 import { reembed } from './rebuild';
 import { RefreshScheduler } from './refresh-scheduler';
@@ -36,6 +36,11 @@ export interface EngineConfig {
   name: string;
   /** Manifest identity of the configured model, known before it loads. */
   modelId: string;
+  /**
+   * The configured model's dimensions where they are known before it loads (the built-in offline model's): a
+   * prebuilt file's vectors are checked against them, so loading it does not wait for the model's download.
+   */
+  knownDims?: number;
   chunking: ChunkOptions;
   /** Keep an int8 copy of the vectors and scan it (f32 rescoring). */
   int8: boolean;
@@ -163,7 +168,7 @@ export class RetrievalEngine implements Retriever {
       // another model's file because the offline model stood in for an earlier add().
       modelId: this.model.configured,
       manifest: () => this.store.manifest(),
-      dims: async () => (await this.embedder(false, 'prebuilt')).dims,
+      dims: async () => this.config.knownDims ?? (await this.embedder(false, 'prebuilt')).dims,
       replace: (pending, header, source) => {
         // Tokenized before the locks are taken: nothing here depends on what they guard.
         const lexical = lexicalFor(pending, header.dims);
@@ -207,6 +212,7 @@ export class RetrievalEngine implements Retriever {
     const query = parseQuery(input);
     const k = parseK(options.k);
     parseMode(options.mode);
+    parseModelPending(options.modelPending);
     if (!this.memory || this.memory.chunkCount === 0) return [];
     if (query.hedge === undefined) return this.rank(query, k, options);
     // Hedged: the hedge's ranking fused under the condensed one's, so a bad rewrite cannot bury a good hit.
@@ -227,7 +233,9 @@ export class RetrievalEngine implements Retriever {
 
   private async rank(query: Query, k: number, options: SearchOptions): Promise<SearchHit[]> {
     let vector: Float32Array | null = null;
-    if (options.mode !== 'lexical') {
+    // While the model downloads, a hybrid search that may rank by words alone does (memory-index.ts: null vector).
+    const wordsOnly = (options.mode ?? 'hybrid') === 'hybrid' && options.modelPending === 'lexical' && this.model.pending();
+    if (options.mode !== 'lexical' && !wordsOnly) {
       const embedder = await this.embedder();
       vector = await embedder.embed([query.text], options.signal ? { signal: options.signal } : {});
       this.embedded.queries++;

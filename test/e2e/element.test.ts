@@ -217,11 +217,11 @@ describe('<threadline-chat> when its index file cannot be fetched again', () => 
 });
 
 describe('<threadline-chat> when its first visit fails on the network', () => {
-  /** A fresh visitor whose model download fails (`failing()`), other origins blocked. */
-  async function visit(failing: () => Promise<boolean>) {
+  /** A fresh visitor whose download of `file` fails (`failing()`), other origins blocked. */
+  async function visit(failing: () => Promise<boolean>, file = '**/site.tlix') {
     const context = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true }); // a phone
     await confineTo(context, server.origin);
-    await context.route('**/model.safetensors', async (route) => ((await failing()) ? route.abort('internetdisconnected') : route.continue()));
+    await context.route(file, async (route) => ((await failing()) ? route.abort('internetdisconnected') : route.continue()));
     const page = await context.newPage();
     await watchElementEvents(page);
     await page.goto(`${server.origin}/index.html`);
@@ -232,7 +232,7 @@ describe('<threadline-chat> when its first visit fails on the network', () => {
     let fail = true;
     const { context, page, retry } = await visit(() => Promise.resolve(fail));
     expect(await waitForElement(page)).toMatchObject({ type: 'threadline-error', detail: { code: 'MODEL_LOAD_FAILED' } });
-    expect(await page.locator('threadline-chat .status').textContent()).toMatch(/^Cannot answer here: .*model\.safetensors could not be fetched/);
+    expect(await page.locator('threadline-chat .status').textContent()).toMatch(/^Cannot answer here: .*site\.tlix/);
     expect(await retry.isVisible()).toBe(true); // before: no way on but reloading the page
     // On the phone's width, the button stays inside the chat's box beside the long reason (it had been pushed past its edge).
     const [button, panel] = await Promise.all([retry.boundingBox(), page.locator('threadline-chat .panel').boundingBox()]);
@@ -243,6 +243,25 @@ describe('<threadline-chat> when its first visit fails on the network', () => {
     expect(await retry.isVisible()).toBe(false);
     await askRefundWindow(page);
     expect(await page.locator('threadline-chat .tl-turn .tl-answer').last().textContent()).toMatch(/30 days/);
+    await context.close();
+  });
+
+  it('the search model failing after the index is in: ready, and the question says why; once the model can be fetched, the next one answers', async () => {
+    let fail = true;
+    const { context, page } = await visit(() => Promise.resolve(fail), '**/model.safetensors');
+    // The index is checked without the model (its size is known), so the element is ready without it.
+    expect(await waitForElement(page)).toMatchObject({ type: 'threadline-ready', detail: { docs: SAMPLE_KB.length } });
+    const chat = page.locator('threadline-chat');
+    await askRefundWindow(page);
+    expect(await chat.locator('.tl-turn .tl-mode').textContent()).toMatch(/model\.safetensors could not be fetched/);
+    fail = false;
+    const input = chat.locator('input');
+    await input.fill("what's the refund window?");
+    await input.press('Enter');
+    const second = chat.locator('.tl-turn').nth(1);
+    await second.locator('.tl-mode:not([hidden])').waitFor();
+    expect(await second.locator('.tl-answer').textContent()).toMatch(/30 days/);
+    expect(await second.locator('.tl-mode').textContent()).not.toMatch(/words only/);
     await context.close();
   });
 
@@ -261,6 +280,36 @@ describe('<threadline-chat> when its first visit fails on the network', () => {
     await context.setOffline(false);
     expect(await waitForElementEvent(page, (e) => e.type === 'threadline-ready')).toMatchObject({ detail: { docs: SAMPLE_KB.length } });
     expect(await retry.isVisible()).toBe(false);
+    await context.close();
+  });
+
+  it('a first visit on a slow connection is ready, and answers, before the search model has arrived, saying it searched by words only; once it is in, answers search with it', async () => {
+    const context = await browser.newContext();
+    const foreign = await confineTo(context, server.origin);
+    let arrive!: () => void;
+    const arrived = new Promise<void>((resolve) => { arrive = resolve; });
+    await context.route('**/model.safetensors', async (route) => { await arrived; await route.continue(); });
+    const page = await context.newPage();
+    await watchElementEvents(page);
+    await page.goto(`${server.origin}/index.html`);
+    // Before: ready waited for the model (loading the index checked its vectors against the model's size).
+    expect(await waitForElement(page)).toMatchObject({ type: 'threadline-ready', detail: { docs: SAMPLE_KB.length } });
+    const chat = page.locator('threadline-chat');
+    await askRefundWindow(page);
+    expect(await chat.locator('.tl-turn .tl-mode').textContent()).toMatch(/Extractive answer.*Searched by words only: the search model was still downloading/);
+    expect(await chat.locator('.tl-turn .tl-answer').textContent()).toMatch(/30 days/);
+    const finished = context.waitForEvent('requestfinished', (r) => r.url().endsWith('/model.safetensors'));
+    arrive();
+    await finished;
+    await page.waitForTimeout(1_500); // the table is read in a few ms once it is in
+    const input = chat.locator('input');
+    await input.fill('what about damaged items?');
+    await input.press('Enter');
+    const second = chat.locator('.tl-turn').nth(1).locator('.tl-mode:not([hidden])');
+    await second.waitFor();
+    expect(await second.textContent()).toMatch(/Extractive answer/);
+    expect(await second.textContent()).not.toMatch(/words only/);
+    expect(foreign).toEqual([]);
     await context.close();
   });
 

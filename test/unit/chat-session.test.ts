@@ -3,10 +3,12 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { ChatSession, READING_WEIGHT, type SessionRetriever } from '../../src/chat/session';
 import type { Query } from '../../src/retriever';
 import type { TurnEvent } from '../../src/chat/types';
-import { sampleEngine } from '../fixtures/engine';
+import { engineConfig, MODEL, SAMPLE_DOCS, sampleEngine } from '../fixtures/engine';
 import { ThreadlineError } from '../../src/errors';
 import { SessionStore } from '../../src/storage/session-store';
-import type { RetrievalEngine } from '../../src/worker/retrieval-engine';
+import { RetrievalEngine } from '../../src/worker/retrieval-engine';
+import { buildPrebuiltIndex } from '../../src/prebuilt/build';
+import { loadEmbedder } from '../../src/embedding/load-embedder';
 import { FakeLlm } from '../fakes/fake-llm';
 
 let engine: RetrievalEngine;
@@ -390,5 +392,26 @@ describe('chat session with the fake LLM (FakeLlm) and real retrieval', () => {
     expect(info?.summarizedUpTo).toBe(2);
     await run(chat, 'and how do I reset my password?');
     expect(llm.prompts('answer').at(-1)?.[1]?.content).toContain('Summary of our earlier conversation: Summary v');
+  });
+});
+
+describe('a turn while the embedding model downloads (a held loader at the Embedder seam, the real offline model behind it)', () => {
+  it('answers from a words-only search and says so in its sources event; once the model is in, the next turn searches with it', async () => {
+    let release!: () => void;
+    const gate = new Promise<void>((ok) => { release = ok; });
+    const held = await RetrievalEngine.open(engineConfig(`chat-held-${unique++}`, { knownDims: 100 }), async () => { await gate; return loadEmbedder({ model: MODEL }); });
+    await held.loadPrebuilt(await buildPrebuiltIndex(SAMPLE_DOCS, await loadEmbedder({ model: MODEL })));
+    const chat = await ChatSession.open(await SessionStore.open(`chat-${unique++}`), held, undefined);
+    const first = await run(chat, "what's the refund window?");
+    const sources = first.find((e): e is Extract<TurnEvent, { type: 'sources' }> => e.type === 'sources');
+    expect(sources?.lexicalOnly).toBe(true);
+    expect(sources?.chunks[0]?.docId).toBe('refunds');
+    expect(first.at(-1)).toMatchObject({ type: 'done', mode: 'extractive' });
+    release();
+    await new Promise((r) => setTimeout(r, 20));
+    const second = (await run(chat, 'what about damaged items?')).find((e): e is Extract<TurnEvent, { type: 'sources' }> => e.type === 'sources');
+    expect(second?.lexicalOnly).toBeUndefined();
+    expect(second?.chunks[0]?.dense).toEqual(expect.any(Number));
+    held.close();
   });
 });

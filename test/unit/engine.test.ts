@@ -402,3 +402,69 @@ describe('a batch with unusable documents (skipInvalid)', () => {
     engine.close();
   });
 });
+
+describe('while the embedding model downloads (a held loader at the Embedder seam, the real offline model behind it)', () => {
+  /** The real model, handed over only when `release()` is called: a first visit on a slow connection. */
+  function heldModel() {
+    let release!: () => void;
+    const gate = new Promise<void>((ok) => { release = ok; });
+    const load = async (): Promise<Embedder> => { await gate; return loadEmbedder({ model: MODEL }); };
+    return { load, release };
+  }
+
+  it("a prebuilt index of the built-in model loads without waiting for it (its size is known); modelPending: 'lexical' ranks by words at once, marked; 'wait' waits", async () => {
+    const file = await buildPrebuiltIndex(docs, await loadEmbedder({ model: MODEL }));
+    const held = heldModel();
+    const engine = await RetrievalEngine.open(config(`pending-${unique++}`, { knownDims: 100 }), held.load);
+    expect(await engine.loadPrebuilt(file, { url: '/site.tlix' })).toMatchObject({ loaded: true, docs: docs.length });
+    const question = 'how long does a refund take to process?';
+    const words = await engine.search(question, { k: 3, modelPending: 'lexical' });
+    const lexical = await engine.search(question, { k: 3, mode: 'lexical' });
+    expect(words.map((h) => h.chunkKey)).toEqual(lexical.map((h) => h.chunkKey));
+    expect(words.every((h) => h.lexicalOnly === true && h.dense === undefined)).toBe(true);
+    expect((await engine.stats()).embeddedQueries).toBe(0);
+    // 'wait' (the default) waits for the model, then ranks with it.
+    let waited = false;
+    const hybrid = engine.search(question, { k: 3 }).then((hits) => { waited = true; return hits; });
+    await new Promise((r) => setTimeout(r, 50));
+    expect(waited).toBe(false);
+    held.release();
+    const ranked = await hybrid;
+    expect(ranked.every((h) => h.lexicalOnly === undefined && h.dense !== undefined)).toBe(true);
+    // Loaded: 'lexical' searches with the model too.
+    expect((await engine.search(question, { k: 3, modelPending: 'lexical' })).every((h) => h.lexicalOnly === undefined && h.dense !== undefined)).toBe(true);
+    await expect(engine.search(question, { modelPending: 'soon' as never })).rejects.toMatchObject({ code: 'INVALID_INPUT', message: expect.stringMatching(/modelPending must be wait or lexical/) as string });
+    engine.close();
+  });
+
+  it('without a known size, loading a prebuilt index waits for the model, as before', async () => {
+    const file = await buildPrebuiltIndex(docs.slice(0, 2), await loadEmbedder({ model: MODEL }));
+    const held = heldModel();
+    const engine = await RetrievalEngine.open(config(`pending-${unique++}`), held.load);
+    let loaded = false;
+    const loading = engine.loadPrebuilt(file).then((r) => { loaded = true; return r; });
+    await new Promise((r) => setTimeout(r, 50));
+    expect(loaded).toBe(false);
+    held.release();
+    expect(await loading).toMatchObject({ loaded: true, docs: 2 });
+    engine.close();
+  });
+
+  it('a model that failed to load is loaded again and waited for, so its error reaches the search', async () => {
+    const file = await buildPrebuiltIndex(docs, await loadEmbedder({ model: MODEL }));
+    let calls = 0;
+    const engine = await RetrievalEngine.open(config(`pending-${unique++}`, { knownDims: 100 }), async () => {
+      calls++;
+      if (calls <= 2) throw new Error(`offline (attempt ${calls})`);
+      return loadEmbedder({ model: MODEL });
+    });
+    await engine.loadPrebuilt(file);
+    await new Promise((r) => setTimeout(r, 10)); // the load started at open has failed
+    await expect(engine.search('refund window', { modelPending: 'lexical' })).rejects.toThrow(/offline \(attempt 2\)/);
+    const hits = await engine.search('refund window', { modelPending: 'lexical' });
+    expect(calls).toBe(3);
+    expect(hits.length).toBeGreaterThan(0);
+    expect(hits.every((h) => h.lexicalOnly === undefined && h.dense !== undefined)).toBe(true);
+    engine.close();
+  });
+});
