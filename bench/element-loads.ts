@@ -1,5 +1,5 @@
 /**
- * npx tsx bench/element-loads.ts [SITE] [--delay MS] [--reloads N] [--ask] [--cpu RATE] [--against SITE_B]
+ * npx tsx bench/element-loads.ts [SITE] [--delay MS] [--link KBPS] [--throttle KBPS:RTT] [--reloads N] [--ask] [--cpu RATE] [--against SITE_B]
  *
  * Times a site built around `<threadline-chat>` (by default the example page
  * `npm test` assembles in test-results/element-site) in Chromium, in the
@@ -9,7 +9,9 @@
  * response that long behind a proxy, a network's round trip for every request
  * (page, worker, model, index); `--cpu 4` slows the page's main thread four
  * times (DevTools' CPU throttling; the workers keep their speed, so this is
- * part of a phone's slowness, not all of it). Served by scripts/static-server.ts (ETag and
+ * part of a phone's slowness, not all of it); `--link KBPS` sends every response
+ * through one shared downlink of that speed (with `--delay` as its round trip), so
+ * downloads started together share it as on a real connection. Served by scripts/static-server.ts (ETag and
  * Last-Modified, 304 when unchanged). For A/B figures, build the other
  * version's element into a second folder and pass it as `--against`: both
  * sites load in one browser, each in a context of its own, reload by reload
@@ -17,7 +19,7 @@
  * a slow spell of the machine then falls on both alike (runs minutes apart
  * differed by 40 ms on the same site here).
  */
-import { createServer, request, type Server } from 'node:http';
+import { createServer, request, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { chromium } from 'playwright-core';
 import { chromiumArgs, chromiumPath } from '../scripts/chromium.ts';
 import { serveStatic } from '../scripts/static-server.ts';
@@ -29,28 +31,73 @@ const delay = option('--delay', 0);
 const reloads = option('--reloads', 15);
 const ask = args.includes('--ask');
 const cpu = option('--cpu', 1);
+/** `--link 1600`: every response shares one downlink of this many kbit/s (the proxy's; with `--delay` as the round trip), as a real connection does. */
+const link = option('--link', 0);
 const throttleAt = args.indexOf('--throttle');
 /** `--throttle 1600:150`: DevTools' network throttling, download kbit/s and round trip ms (upload the same as download). */
 const throttle = throttleAt >= 0 ? (args[throttleAt + 1] ?? '').split(':').map(Number) : null;
 const againstAt = args.indexOf('--against');
 const againstSite = againstAt >= 0 ? args[againstAt + 1] : undefined;
 
-if (againstSite && delay > 0) throw new Error('--against and --delay do not go together');
+if (againstSite && (delay > 0 || link > 0)) throw new Error('--against does not go with --delay or --link');
 if (throttle && (throttle.length !== 2 || throttle.some((x) => !Number.isFinite(x) || x < 0))) throw new Error('--throttle takes KBPS:RTT_MS, e.g. 1600:150');
 const upstream = await serveStatic(site);
 const against = againstSite ? { site: againstSite, ...(await serveStatic(againstSite)) } : null;
 let proxy: Server | null = null;
 let origin = upstream.origin;
-if (delay > 0) {
+if (delay > 0 || link > 0) {
   const target = new URL(upstream.origin);
+  const shared = link > 0 ? sharedLink(link) : null;
   proxy = createServer((req, res) => {
     const up = request({ host: target.hostname, port: target.port, path: req.url, method: req.method, headers: req.headers }, (r) => {
-      setTimeout(() => { res.writeHead(r.statusCode ?? 500, r.headers); r.pipe(res); }, delay);
+      setTimeout(() => {
+        res.writeHead(r.statusCode ?? 500, r.headers);
+        if (shared) shared.carry(r, res);
+        else r.pipe(res);
+      }, delay);
     });
     req.pipe(up);
   });
   await new Promise<void>((ok) => proxy?.listen(0, '127.0.0.1', ok));
   origin = `http://127.0.0.1:${(proxy.address() as { port: number }).port}`;
+}
+
+/**
+ * One downlink of `kbps` shared by every response in flight, each getting an equal share every 10 ms (as TCP
+ * flows on one link roughly do), so a large download slows a small one started beside it.
+ */
+function sharedLink(kbps: number) {
+  const flows = new Set<{ queue: Buffer[]; out: ServerResponse; ended: boolean }>();
+  const perTick = (kbps * 1000) / 8 / 100;
+  setInterval(() => {
+    let budget = perTick;
+    while (budget > 1 && flows.size > 0) {
+      const share = Math.max(1, Math.floor(budget / flows.size));
+      for (const flow of [...flows]) {
+        let room = share;
+        while (room > 0 && flow.queue.length) {
+          const head = flow.queue[0] as Buffer;
+          const piece = head.subarray(0, room);
+          flow.out.write(piece);
+          room -= piece.length;
+          budget -= piece.length;
+          if (piece.length === head.length) flow.queue.shift();
+          else flow.queue[0] = head.subarray(piece.length);
+        }
+        if (!flow.queue.length && flow.ended) { flow.out.end(); flows.delete(flow); }
+      }
+      if ([...flows].every((f) => f.queue.length === 0)) break;
+    }
+  }, 10).unref();
+  return {
+    carry(from: IncomingMessage, out: ServerResponse) {
+      const flow = { queue: [] as Buffer[], out, ended: false };
+      flows.add(flow);
+      from.on('data', (chunk: Buffer) => flow.queue.push(chunk));
+      from.on('end', () => { flow.ended = true; });
+      out.on('close', () => flows.delete(flow));
+    },
+  };
 }
 
 const browser = await chromium.launch({ executablePath: chromiumPath(), args: chromiumArgs({}), headless: true });

@@ -47,8 +47,9 @@ progress { width: 100%; height: .4rem; }
 .suggestions { display: flex; flex-wrap: wrap; gap: .4rem; }
 .tl-copy, .tl-show-passages { font: inherit; font-size: .8em; color: var(--_muted); background: none; border: 1px solid var(--_border); border-radius: 6px; padding: 0 .4rem; cursor: pointer; }
 .log { list-style: none; margin: 0; padding: 0; overflow-y: auto; flex: 1; }
-/* Turns out of view skip layout: every question forces one (the follow-scroll, the form scrolled into view), which grew with the log. */
-.tl-turn { margin: 0 0 1rem; content-visibility: auto; contain-intrinsic-size: auto 8rem; }
+.tl-turn { margin: 0 0 1rem; }
+/* A long log's turns out of view skip layout (src/render/long-log.ts). */
+.log.tl-long > .tl-turn { content-visibility: auto; contain-intrinsic-size: auto 8rem; }
 .tl-earlier { margin: 0 0 1rem; text-align: center; }
 .tl-user { margin: 0 0 .4rem auto; padding: .4rem .7rem; background: var(--_user-bg); border-radius: var(--_radius); width: fit-content; max-width: 85%; white-space: pre-wrap; overflow-wrap: anywhere; }
 .tl-rewrite, .tl-mode { margin: .2rem 0; font-size: .8em; color: var(--_muted); }

@@ -67,6 +67,8 @@ export interface EmbedderRuntime {
   /** Where the built-in offline model's files are (default: next to this module). */
   offlineFiles?: ModelFiles;
   onProgress?: ProgressListener;
+  /** The model's files are fetched only once this settles (the retrieval worker's warm-up: after the index files it fetches ahead). */
+  notBefore?: Promise<void>;
 }
 
 export const EMBEDDER_DEFAULTS = Object.freeze({

@@ -85,6 +85,7 @@ export function loadEmbedder(options: EmbedderOptions = {}, runtime: EmbedderRun
 
 
 async function create(opts: Required<EmbedderOptions>, files: ModelFiles, runtime: EmbedderRuntime, knownStatic: boolean): Promise<Embedder> {
+  if (runtime.notBefore) await runtime.notBefore;
   const started = performance.now();
   const read = { ...(runtime.onProgress ? { onProgress: runtime.onProgress } : {}) };
   // Each JSON file is parsed as soon as it arrives, while the table is still downloading.

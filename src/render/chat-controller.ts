@@ -8,6 +8,7 @@
  * particular to a page (a trace under each turn, progress bars, DOM events)
  * comes in through hooks.
  */
+import { markLongLog } from './long-log';
 import type { ChatSession } from '../chat/session';
 import type { TurnEvent } from '../chat/types';
 import { ThreadlineError, toThreadlineError } from '../errors';
@@ -85,6 +86,7 @@ export class ChatController {
     this.hooks.busy?.(true);
     const view = new TurnView(question, this.hooks.viewOptions?.() ?? {});
     log.append(view.element);
+    markLongLog(log);
     this.hooks.started?.(view, question);
     const follow = followTurn(this.controls.scroller ?? log, view.element);
     try {

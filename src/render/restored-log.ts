@@ -5,6 +5,7 @@
  * every reload.
  */
 import type { Turn } from '../chat/types';
+import { markLongLog } from './long-log';
 
 export interface RestoreOptions {
   /** Turns shown at once, the latest. @default 30 */
@@ -22,6 +23,7 @@ export function restoreTurns(log: HTMLElement, turns: readonly Turn[], render: (
   const batch = Math.max(1, options.batch ?? 50);
   let shown = Math.max(0, turns.length - atOnce);
   log.replaceChildren(...turns.slice(shown).map(render));
+  markLongLog(log);
   if (shown === 0) return;
   const item = document.createElement('li');
   item.className = 'tl-earlier';
@@ -36,6 +38,7 @@ export function restoreTurns(log: HTMLElement, turns: readonly Turn[], render: (
     const first = item.nextElementSibling;
     const top = first?.getBoundingClientRect().top ?? 0;
     item.after(...turns.slice(from, shown).map(render));
+    markLongLog(log);
     if (first) log.scrollTop += first.getBoundingClientRect().top - top;
     shown = from;
     if (shown === 0) item.remove();

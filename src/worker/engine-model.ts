@@ -42,6 +42,18 @@ export class EngineModel {
     return this.loading !== null && !this.settled;
   }
 
+  /** Whether the load in flight settles (loaded or failed) within `ms`. */
+  async settlesWithin(ms: number): Promise<boolean> {
+    if (!this.loading) return true;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const late = new Promise<false>((resolve) => { timer = setTimeout(() => resolve(false), ms); });
+    try {
+      return await Promise.race([this.loading.then(() => true, () => true), late]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
   /**
    * The loaded model, for an index that holds `vectors` chunks. `need`: the configured model itself is asked
    * for, to load a prebuilt file built with it or to rebuild the index with it, which no stand-in can do.

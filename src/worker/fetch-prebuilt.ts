@@ -51,6 +51,11 @@ export function fetchAhead(url: string): void {
   setTimeout(() => { if (ahead.get(url) === entry) ahead.delete(url); }, AHEAD_MS);
 }
 
+/** Settles once every index file fetched ahead so far has arrived or failed. */
+export function aheadSettled(): Promise<void> {
+  return Promise.allSettled([...ahead.values()].map((entry) => entry.bytes)).then(() => undefined);
+}
+
 export async function fetchPrebuilt(url: unknown, signal?: AbortSignal, followRedirects = false, onProgress?: ProgressListener): Promise<Uint8Array> {
   if (typeof url !== 'string' || url.trim() === '') throw new ThreadlineError('INVALID_INPUT', 'load() takes the URL of a prebuilt index');
   const report = onProgress ? (loaded: number, total: number) => onProgress({ phase: 'index-download', url, loaded, total, fraction: total > 0 ? Math.min(1, loaded / total) : 0 }) : undefined;

@@ -32,6 +32,13 @@ import { loadPrebuiltInto, type LoadFrom } from './load-prebuilt';
 import { reembed } from './rebuild';
 import { RefreshScheduler } from './refresh-scheduler';
 
+/**
+ * How long a search that may rank by words alone waits for a model still loading (SearchOptions.modelPending):
+ * far longer than reading it from the HTTP cache takes (tens of ms), far shorter than a download on a slow
+ * connection (seconds), so a reload's first question searches with the model and a slow first visit's does not wait.
+ */
+const MODEL_GRACE_MS = 250;
+
 export interface EngineConfig {
   name: string;
   /** Manifest identity of the configured model, known before it loads. */
@@ -233,8 +240,10 @@ export class RetrievalEngine implements Retriever {
 
   private async rank(query: Query, k: number, options: SearchOptions): Promise<SearchHit[]> {
     let vector: Float32Array | null = null;
-    // While the model downloads, a hybrid search that may rank by words alone does (memory-index.ts: null vector).
-    const wordsOnly = (options.mode ?? 'hybrid') === 'hybrid' && options.modelPending === 'lexical' && this.model.pending();
+    // While the model downloads, a hybrid search that may rank by words alone does (memory-index.ts: null vector),
+    // once the model has had MODEL_GRACE_MS to arrive: one being read from the cache is waited for, not raced.
+    const wordsOnly = (options.mode ?? 'hybrid') === 'hybrid' && options.modelPending === 'lexical' && this.model.pending()
+      && !(await this.model.settlesWithin(MODEL_GRACE_MS));
     if (options.mode !== 'lexical' && !wordsOnly) {
       const embedder = await this.embedder();
       vector = await embedder.embed([query.text], options.signal ? { signal: options.signal } : {});

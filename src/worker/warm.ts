@@ -9,7 +9,7 @@
  */
 import { loadWithFallback, type EmbedderRuntime } from '../embedding/load-embedder';
 import type { EmbedderOptions } from '../embedding/embedder-options';
-import { fetchAhead } from './fetch-prebuilt';
+import { aheadSettled, fetchAhead } from './fetch-prebuilt';
 
 /** At most this many index files are fetched ahead per message. */
 const MAX_AHEAD = 4;
@@ -27,6 +27,10 @@ export function listenForWarm(target: Pick<EventTarget, 'addEventListener'>, run
     const embedder = data.embedder;
     // Only plain options are taken; anything else is ignored, as a warm-up is only ever a head start.
     if (!embedder || typeof embedder !== 'object' || Array.isArray(embedder)) return;
-    void loadWithFallback(embedder as EmbedderOptions, runtime).catch(() => undefined); // init() reports the failure when it joins
+    // The model's files are fetched once the index files are in: the element is ready with the index alone (a chat
+    // turn searches by words until the model arrives), so on a slow connection the index gets the whole link.
+    // From the HTTP cache (a reload) that costs a few ms, well inside the time the first question waits for it.
+    const notBefore = urls.length ? aheadSettled() : undefined;
+    void loadWithFallback(embedder as EmbedderOptions, notBefore ? { ...runtime, notBefore } : runtime).catch(() => undefined); // init() reports the failure when it joins
   });
 }

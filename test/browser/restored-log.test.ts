@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Turn } from '../../src/chat/types';
+import { LONG_LOG } from '../../src/render/long-log';
 import { restoreTurns } from '../../src/render/restored-log';
 import { TurnView } from '../../src/render/turn-view';
 
@@ -10,6 +11,19 @@ const questions = (log: HTMLElement) => [...log.querySelectorAll('.tl-turn .tl-u
 afterEach(() => document.body.replaceChildren());
 
 describe('restoreTurns: a resumed conversation, latest turns first, the rest on demand (real DOM, Chromium)', () => {
+  it(`a log of more than ${LONG_LOG} turns is marked long, so its turns out of view skip layout; a short one is not`, () => {
+    const log = document.body.appendChild(document.createElement('ol'));
+    const many: Turn[] = Array.from({ length: 150 }, (_, i) => ({ ...turns[0] as Turn, user: `q${i}`, at: i }));
+    restoreTurns(log, many, render, { atOnce: 30, batch: 50 });
+    expect(log.classList.contains('tl-long')).toBe(false);
+    log.querySelector<HTMLButtonElement>('.tl-earlier button')?.click();
+    expect(log.classList.contains('tl-long')).toBe(false); // 80 turns and the button
+    log.querySelector<HTMLButtonElement>('.tl-earlier button')?.click();
+    expect(log.classList.contains('tl-long')).toBe(true);
+    restoreTurns(log, many.slice(0, 10), render);
+    expect(log.classList.contains('tl-long')).toBe(false);
+  });
+
   it('shows the latest turns at once and the earlier ones a batch a press, in order, until the button goes', () => {
     const log = document.body.appendChild(document.createElement('ol'));
     log.append(document.createElement('li')); // whatever was there before is replaced

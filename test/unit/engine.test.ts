@@ -412,7 +412,7 @@ describe('while the embedding model downloads (a held loader at the Embedder sea
     return { load, release };
   }
 
-  it("a prebuilt index of the built-in model loads without waiting for it (its size is known); modelPending: 'lexical' ranks by words at once, marked; 'wait' waits", async () => {
+  it("a prebuilt index of the built-in model loads without waiting for it (its size is known); modelPending: 'lexical' ranks by words once 250 ms have passed, marked; 'wait' waits", async () => {
     const file = await buildPrebuiltIndex(docs, await loadEmbedder({ model: MODEL }));
     const held = heldModel();
     const engine = await RetrievalEngine.open(config(`pending-${unique++}`, { knownDims: 100 }), held.load);
@@ -434,6 +434,18 @@ describe('while the embedding model downloads (a held loader at the Embedder sea
     // Loaded: 'lexical' searches with the model too.
     expect((await engine.search(question, { k: 3, modelPending: 'lexical' })).every((h) => h.lexicalOnly === undefined && h.dense !== undefined)).toBe(true);
     await expect(engine.search(question, { modelPending: 'soon' as never })).rejects.toMatchObject({ code: 'INVALID_INPUT', message: expect.stringMatching(/modelPending must be wait or lexical/) as string });
+    engine.close();
+  });
+
+  it("a model that arrives within the grace period (a reload reads it from the cache) is waited for: modelPending: 'lexical' then ranks with it", async () => {
+    const file = await buildPrebuiltIndex(docs, await loadEmbedder({ model: MODEL }));
+    const engine = await RetrievalEngine.open(config(`pending-${unique++}`, { knownDims: 100 }), async () => {
+      await new Promise((r) => setTimeout(r, 60));
+      return loadEmbedder({ model: MODEL });
+    });
+    await engine.loadPrebuilt(file);
+    const hits = await engine.search('how long does a refund take to process?', { k: 3, modelPending: 'lexical' });
+    expect(hits.every((h) => h.lexicalOnly === undefined && h.dense !== undefined)).toBe(true);
     engine.close();
   });
 

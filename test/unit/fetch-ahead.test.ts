@@ -1,4 +1,7 @@
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { EmbedderRuntime } from '../../src/embedding/embedder-options';
 import type { Progress } from '../../src/progress';
 import { MAX_INDEX_BYTES } from '../../src/prebuilt/format';
 import { fetchAhead, fetchPrebuilt } from '../../src/worker/fetch-prebuilt';
@@ -50,6 +53,37 @@ describe('index files fetched ahead (the warm-up message)', () => {
     send({ type: 'something-else', prefetch: ['https://site.example/x.tlix'] });
     send({ type: 'threadline-warm', embedder: null, prefetch: ['javascript:alert(1)', '/relative.tlix', 42, 'https://site.example/1.tlix', 'http://site.example/2.tlix', 'https://site.example/3.tlix', 'https://site.example/4.tlix', 'https://site.example/5.tlix'] });
     expect(calls).toEqual(['https://site.example/1.tlix', 'http://site.example/2.tlix', 'https://site.example/3.tlix', 'https://site.example/4.tlix']);
+  });
+});
+
+describe('the model after the index (the warm-up message)', () => {
+  it('with index files to fetch ahead, the model\'s file is fetched only once they are in; without, at once', async () => {
+    const model = new Uint8Array(readFileSync(resolve(import.meta.dirname, '../../.models/threadline-glove-30k/model.safetensors')));
+    let release!: () => void;
+    const held = new Promise<void>((ok) => { release = ok; });
+    vi.stubGlobal('fetch', async (url: string) => {
+      calls.push(url);
+      if (url.endsWith('.tlix')) { await held; return new Response(new Uint8Array([1, 2, 3])); }
+      return new Response(model);
+    });
+    const warm = (runtime: EmbedderRuntime, prefetch: string[]) => {
+      let handler: ((event: Event) => void) | undefined;
+      listenForWarm({ addEventListener: (_type: string, h: EventListenerOrEventListenerObject) => { handler = h as (event: Event) => void; } }, runtime);
+      handler?.({ data: { type: 'threadline-warm', embedder: {}, prefetch } } as MessageEvent);
+    };
+    const weights = 'https://site.example/m/model.safetensors';
+    const ready: string[] = [];
+    warm({ offlineFiles: { label: 'threadline-glove-30k', weights }, onProgress: (p) => { if (p.phase === 'model-ready') ready.push(p.model); } }, ['https://site.example/held.tlix']);
+    await new Promise((r) => setTimeout(r, 50));
+    expect(calls).toEqual(['https://site.example/held.tlix']);
+    release();
+    await vi.waitFor(() => expect(ready).toHaveLength(1));
+    expect(calls).toEqual(['https://site.example/held.tlix', weights]);
+    // No index to fetch ahead: the model at once (another file, so another load).
+    calls.length = 0;
+    const other = 'https://site.example/n/model.safetensors';
+    warm({ offlineFiles: { label: 'threadline-glove-30k', weights: other } }, []);
+    await vi.waitFor(() => expect(calls).toEqual([other]));
   });
 });
 
