@@ -19,6 +19,7 @@ import { openChangeFeed, type ChangeFeed } from '../storage/change-feed';
 import { IndexStore, type LostReason, type PendingDoc, type StoredIndex } from '../storage/index-store';
 import { withWriteLock } from '../storage/write-lock';
 import { acceptsModel, assertSameModel } from '../storage/manifest';
+import { raced } from '../util/abort';
 import { Mutex } from '../util/mutex';
 import { EngineModel } from './engine-model';
 import { fetchPrebuilt } from './fetch-prebuilt';
@@ -243,7 +244,7 @@ export class RetrievalEngine implements Retriever {
     // While the model downloads, a hybrid search that may rank by words alone does (memory-index.ts: null vector),
     // once the model has had MODEL_GRACE_MS to arrive: one being read from the cache is waited for, not raced.
     const wordsOnly = (options.mode ?? 'hybrid') === 'hybrid' && options.modelPending === 'lexical' && this.model.pending()
-      && !(await this.model.settlesWithin(MODEL_GRACE_MS));
+      && !(await raced(this.model.settlesWithin(MODEL_GRACE_MS), options.signal));
     if (options.mode !== 'lexical' && !wordsOnly) {
       const embedder = await this.embedder();
       vector = await embedder.embed([query.text], options.signal ? { signal: options.signal } : {});

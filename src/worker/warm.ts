@@ -13,6 +13,8 @@ import { aheadSettled, fetchAhead } from './fetch-prebuilt';
 
 /** At most this many index files are fetched ahead per message. */
 const MAX_AHEAD = 4;
+/** The longest the model's download waits for the index files fetched ahead (seconds of a slow link's index, not a stalled one). */
+const AHEAD_WAIT_MS = 10_000;
 
 /** The message's type; src/client/prestart.ts writes the same literal (it must not import this module). */
 export const WARM_MESSAGE = 'threadline-warm';
@@ -30,7 +32,8 @@ export function listenForWarm(target: Pick<EventTarget, 'addEventListener'>, run
     // The model's files are fetched once the index files are in: the element is ready with the index alone (a chat
     // turn searches by words until the model arrives), so on a slow connection the index gets the whole link.
     // From the HTTP cache (a reload) that costs a few ms, well inside the time the first question waits for it.
-    const notBefore = urls.length ? aheadSettled() : undefined;
+    // At most AHEAD_WAIT_MS: an index download that stalls must not keep the model from ever loading.
+    const notBefore = urls.length ? Promise.race([aheadSettled(), new Promise<void>((resolve) => setTimeout(resolve, AHEAD_WAIT_MS))]) : undefined;
     void loadWithFallback(embedder as EmbedderOptions, notBefore ? { ...runtime, notBefore } : runtime).catch(() => undefined); // init() reports the failure when it joins
   });
 }

@@ -449,6 +449,18 @@ describe('while the embedding model downloads (a held loader at the Embedder sea
     engine.close();
   });
 
+  it('an abort while a search waits for a model still loading stops it at once (ABORTED), not at the end of the wait', async () => {
+    const file = await buildPrebuiltIndex(docs, await loadEmbedder({ model: MODEL }));
+    const held = heldModel();
+    const engine = await RetrievalEngine.open(config(`pending-${unique++}`, { knownDims: 100 }), held.load);
+    await engine.loadPrebuilt(file);
+    const started = performance.now();
+    await expect(engine.search('refund window', { modelPending: 'lexical', signal: AbortSignal.timeout(20) })).rejects.toMatchObject({ code: 'ABORTED' });
+    expect(performance.now() - started).toBeLessThan(200);
+    held.release();
+    engine.close();
+  });
+
   it('without a known size, loading a prebuilt index waits for the model, as before', async () => {
     const file = await buildPrebuiltIndex(docs.slice(0, 2), await loadEmbedder({ model: MODEL }));
     const held = heldModel();

@@ -87,6 +87,24 @@ describe('the model after the index (the warm-up message)', () => {
   });
 });
 
+describe('the model after the index, bounded', () => {
+  afterEach(() => { vi.useRealTimers(); });
+  it('an index download that stalls keeps the model waiting at most 10 s', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout'] });
+    vi.stubGlobal('fetch', (url: string) => {
+      calls.push(url);
+      return url.endsWith('.tlix') ? new Promise<Response>(() => undefined) : Promise.reject(new Error('no model here'));
+    });
+    let handler: ((event: Event) => void) | undefined;
+    listenForWarm({ addEventListener: (_type: string, h: EventListenerOrEventListenerObject) => { handler = h as (event: Event) => void; } }, { offlineFiles: { label: 'threadline-glove-30k', weights: 'https://site.example/stall/model.safetensors' } });
+    handler?.({ data: { type: 'threadline-warm', embedder: {}, prefetch: ['https://site.example/stalled.tlix'] } } as MessageEvent);
+    await vi.advanceTimersByTimeAsync(9_000);
+    expect(calls).toEqual(['https://site.example/stalled.tlix']);
+    await vi.advanceTimersByTimeAsync(1_500);
+    expect(calls).toEqual(['https://site.example/stalled.tlix', 'https://site.example/stall/model.safetensors']);
+  });
+});
+
 /** A response whose body arrives in `parts` (each the same view, so a gigabyte costs no memory); records a cancel. */
 function streamed(part: Uint8Array, parts: number, length?: number, onPull?: (n: number) => void) {
   const state = { cancelled: false, pulled: 0 };
