@@ -100,6 +100,7 @@ export class SessionStore {
       const tx = this.db.transaction(['sessions', 'turns'], 'readonly');
       const turnStore = tx.objectStore('turns');
       const header = tx.objectStore('sessions').get(id);
+      header.catch(() => undefined); // awaited below; a failure before then is the other requests' too, and thrown by them
       const read = (records: unknown[], continued: boolean, info: unknown) => {
         const turns = records.filter(isStoredTurn).map(withValidChunkKeys);
         return { info: isSessionInfo(info) ? withValidPending(info) : undefined, turns, skipped: records.length - turns.length, continued };
