@@ -11,6 +11,7 @@ import { shown } from '../util/shown';
 const CONDENSE_MODES = ['auto', 'rules', 'llm', 'off'];
 const LAYOUTS = ['kv-stable', 'compact'];
 const MEMORY_KINDS = ['window', 'summary'];
+const MODEL_PENDING = ['lexical', 'wait'];
 
 export function validateChatOptions(options: ChatOptions): void {
   const bad = (name: string, expected: string, value: unknown): never => {
@@ -29,6 +30,7 @@ export function validateChatOptions(options: ChatOptions): void {
   if (options === null || typeof options !== 'object') bad('object', 'an object', options);
   oneOf('condense', options.condense, CONDENSE_MODES);
   oneOf('promptLayout', options.promptLayout, LAYOUTS);
+  oneOf('modelPending', options.modelPending, MODEL_PENDING);
   flag('llmExpansion', options.llmExpansion);
   flag('hedge', options.hedge);
   // The worker's own bound on k, checked here before any turn runs.

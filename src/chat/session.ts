@@ -31,7 +31,7 @@ import type { AnswerMode, ChatOptions, Turn, TurnEvent } from './types';
 export type SessionRetriever = Pick<Retriever, 'search' | 'termStats'>;
 
 /** `hedge` is off: hedging the expanded query lost 3 points of gap closure on CAsT 2021 and gained 3 on our own set (README, Quality; docs/quality-log.md). */
-export const CHAT_DEFAULTS = Object.freeze({ condense: 'auto', llmExpansion: false, hedge: false, k: 5, minDense: 0.3, minCoverage: 0.2, promptLayout: 'kv-stable' } as const);
+export const CHAT_DEFAULTS = Object.freeze({ condense: 'auto', llmExpansion: false, hedge: false, k: 5, minDense: 0.3, minCoverage: 0.2, promptLayout: 'kv-stable', modelPending: 'lexical' } as const);
 /**
  * The reading context of a follow-up's search: the other chunks of the previous answer's main source gain
  * this many standard deviations of the fused scores (fusion.ts Prior). One: a unit of the evidence itself;
@@ -47,7 +47,7 @@ const QUESTION_PROMPT_TOKENS = 1_024;
 const SUMMARY_TIMEOUT_MS = 60_000;
 
 /** Options resolved once when the session opens; later code never writes `?? default`. */
-type ResolvedChatOptions = Required<Pick<ChatOptions, 'condense' | 'llmExpansion' | 'hedge' | 'k' | 'promptLayout'>> & { abstain: AbstainRule; memory: typeof MEMORY_DEFAULTS | Required<NonNullable<ChatOptions['memory']>> };
+type ResolvedChatOptions = Required<Pick<ChatOptions, 'condense' | 'llmExpansion' | 'hedge' | 'k' | 'promptLayout' | 'modelPending'>> & { abstain: AbstainRule; memory: typeof MEMORY_DEFAULTS | Required<NonNullable<ChatOptions['memory']>> };
 
 function resolveOptions(options: ChatOptions): ResolvedChatOptions {
   return {
@@ -56,6 +56,7 @@ function resolveOptions(options: ChatOptions): ResolvedChatOptions {
     hedge: options.hedge ?? CHAT_DEFAULTS.hedge,
     k: options.k ?? CHAT_DEFAULTS.k,
     promptLayout: options.promptLayout ?? CHAT_DEFAULTS.promptLayout,
+    modelPending: options.modelPending ?? CHAT_DEFAULTS.modelPending,
     abstain: { minDense: options.abstain?.minDense ?? CHAT_DEFAULTS.minDense, minCoverage: options.abstain?.minCoverage ?? CHAT_DEFAULTS.minCoverage },
     memory: { ...MEMORY_DEFAULTS, ...options.memory },
   };
@@ -185,7 +186,7 @@ export class ChatSession {
     const hits = await raced(this.retriever.search({
       ...searched,
       ...(reading !== undefined ? { context: { docIds: [reading.docId], weight: READING_WEIGHT, except: reading.chunkKey !== undefined ? [reading.chunkKey] : [] } } : {}),
-    }, { k: this.options.k, modelPending: 'lexical', signal }), signal);
+    }, { k: this.options.k, modelPending: this.options.modelPending, signal }), signal);
     const hedged = searched.hedge !== undefined ? { text: searched.hedge, weight: searched.hedgeWeight ?? HEDGE_RAW_WEIGHT } : undefined;
     emit({
       type: 'sources', chunks: hits, ...(hedged ? { hedged } : {}), ...(reading !== undefined ? { reading: { docId: reading.docId, label: reading.label } } : {}),

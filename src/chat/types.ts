@@ -32,6 +32,12 @@ export interface ChatOptions {
   llmExpansion?: boolean;
   /** Also retrieve with the question as typed and fuse the ranks, so a bad rewrite cannot bury a good hit. @default false (see CHAT_DEFAULTS) */
   hedge?: boolean;
+  /**
+   * A turn asked while the embedding model is still downloading: `'lexical'` waits at most 250 ms for it, then
+   * searches by words alone and says so (`sources.lexicalOnly`); `'wait'` waits for the model, however long its
+   * download takes. @default 'lexical' (see CHAT_DEFAULTS)
+   */
+  modelPending?: 'lexical' | 'wait';
   /** Passages per turn. @default 5 */
   k?: number;
   /**

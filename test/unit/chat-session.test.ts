@@ -414,4 +414,23 @@ describe('a turn while the embedding model downloads (a held loader at the Embed
     expect(second?.chunks[0]?.dense).toEqual(expect.any(Number));
     held.close();
   });
+
+  it("modelPending: 'wait' waits for the model instead, however long; another value is INVALID_INPUT when the session opens", async () => {
+    let release!: () => void;
+    const gate = new Promise<void>((ok) => { release = ok; });
+    const held = await RetrievalEngine.open(engineConfig(`chat-held-${unique++}`, { knownDims: 100 }), async () => { await gate; return loadEmbedder({ model: MODEL }); });
+    await held.loadPrebuilt(await buildPrebuiltIndex(SAMPLE_DOCS, await loadEmbedder({ model: MODEL })));
+    const store = await SessionStore.open(`chat-${unique++}`);
+    await expect(ChatSession.open(store, held, undefined, { modelPending: 'soon' as never })).rejects.toMatchObject({ code: 'INVALID_INPUT', message: expect.stringMatching(/modelPending must be one of 'lexical', 'wait'/) as string });
+    const chat = await ChatSession.open(store, held, undefined, { modelPending: 'wait' });
+    let done = false;
+    const turn = run(chat, "what's the refund window?").then((events) => { done = true; return events; });
+    await new Promise((r) => setTimeout(r, 400)); // past the 250 ms a 'lexical' turn waits
+    expect(done).toBe(false);
+    release();
+    const sources = (await turn).find((e): e is Extract<TurnEvent, { type: 'sources' }> => e.type === 'sources');
+    expect(sources?.lexicalOnly).toBeUndefined();
+    expect(sources?.chunks[0]?.dense).toEqual(expect.any(Number));
+    held.close();
+  });
 });
