@@ -25,11 +25,16 @@ export function embeddedMetadata(config: unknown, tokenizer: { model?: object },
   };
 }
 
+/** Whether a header's metadata carries the files (config.json and tokenizer.json at least), without reading them. */
+export function carriesFiles(metadata: Readonly<Record<string, string>>): boolean {
+  return metadata[EMBEDDED_KEYS.config] !== undefined && metadata[EMBEDDED_KEYS.tokenizer] !== undefined;
+}
+
 /** The files a header's metadata carries, or null when it carries none; JSON that does not parse throws, naming the key. */
 export function embeddedFiles(metadata: Readonly<Record<string, string>>): EmbeddedFiles | null {
-  const config = metadata[EMBEDDED_KEYS.config];
-  const tokenizer = metadata[EMBEDDED_KEYS.tokenizer];
-  if (config === undefined || tokenizer === undefined) return null;
+  if (!carriesFiles(metadata)) return null;
+  const config = metadata[EMBEDDED_KEYS.config] as string;
+  const tokenizer = metadata[EMBEDDED_KEYS.tokenizer] as string;
   const parse = (key: string, text: string): unknown => {
     try {
       return JSON.parse(text);

@@ -8,7 +8,7 @@ import { isThreadlineError, ThreadlineError } from '../errors';
 import type { Embedder } from './embedder';
 import { standIn } from './stand-in';
 import { EMBEDDER_DEFAULTS, embedderOptionsProblem, type EmbedderOptions, type EmbedderRuntime } from './embedder-options';
-import { embeddedFiles } from './embedded-files';
+import { carriesFiles } from './embedded-files';
 import { modelFiles, parseModelJson, readModelFile, type FolderFiles, type ModelFiles } from './model-files';
 import { readSafetensorsFile } from './safetensors';
 import { modelIdentity, resolveModelSource } from './model-source';
@@ -100,7 +100,7 @@ async function create(opts: Required<EmbedderOptions>, files: ModelFiles, runtim
     // The built-in model is one file: its model.safetensors carries the JSON files and the vocabulary (embedded-files.ts).
     const weights = await readWeights();
     if (!weights) throw new ThreadlineError('INTERNAL', 'a required model file read as missing');
-    if (carriesFiles(weights) || !files.config || !files.tokenizer) return ready(await StaticEmbedder.fromFiles({ weights }, embedderIdentity(opts)));
+    if (tableCarriesFiles(weights) || !files.config || !files.tokenizer) return ready(await StaticEmbedder.fromFiles({ weights }, embedderIdentity(opts)));
     // A folder of the built-in model's name written without them (by hand, or by another tool): read as a folder.
     const [config, tokenizer, tokenizerConfig] = await Promise.all([
       readJson(files.config, 'config.json', false),
@@ -130,10 +130,10 @@ async function create(opts: Required<EmbedderOptions>, files: ModelFiles, runtim
   return ready(await StaticEmbedder.fromFiles({ config, tokenizer, ...(tokenizerConfig ? { tokenizerConfig } : {}), weights }, embedderIdentity(opts)));
 }
 
-/** Whether a table file carries its model's JSON files; a file that cannot be read says so in fromFiles, which reads it again. */
-function carriesFiles(weights: ArrayBuffer): boolean {
+/** Whether a table file carries its model's JSON files (their keys only: fromFiles parses them); a file that cannot be read says so in fromFiles, which reads it again. */
+function tableCarriesFiles(weights: ArrayBuffer): boolean {
   try {
-    return embeddedFiles(readSafetensorsFile(weights).metadata) !== null;
+    return carriesFiles(readSafetensorsFile(weights).metadata);
   } catch {
     return true;
   }
