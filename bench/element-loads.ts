@@ -1,11 +1,14 @@
 /**
- * npx tsx bench/element-loads.ts [SITE] [--delay MS] [--link KBPS] [--throttle KBPS:RTT] [--reloads N] [--ask] [--cpu RATE] [--against SITE_B]
+ * npx tsx bench/element-loads.ts [SITE] [--delay MS] [--link KBPS] [--throttle KBPS:RTT] [--reloads N] [--ask [--keep-turns N]] [--cpu RATE] [--against SITE_B]
  *
  * Times a site built around `<threadline-chat>` (by default the example page
  * `npm test` assembles in test-results/element-site) in Chromium, in the
  * page's own clock: the first visit's navigation start to `threadline-ready`,
  * then N reloads (median, min, max). `--ask` asks a question on every visit,
- * so the conversation restored on each reload grows; `--delay` holds every
+ * so the conversation restored on each reload grows (past 30 turns a reload
+ * shows the latest 30); `--keep-turns 1` cuts it back to its first turn before
+ * each reload, so every reload is the one of a visitor who asked one question
+ * and comes back to ask another (#14's "after a reload"); `--delay` holds every
  * response that long behind a proxy, a network's round trip for every request
  * (page, worker, model, index); `--cpu 4` slows the page's main thread four
  * times (DevTools' CPU throttling; the workers keep their speed, so this is
@@ -30,6 +33,8 @@ const site = args.find((a, i) => !a.startsWith('--') && !args[i - 1]?.startsWith
 const delay = option('--delay', 0);
 const reloads = option('--reloads', 15);
 const ask = args.includes('--ask');
+/** `--keep-turns 1`: before each reload, the stored conversations are cut back to their first turn(s). */
+const keepTurns = option('--keep-turns', Number.NaN);
 const cpu = option('--cpu', 1);
 /** `--link 1600`: every response shares one downlink of this many kbit/s (the proxy's; with `--delay` as the round trip), as a real connection does. */
 const link = option('--link', 0);
@@ -40,6 +45,7 @@ const againstAt = args.indexOf('--against');
 const againstSite = againstAt >= 0 ? args[againstAt + 1] : undefined;
 
 if (againstSite && (delay > 0 || link > 0)) throw new Error('--against does not go with --delay or --link');
+if (!Number.isNaN(keepTurns) && (!ask || !Number.isInteger(keepTurns) || keepTurns < 0)) throw new Error('--keep-turns takes a number of turns, with --ask');
 if (throttle && (throttle.length !== 2 || throttle.some((x) => !Number.isFinite(x) || x < 0))) throw new Error('--throttle takes KBPS:RTT_MS, e.g. 1600:150');
 const upstream = await serveStatic(site);
 const against = againstSite ? { site: againstSite, ...(await serveStatic(againstSite)) } : null;
@@ -129,6 +135,8 @@ async function visitor(at: string) {
   const reported = (tag: string) => page.waitForEvent('console', { predicate: (m) => m.text().startsWith(`${tag} `), timeout: 60_000 })
     .then((m) => Number(m.text().slice(tag.length + 1)));
   let asked = 0;
+  /** Turns in the log when the last visit was ready (the restored conversation). */
+  let restored = 0;
   const question = async () => {
     const i = asked++;
     const input = page.locator('threadline-chat input:not([disabled])');
@@ -144,13 +152,43 @@ async function visitor(at: string) {
     const ready = reported('tl-ready');
     await go();
     const readyAt = await ready;
+    restored = await page.locator('threadline-chat .tl-turn').count();
     return { ready: readyAt, total: ask ? readyAt + await question() : Number.NaN };
   };
   return {
+    restored: () => restored,
     first: () => visit(() => page.goto(`${at}/index.html`)),
-    reload: async () => { await page.waitForTimeout(200); return visit(() => page.reload()); },
+    reload: async () => {
+      if (!Number.isNaN(keepTurns)) await page.evaluate(`(${KEEP_TURNS})(${keepTurns})`);
+      await page.waitForTimeout(200);
+      return visit(() => page.reload());
+    },
   };
 }
+
+/**
+ * Cuts every stored conversation of the page (the `threadline:…:sessions` databases) back to its first `keep` turns,
+ * as the element stores them (src/storage/session-store.ts), in the page. A string: tsx would add helpers a page lacks.
+ */
+const KEEP_TURNS = `async (keep) => {
+  const names = (await indexedDB.databases()).map((d) => d.name).filter((n) => n && n.endsWith(':sessions'));
+  for (const name of names) {
+    const db = await new Promise((ok, fail) => { const r = indexedDB.open(name); r.onsuccess = () => ok(r.result); r.onerror = () => fail(r.error); });
+    await new Promise((ok, fail) => {
+      const tx = db.transaction(['sessions', 'turns'], 'readwrite');
+      const sessions = tx.objectStore('sessions');
+      sessions.getAll().onsuccess = (e) => {
+        for (const info of e.target.result) {
+          tx.objectStore('turns').delete(IDBKeyRange.bound([info.id, keep], [info.id, Number.MAX_SAFE_INTEGER]));
+          const { pending, ...rest } = info;
+          sessions.put({ ...rest, turnCount: Math.min(info.turnCount, keep) });
+        }
+      };
+      tx.oncomplete = ok; tx.onerror = () => fail(tx.error);
+    });
+    db.close();
+  }
+}`;
 
 const f = (x: number | undefined) => (x ?? Number.NaN).toFixed(0);
 const sorted = (xs: number[]) => [...xs].sort((a, b) => a - b);
@@ -173,7 +211,7 @@ try {
   }
   for (const [i, s] of sites.entries()) {
     const run = runs[i] as (typeof runs)[number];
-    console.log(`${s.name}${delay ? `, ${delay} ms per response` : ''}${cpu > 1 ? `, main thread ${cpu}× slower` : ''}${ask ? ', a question each visit' : ''}: first visit ready ${f(run.first.ready)} ms${ask ? `, answered ${f(run.first.total - run.first.ready)} ms after Enter` : ''}; ${reloads} reloads: ready median ${f(median(run.ready))} ms (${range(run.ready)})${ask ? `; ready plus the answer (asked once ready) median ${f(median(run.total))} ms (${range(run.total)})` : ''}`);
+    console.log(`${s.name}${delay ? `, ${delay} ms per response` : ''}${cpu > 1 ? `, main thread ${cpu}× slower` : ''}${ask ? ', a question each visit' : ''}: first visit ready ${f(run.first.ready)} ms${ask ? `, answered ${f(run.first.total - run.first.ready)} ms after Enter` : ''}; ${reloads} reloads: ready median ${f(median(run.ready))} ms (${range(run.ready)})${ask ? `; ready plus the answer (asked once ready) median ${f(median(run.total))} ms (${range(run.total)}); turns in the log at the last reload's ready: ${visitors[i]?.restored()}` : ''}`);
   }
   if (against) {
     const [a, b] = runs as [(typeof runs)[number], (typeof runs)[number]];

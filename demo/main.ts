@@ -142,14 +142,16 @@ async function refreshSessions(): Promise<void> {
 
 async function openSession(id?: string): Promise<void> {
   if (!state.tl) return;
-  state.session = await state.tl.chat(id ? { sessionId: id } : {});
+  // The latest 30 turns; earlier ones are read when the log's button asks for them (or an export, for all).
+  const session = await state.tl.chat({ ...(id ? { sessionId: id } : {}), latestTurns: 30 });
+  state.session = session;
   state.traces = [];
   const llmId = state.tl.llm?.id;
-  restoreTurns(ui.chat, state.session.history(), (turn) => {
+  restoreTurns(ui.chat, session.history(), (turn) => {
     const view = TurnView.restored(turn, llmId ? { llmId } : {});
     view.element.append(h('p', { className: 'muted' }, 'Restored turn: its trace was not stored.'));
     return view.element;
-  });
+  }, { stored: { count: () => session.earlierCount, read: (n) => session.earlier(n) } });
   // The page closed before this question's answer: it goes back into the box, to be asked again with Enter.
   const unanswered = state.session.pending();
   if (unanswered && !ui.question.value) {
@@ -162,8 +164,9 @@ async function openSession(id?: string): Promise<void> {
 }
 
 /** Downloads the open conversation as Markdown or JSON, with its citations. */
-function exportSession(format: 'md' | 'json'): void {
-  const turns = state.session?.history() ?? [];
+async function exportSession(format: 'md' | 'json'): Promise<void> {
+  // The whole conversation: a resumed one holds only its latest turns until the log's button reads the rest.
+  const turns = (await state.session?.fullHistory()) ?? [];
   const llmId = state.tl?.llm?.id;
   const options = llmId ? { llmId } : {};
   const text = format === 'md' ? conversationMarkdown(turns, options) : conversationJson(turns, options);
@@ -281,8 +284,8 @@ function wire(): void {
   });
   ui.clearAll.addEventListener('click', () => void clearEverything());
   ui.newSession.addEventListener('click', () => void openSession().then(refreshIndex));
-  ui.exportMarkdown.addEventListener('click', () => exportSession('md'));
-  ui.exportJson.addEventListener('click', () => exportSession('json'));
+  ui.exportMarkdown.addEventListener('click', () => void exportSession('md'));
+  ui.exportJson.addEventListener('click', () => void exportSession('json'));
   // Simple view by default: the trace and the compare switch are one click away, remembered.
   ui.details.checked = localStorage.getItem('playground.details') === 'on';
   ui.main.classList.toggle('details', ui.details.checked);

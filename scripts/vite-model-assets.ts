@@ -9,9 +9,9 @@
 import { createReadStream, existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Plugin } from 'vite';
-import { OFFLINE_MODEL_ID } from '../src/embedding/offline-model.ts';
+import { OFFLINE_MODEL_FILES, OFFLINE_MODEL_ID } from '../src/embedding/offline-model.ts';
 
-export const MODEL_FILES = ['config.json', 'tokenizer.json', 'tokenizer_config.json', 'model.safetensors'] as const;
+export const MODEL_FILES = OFFLINE_MODEL_FILES;
 /** What the code loads: the table, which carries the JSON files and the vocabulary (src/embedding/embedded-files.ts). */
 export const LOADED_MODEL_FILES = ['model.safetensors'] as const;
 const SOURCE = resolve(import.meta.dirname, '../.models', OFFLINE_MODEL_ID);

@@ -35,6 +35,7 @@ export function validateChatOptions(options: ChatOptions): void {
   flag('hedge', options.hedge);
   // The worker's own bound on k, checked here before any turn runs.
   integer('k', options.k, 1, 1000);
+  integer('latestTurns', options.latestTurns, 1, Number.MAX_SAFE_INTEGER);
   if (options.abstain !== undefined) {
     if (options.abstain === null || typeof options.abstain !== 'object') bad('abstain', 'an object', options.abstain);
     fraction('abstain.minDense', options.abstain.minDense, -1);

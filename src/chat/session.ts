@@ -11,7 +11,7 @@
 import { ThreadlineError, throwIfAborted } from '../errors';
 import { complete, type Llm } from '../llm/llm';
 import type { Retriever } from '../retriever';
-import type { PendingQuestion, SessionInfo, SessionStore, StoredTurn } from '../storage/session-store';
+import type { PendingQuestion, SessionInfo, SessionStore, StoredTurn, TurnMark } from '../storage/session-store';
 import { HEDGE_RAW_WEIGHT } from '../retrieval/fusion';
 import { raced } from '../util/abort';
 import { Mutex } from '../util/mutex';
@@ -23,6 +23,7 @@ import { eventStream } from './event-stream';
 import { decide, type GateReason } from './rules/gate';
 import { MEMORY_DEFAULTS, SUMMARY_MAX_TOKENS, estimateTokens, truncateToTokens, windowTurns, type CountTokens } from './memory';
 import { PromptLayout } from './prompt-layout';
+import { MAX_READ_TURNS } from './rules/read-bounds';
 import { summaryMessages } from './prompts';
 import type { HistoryTurn } from './rules/topics';
 import type { AnswerMode, ChatOptions, Turn, TurnEvent } from './types';
@@ -63,7 +64,15 @@ function resolveOptions(options: ChatOptions): ResolvedChatOptions {
 }
 
 export class ChatSession {
+  /** The stored turns held, oldest first: all of them, or with `latestTurns` the latest (and those read since). */
   private turns: StoredTurn[];
+  /** The conversation's first turn, when `turns` leaves it out: the condenser reads it (it names the topic). */
+  private first: StoredTurn | undefined;
+  /** The index below which no stored turn has been read, and how many stored turns lie below it. */
+  private below = 0;
+  private earlierStored = 0;
+  /** Turns read when the session opens or is read again (undefined: all); see ChatOptions.latestTurns. */
+  private readonly readLatest: number | undefined;
   private readonly lock = new Mutex();
   private readonly layout: PromptLayout;
   private readonly options: ResolvedChatOptions;
@@ -80,6 +89,7 @@ export class ChatSession {
   ) {
     this.turns = turns;
     this.options = resolveOptions(options);
+    this.readLatest = latestRead(options.latestTurns, this.options.memory);
     this.count = llm?.countTokens ? (t) => (llm as Required<Llm>).countTokens(t) : estimateTokens;
     this.layout = new PromptLayout(this.options.promptLayout, this.options.memory, this.count);
   }
@@ -88,18 +98,61 @@ export class ChatSession {
     validateChatOptions(options);
     const id = options.sessionId ?? crypto.randomUUID();
     if (typeof id !== 'string' || id.trim() === '' || id.length > 200) throw new ThreadlineError('INVALID_INPUT', 'sessionId must be a non-empty string of at most 200 characters');
-    const { info, turns } = await store.load(id);
+    const latest = latestRead(options.latestTurns, resolveOptions(options).memory);
+    const loaded = await store.load(id, undefined, latest !== undefined ? { latest } : {});
     const now = Date.now();
-    return new ChatSession(info ?? { id, title: '', createdAt: now, updatedAt: now, turnCount: 0 }, turns, store, retriever, llm, options);
+    const session = new ChatSession(loaded.info ?? { id, title: '', createdAt: now, updatedAt: now, turnCount: 0 }, loaded.turns, store, retriever, llm, options);
+    session.held(loaded);
+    return session;
+  }
+
+  /** Stored turns before the first that `history()` returns: 0 unless the session was opened with `latestTurns`. */
+  get earlierCount(): number {
+    return this.earlierStored;
+  }
+
+  /**
+   * Reads up to `count` stored turns before the first that `history()` returns (all of them by default), adds
+   * them to it, and returns them, oldest first: for a log that shows a long conversation's earlier turns on
+   * demand, or an export of the whole conversation. Returns none when there are none, or when the conversation
+   * was reset or cleared elsewhere meanwhile (the next question reads it again).
+   */
+  async earlier(count = Infinity, options: { signal?: AbortSignal } = {}): Promise<Turn[]> {
+    if (typeof count !== 'number' || Number.isNaN(count) || count < 1) throw new ThreadlineError('INVALID_INPUT', 'earlier() takes how many turns to read: a number of at least 1');
+    const oldest = this.turns[0];
+    if (!oldest || this.earlierStored === 0) return [];
+    const read = await raced(this.store.earlier(this.info.id, mark(oldest), this.below, Math.floor(count)), options.signal);
+    // Another read replaced what this session holds meanwhile (a reset elsewhere, seen by a turn): these turns are not its.
+    if (!read || this.turns[0] !== oldest) return [];
+    this.turns = [...read.turns, ...this.turns];
+    this.below = read.from;
+    this.earlierStored = read.earlier;
+    if (this.earlierStored === 0) this.first = undefined;
+    return read.turns.map(asTurn);
+  }
+
+  /**
+   * The whole conversation, for an export: what `history()` returns and the earlier turns it leaves out, read from
+   * the store (`history()` stays as it was).
+   */
+  async fullHistory(options: { signal?: AbortSignal } = {}): Promise<Turn[]> {
+    const oldest = this.turns[0];
+    const held = this.history();
+    if (!oldest || this.earlierStored === 0) return held;
+    const read = await raced(this.store.earlier(this.info.id, mark(oldest), this.below, Infinity), options.signal);
+    return read && this.turns[0] === oldest ? [...read.turns.map(asTurn), ...held] : this.history();
   }
 
   get id(): string {
     return this.info.id;
   }
 
-  /** The conversation so far: the user's own words and the answers. */
+  /**
+   * The conversation so far: the user's own words and the answers. Every stored turn, or for a session opened with
+   * `latestTurns` the latest ones and those `earlier()` has read since (`fullHistory()` reads them all).
+   */
   history(): Turn[] {
-    return this.turns.map(({ user, assistant, mode, citations, at }) => ({ user, assistant, mode, citations: citations.map(({ n, docId, label, url }) => ({ n, docId, label, ...(url !== undefined ? { url } : {}) })), at }));
+    return this.turns.map(asTurn);
   }
 
   /**
@@ -119,8 +172,7 @@ export class ChatSession {
       const now = Date.now();
       this.info = { id: this.info.id, title: '', createdAt: this.info.createdAt, updatedAt: now, turnCount: 0 };
       await this.store.clear(this.info.id, true, this.info);
-      this.turns = [];
-      this.layout.reset();
+      this.forget();
     });
   }
 
@@ -128,8 +180,7 @@ export class ChatSession {
   async delete(): Promise<void> {
     await this.lock.run(async () => {
       await this.store.clear(this.info.id, false);
-      this.turns = [];
-      this.layout.reset();
+      this.forget();
     });
   }
 
@@ -160,7 +211,10 @@ export class ChatSession {
   private async runTurn(text: string, emit: (e: TurnEvent) => void, signal: AbortSignal, turn: Running): Promise<void> {
     const started = performance.now();
     await this.refresh(signal);
-    const history: HistoryTurn[] = this.turns.map((t) => ({ user: t.user, assistant: t.assistant }));
+    // The first turn too where only the latest are held: the condenser reads the first and the latest 15 (read-bounds.ts),
+    // and at least that many are held (latestRead), so it reads the same as from the whole conversation.
+    const held = this.first ? [this.first, ...this.turns] : this.turns;
+    const history: HistoryTurn[] = held.map((t) => ({ user: t.user, assistant: t.assistant }));
     const window = windowTurns(history, this.options.memory, this.count);
 
     const smalltalk = decide(text, history.length > 0);
@@ -233,11 +287,28 @@ export class ChatSession {
    */
   private async refresh(signal: AbortSignal): Promise<void> {
     const last = this.turns.at(-1);
-    const { info, turns, continued } = await raced(this.store.load(this.info.id, last ? { index: last.index, at: last.at, user: last.user } : undefined), signal);
-    const next = !continued ? turns : turns.length ? [...this.turns, ...turns] : this.turns;
+    const loaded = await raced(this.store.load(this.info.id, last ? mark(last) : undefined, this.readLatest !== undefined ? { latest: this.readLatest } : {}), signal);
+    const next = !loaded.continued ? loaded.turns : loaded.turns.length ? [...this.turns, ...loaded.turns] : this.turns;
     if (next.length !== this.turns.length || next.at(-1)?.index !== this.turns.at(-1)?.index) this.layout.reset();
-    this.turns = next;
-    if (info) this.info = info;
+    if (loaded.continued) this.turns = next;
+    else this.held(loaded);
+    if (loaded.info) this.info = loaded.info;
+  }
+
+  /** Holds what a read of the whole session (or of its latest turns) found. */
+  private held(loaded: { turns: StoredTurn[]; from: number; earlier: number; first?: StoredTurn }): void {
+    this.turns = loaded.turns;
+    this.below = loaded.from;
+    this.earlierStored = loaded.earlier;
+    this.first = loaded.first;
+  }
+
+  private forget(): void {
+    this.turns = [];
+    this.first = undefined;
+    this.below = 0;
+    this.earlierStored = 0;
+    this.layout.reset();
   }
 
   /** Removes a stopped turn's question (best effort: the page may be closing). */
@@ -258,18 +329,29 @@ export class ChatSession {
     this.turns = [...this.turns, saved.turn];
   }
 
+  /** The stored turns with indexes in [from, to): those held, and those below what is held read from the store. */
+  private async storedBetween(from: number, to: number, signal: AbortSignal): Promise<StoredTurn[]> {
+    const held = this.turns.filter((t) => t.index >= from && t.index < to);
+    const oldest = this.turns[0];
+    if (from >= this.below || !oldest) return held;
+    const top = Math.min(to, this.below);
+    const read = await raced(this.store.earlier(this.info.id, mark(oldest), top, top - from), signal);
+    return read ? [...read.turns, ...held] : held;
+  }
+
   /** Summary memory: folds turns that left the window into the running summary (best effort, bounded in time). */
   private async summarize(): Promise<void> {
     const memory = this.options.memory;
     if (memory.kind !== 'summary' || !this.llm || this.summarizing) return;
-    const upTo = Math.max(0, this.turns.length - memory.turns);
+    // By turn index (a session opened with latestTurns holds only the latest turns).
+    const upTo = Math.max(0, (this.turns.at(-1)?.index ?? -1) + 1 - memory.turns);
     const from = this.info.summarizedUpTo ?? 0;
     if (upTo <= from) return;
     this.summarizing = true;
     const timeout = AbortSignal.timeout(SUMMARY_TIMEOUT_MS);
     let caughtUp = false;
     try {
-      const older = this.turns.slice(from, upTo).map((t) => ({ user: t.user, assistant: t.assistant }));
+      const older = (await this.storedBetween(from, upTo, timeout)).map((t) => ({ user: t.user, assistant: t.assistant }));
       const text = await raced(complete(this.llm, summaryMessages(this.info.summary ?? '', older), { purpose: 'summary', temperature: 0, maxTokens: SUMMARY_MAX_TOKENS, signal: timeout }), timeout);
       await this.lock.run(async () => {
         this.info = await this.store.saveSummary(this.info, truncateToTokens(text.trim(), SUMMARY_MAX_TOKENS, this.count), upTo);
@@ -283,6 +365,22 @@ export class ChatSession {
     // Turns that finished meanwhile are folded in next (after a success only: a failing model is not retried in a loop).
     if (caughtUp) await this.summarize();
   }
+}
+
+/**
+ * How many of the latest turns a session with `latestTurns` reads: at least what condensing reads (the first
+ * turn, held apart, and the latest MAX_READ_TURNS - 1) and what prompts carry (memory.turns).
+ */
+function latestRead(latestTurns: number | undefined, memory: { turns: number }): number | undefined {
+  return latestTurns === undefined ? undefined : Math.max(latestTurns, MAX_READ_TURNS - 1, memory.turns);
+}
+
+function mark(turn: StoredTurn): TurnMark {
+  return { index: turn.index, at: turn.at, user: turn.user };
+}
+
+function asTurn({ user, assistant, mode, citations, at }: StoredTurn): Turn {
+  return { user, assistant, mode, citations: citations.map(({ n, docId, label, url }) => ({ n, docId, label, ...(url !== undefined ? { url } : {}) })), at };
 }
 
 /** One ask()'s turn: its id, and the write of its pending question once started. */

@@ -12,6 +12,14 @@ export type AnswerMode = 'generated' | 'extractive' | 'abstained' | 'smalltalk';
 export interface ChatOptions {
   /** Resume this stored session, or start one with this id. @default a new random id */
   sessionId?: string;
+  /**
+   * Read only the latest this many turns when the session opens (and the first, which the condenser reads for the
+   * conversation's topic); `history()` returns those, and `earlier()` reads the rest on demand. Condensing and
+   * prompts read what they would from the whole conversation: at least the latest 15 turns and `memory.turns` are
+   * read, whatever this says. For a chat page that shows the latest turns of what may be a very long conversation
+   * (`<threadline-chat>` reads 30). @default every turn
+   */
+  latestTurns?: number;
   /** How much history the prompts carry. @default { kind: 'window', turns: 6, maxTokens: 1024 } */
   memory?: MemoryOptions;
   /**

@@ -7,7 +7,7 @@ import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { EMBEDDER_DTYPES, type EmbedderDtype } from '../embedding/embedder-options';
-import { OFFLINE_MODEL_ID } from '../embedding/offline-model';
+import { OFFLINE_MODEL_FILES, OFFLINE_MODEL_ID } from '../embedding/offline-model';
 import { ORT_FILES } from '../embedding/ort-assets';
 import { deviceNotes, indexFiles } from './index-files';
 import { baseUrlProblem } from './page-meta';
@@ -147,7 +147,7 @@ function model(args: string[]): void {
   const folder = join(target, OFFLINE_MODEL_ID);
   let bytes = 0;
   mkdirSync(folder, { recursive: true });
-  for (const file of ['config.json', 'tokenizer.json', 'tokenizer_config.json', 'model.safetensors']) {
+  for (const file of OFFLINE_MODEL_FILES) {
     cpSync(join(source, file), join(folder, file));
     bytes += statSync(join(source, file)).size;
   }

@@ -33,6 +33,9 @@ import { buildChatDom, type ChatDom } from './chat-dom';
 import { DEFAULT_NAME, indexSource, nameForIndex, rememberName, rememberedName } from './index-name';
 import { renderSuggestions } from './suggestions';
 
+/** Turns of a resumed conversation read and shown when the chat opens; earlier ones behind the log's button. */
+const RESTORED_AT_ONCE = 30;
+
 const ATTRIBUTES = ['index', 'embedder', 'dtype', 'llm', 'name', 'placeholder', 'link-hosts', 'suggestions', 'mode', 'open'] as const;
 
 function llmOption(value: string | null): LlmOption {
@@ -270,9 +273,13 @@ export class ThreadlineChat extends ElementBase {
       }
       const [stats, sessions] = await Promise.all([tl.stats(), tl.sessions()]);
       if (!current()) return;
-      this.session = await tl.chat(sessions[0] ? { sessionId: sessions[0].id } : {});
+      // The latest turns only, the rest read when the visitor asks for them: a long conversation's reload costs what a short one's does.
+      const session = await tl.chat({ ...(sessions[0] ? { sessionId: sessions[0].id } : {}), latestTurns: RESTORED_AT_ONCE });
+      this.session = session;
       const view = this.viewOptions();
-      restoreTurns(this.ui.log, this.session.history(), (turn) => TurnView.restored(turn, view).element);
+      restoreTurns(this.ui.log, session.history(), (turn) => TurnView.restored(turn, view).element, {
+        atOnce: RESTORED_AT_ONCE, stored: { count: () => session.earlierCount, read: (n) => session.earlier(n) },
+      });
       this.ui.progress.hidden = true;
       const answers = tl.llm ? `answers by ${tl.llm.id}` : `extractive answers (no language model${this.llmNote ? `: ${this.llmNote}` : ''})`;
       this.readyStatus = `${stats.docs} documents · ${answers}${stale}`;

@@ -11,6 +11,8 @@ export const OFFLINE_MODEL_ID = 'threadline-glove-30k';
 export const OFFLINE_MODEL_DIMS = 100;
 /** Where the demo, the tests and `threadline model` put the folder by default. */
 export const OFFLINE_MODEL_PATH = `/${OFFLINE_MODEL_ID}/`;
+/** The model's folder, as Model2Vec lays it out: what the package ships and `threadline model` copies (pages load only the table). */
+export const OFFLINE_MODEL_FILES = ['config.json', 'tokenizer.json', 'tokenizer_config.json', 'model.safetensors'] as const;
 /** The manifest identity of vectors made by the offline model (its table is int8). */
 export const OFFLINE_MODEL_IDENTITY = `${OFFLINE_MODEL_ID}#int8`;
 

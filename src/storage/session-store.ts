@@ -42,6 +42,23 @@ export interface SessionInfo {
 /** A stored turn as a caller last read it: which one, and enough of it to tell it from another written at its index since. */
 export interface TurnMark { index: number; at: number; user: string }
 
+/** What `SessionStore.load` read. */
+export interface LoadedSession {
+  info: SessionInfo | undefined;
+  /** Well-formed turns, oldest first. */
+  turns: StoredTurn[];
+  /** Records read that were not well-formed turns. */
+  skipped: number;
+  /** Whether `turns` are only those after the caller's last (`after`). */
+  continued: boolean;
+  /** The index of the first record read (a malformed one included); 0 when none was. */
+  from: number;
+  /** Stored turns with an index below `from` (0 unless `latest` left some out). */
+  earlier: number;
+  /** The conversation's first turn, when `latest` left it out. */
+  first?: StoredTurn;
+}
+
 export interface PendingQuestion {
   /** Which turn wrote it: only that turn's save or stop removes it. */
   id: string;
@@ -93,17 +110,29 @@ export class SessionStore {
    * `after`: the last turn the caller holds. When that record is still stored
    * as it was, only the turns after it are read (`continued`), so a turn costs
    * the same in a conversation of 1,000 turns as in one of 10; otherwise (the
-   * session was reset or cleared elsewhere) every turn is read, as without it.
+   * session was reset or cleared elsewhere) the session is read as without it.
+   *
+   * `latest`: read only the latest this many turns (by index), and the first
+   * one (`first`, which names the conversation's topic) when it is not among
+   * them; `earlier` counts the stored turns before the ones read. Reading a
+   * 1,000-turn conversation whole cost every reload of a chat page 1.3× a new
+   * one's (bench/long-conversation.ts).
    */
-  async load(id: string, after?: TurnMark): Promise<{ info: SessionInfo | undefined; turns: StoredTurn[]; skipped: number; continued: boolean }> {
+  async load(id: string, after?: TurnMark, options: { latest?: number } = {}): Promise<LoadedSession> {
     return this.guard(async () => {
       const tx = this.db.transaction(['sessions', 'turns'], 'readonly');
       const turnStore = tx.objectStore('turns');
       const header = tx.objectStore('sessions').get(id);
       header.catch(() => undefined); // awaited below; a failure before then is the other requests' too, and thrown by them
-      const read = (records: unknown[], continued: boolean, info: unknown) => {
+      const read = (records: unknown[], continued: boolean, info: unknown, first?: unknown) => {
         const turns = records.filter(isStoredTurn).map(withValidChunkKeys);
-        return { info: isSessionInfo(info) ? withValidPending(info) : undefined, turns, skipped: records.length - turns.length, continued };
+        const from = recordIndex(records[0]) ?? 0;
+        const head = isStoredTurn(first) ? withValidChunkKeys(first) : undefined;
+        const earlier = head ? Math.max(0, from - head.index) : 0;
+        return {
+          info: isSessionInfo(info) ? withValidPending(info) : undefined, turns, skipped: records.length - turns.length, continued, from, earlier,
+          ...(head && earlier > 0 ? { first: head } : {}),
+        };
       };
       if (after && Number.isSafeInteger(after.index) && after.index >= 0) {
         const [known, newer] = await Promise.all([
@@ -112,9 +141,40 @@ export class SessionStore {
         ]);
         if (isStoredTurn(known) && known.at === after.at && known.user === after.user) return read(newer, true, await header);
       }
-      const records = await turnStore.getAll(IDBKeyRange.bound([id, 0], [id, Number.MAX_SAFE_INTEGER]));
-      return read(records, false, await header);
+      const all = IDBKeyRange.bound([id, 0], [id, Number.MAX_SAFE_INTEGER]);
+      const latest = options.latest;
+      if (latest === undefined || !Number.isSafeInteger(latest) || latest < 1) return read(await turnStore.getAll(all), false, await header);
+      // The last key, then the records from `latest` indexes before it: three small reads, not every record.
+      const [firstRecords, last] = await Promise.all([turnStore.getAll(all, 1), turnStore.openKeyCursor(all, 'prev')]);
+      const lastIndex = last ? last.key[1] : -1;
+      const records = lastIndex < 0 ? [] : await turnStore.getAll(IDBKeyRange.bound([id, Math.max(0, lastIndex - latest + 1)], [id, Number.MAX_SAFE_INTEGER]));
+      return read(records, false, await header, firstRecords[0]);
     }, 'Could not load the session');
+  }
+
+  /**
+   * Up to `count` stored turns with indexes just below `below`, oldest first; `from` is the lowest index read and
+   * `earlier` counts the stored turns below it. `held` is a turn the caller holds: when it is no longer stored as it
+   * was (the session was reset or cleared elsewhere), nothing is read and null returned, as what the caller holds is
+   * then not this conversation's (it reads the conversation again on its next turn).
+   */
+  async earlier(id: string, held: TurnMark, below: number, count: number): Promise<{ turns: StoredTurn[]; skipped: number; from: number; earlier: number } | null> {
+    return this.guard(async () => {
+      const tx = this.db.transaction('turns', 'readonly');
+      const all = IDBKeyRange.bound([id, 0], [id, Number.MAX_SAFE_INTEGER]);
+      const top = Math.max(0, Math.min(below, Number.MAX_SAFE_INTEGER));
+      const from = count >= 1 ? Math.max(0, top - Math.min(count, Number.MAX_SAFE_INTEGER)) : top; // NaN or below 1: none
+      const [known, records, firstRecords] = await Promise.all([
+        tx.store.get([id, held.index]),
+        from < top ? tx.store.getAll(IDBKeyRange.bound([id, from], [id, top], false, true)) : Promise.resolve([]),
+        tx.store.getAll(all, 1),
+      ]);
+      if (!isStoredTurn(known) || known.at !== held.at || known.user !== held.user) return null;
+      const turns = records.filter(isStoredTurn).map(withValidChunkKeys);
+      const lowest = recordIndex(records[0]) ?? top;
+      const first = recordIndex(firstRecords[0]);
+      return { turns, skipped: records.length - turns.length, from: lowest, earlier: first === undefined ? 0 : Math.max(0, lowest - first) };
+    }, 'Could not load earlier turns');
   }
 
   /**
@@ -217,6 +277,12 @@ export class SessionStore {
       throw storageError(error, message);
     }
   }
+}
+
+/** The index part of a turn record's key (a record is stored under its own sessionId and index, well-formed or not). */
+function recordIndex(record: unknown): number | undefined {
+  const index = (record as { index?: unknown } | null | undefined)?.index;
+  return typeof index === 'number' && Number.isSafeInteger(index) ? index : undefined;
 }
 
 function isStoredTurn(value: unknown): value is StoredTurn {

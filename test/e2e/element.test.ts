@@ -176,6 +176,43 @@ describe('<threadline-chat> suggestions, copy and parts', () => {
   });
 });
 
+describe('<threadline-chat> resuming a long conversation', () => {
+  it('after a reload shows the latest 30 turns, reads the earlier ones from IndexedDB when asked, and a follow-up still reads the conversation', async () => {
+    const context = await browser.newContext();
+    const foreign = await confineTo(context, server.origin);
+    const page = await context.newPage();
+    await watchElementEvents(page);
+    await page.goto(`${server.origin}/index.html`);
+    expect(await waitForElement(page)).toMatchObject({ type: 'threadline-ready' });
+    const chat = page.locator('threadline-chat');
+    const input = chat.locator('input');
+    const questions = ["what's the refund window?", 'how do I track my order?', 'which plans include offline sync?', 'how do I reset my password?', 'what does Pro cost?'];
+    for (let i = 0; i < 34; i++) {
+      await input.fill(`${questions[i % questions.length] as string} (${i + 1})`);
+      await input.press('Enter');
+      await chat.locator('.tl-turn .tl-mode:not([hidden])').nth(i).waitFor({ timeout: 60_000 });
+    }
+    await page.reload();
+    expect(await waitForElement(page)).toMatchObject({ type: 'threadline-ready' });
+    const users = () => chat.locator('.tl-turn [part~="user"]').allTextContents();
+    expect(await users()).toHaveLength(30);
+    expect((await users())[0]).toBe('what does Pro cost? (5)');
+    const button = chat.locator('[part~="earlier-button"]');
+    expect(await button.textContent()).toBe('Show 4 earlier of 4 turns');
+    await button.click();
+    await expect.poll(async () => (await users()).length).toBe(34);
+    expect((await users())[0]).toBe("what's the refund window? (1)");
+    expect(await button.count()).toBe(0);
+    await input.fill('what about damaged items?');
+    await input.press('Enter');
+    const last = chat.locator('.tl-turn').nth(34);
+    await last.locator('.tl-mode:not([hidden])').waitFor({ timeout: 60_000 });
+    expect(await last.locator('[part~="answer"]').textContent()).toMatch(/damaged/i);
+    expect(foreign).toEqual([]);
+    await context.close();
+  });
+});
+
 describe('<threadline-chat> colours', () => {
   it('follows prefers-color-scheme when the page sets no --threadline-* colours', async () => {
     const background = async (colorScheme: 'light' | 'dark') => {
