@@ -11,7 +11,8 @@
 import { ThreadlineError, throwIfAborted } from '../errors';
 import { complete, type Llm } from '../llm/llm';
 import type { Retriever } from '../retriever';
-import type { PendingQuestion, SessionInfo, SessionStore, StoredTurn, TurnMark } from '../storage/session-store';
+import type { LoadedSession, PendingQuestion, SessionInfo, SessionStore, StoredTurn, TurnMark } from '../storage/session-store';
+import type { SessionWatch } from '../storage/session-writes';
 import { HEDGE_RAW_WEIGHT } from '../retrieval/fusion';
 import { raced } from '../util/abort';
 import { Mutex } from '../util/mutex';
@@ -73,6 +74,8 @@ export class ChatSession {
   private earlierStored = 0;
   /** Turns read when the session opens or is read again (undefined: all); see ChatOptions.latestTurns. */
   private readonly readLatest: number | undefined;
+  /** Whether anything but this chat wrote the session since it last read it (session-writes.ts). */
+  private readonly watch: SessionWatch;
   private readonly lock = new Mutex();
   private readonly layout: PromptLayout;
   private readonly options: ResolvedChatOptions;
@@ -82,12 +85,14 @@ export class ChatSession {
   private constructor(
     private info: SessionInfo,
     turns: StoredTurn[],
+    watch: SessionWatch,
     private readonly store: SessionStore,
     private readonly retriever: SessionRetriever,
     private readonly llm: Llm | undefined,
     options: ChatOptions,
   ) {
     this.turns = turns;
+    this.watch = watch;
     this.options = resolveOptions(options);
     this.readLatest = latestRead(options.latestTurns, this.options.memory);
     this.count = llm?.countTokens ? (t) => (llm as Required<Llm>).countTokens(t) : estimateTokens;
@@ -99,9 +104,10 @@ export class ChatSession {
     const id = options.sessionId ?? crypto.randomUUID();
     if (typeof id !== 'string' || id.trim() === '' || id.length > 200) throw new ThreadlineError('INVALID_INPUT', 'sessionId must be a non-empty string of at most 200 characters');
     const latest = latestRead(options.latestTurns, resolveOptions(options).memory);
+    const watch = store.watch(id);
     const loaded = await store.load(id, undefined, latest !== undefined ? { latest } : {});
     const now = Date.now();
-    const session = new ChatSession(loaded.info ?? { id, title: '', createdAt: now, updatedAt: now, turnCount: 0 }, loaded.turns, store, retriever, llm, options);
+    const session = new ChatSession(loaded.info ?? { id, title: '', createdAt: now, updatedAt: now, turnCount: 0 }, loaded.turns, watch, store, retriever, llm, options);
     session.held(loaded);
     return session;
   }
@@ -171,7 +177,7 @@ export class ChatSession {
     await this.lock.run(async () => {
       const now = Date.now();
       this.info = { id: this.info.id, title: '', createdAt: this.info.createdAt, updatedAt: now, turnCount: 0 };
-      await this.store.clear(this.info.id, true, this.info);
+      await this.store.clear(this.info.id, true, this.info, this.watch);
       this.forget();
     });
   }
@@ -179,7 +185,7 @@ export class ChatSession {
   /** Deletes the session and its turns. */
   async delete(): Promise<void> {
     await this.lock.run(async () => {
-      await this.store.clear(this.info.id, false);
+      await this.store.clear(this.info.id, false, undefined, this.watch);
       this.forget();
     });
   }
@@ -222,7 +228,7 @@ export class ChatSession {
     // The question is stored while the turn runs (not awaited here: the write overlaps condensing and retrieval).
     // Best effort: a store that cannot take it must not cost the visitor the answer.
     const pending: PendingQuestion = { id: turn.id, user: text, at: Date.now() };
-    turn.marking = this.store.markPending(this.info, pending).then(() => true, () => false);
+    turn.marking = this.store.markPending(this.info, pending, this.watch).then(() => true, () => false);
 
     // 1–2. Gate and condense.
     const condensed = await condenseTurn(text, history, window, { retriever: this.retriever, llm: this.llm, mode: this.options.condense, llmExpansion: this.options.llmExpansion, summary: this.info.summary, signal });
@@ -286,8 +292,17 @@ export class ChatSession {
    * not grow with the conversation: 1,000 stored turns cost every question 8 ms more before (bench/long-conversation.ts).
    */
   private async refresh(signal: AbortSignal): Promise<void> {
+    // Nothing written since the last read but by this chat (whose writes it holds): nothing to read.
+    if (!this.watch.stale) return;
+    this.watch.reading();
     const last = this.turns.at(-1);
-    const loaded = await raced(this.store.load(this.info.id, last ? mark(last) : undefined, this.readLatest !== undefined ? { latest: this.readLatest } : {}), signal);
+    let loaded: LoadedSession;
+    try {
+      loaded = await raced(this.store.load(this.info.id, last ? mark(last) : undefined, this.readLatest !== undefined ? { latest: this.readLatest } : {}), signal);
+    } catch (error) {
+      this.watch.unread(); // stopped or failed: read at the next turn
+      throw error;
+    }
     const next = !loaded.continued ? loaded.turns : loaded.turns.length ? [...this.turns, ...loaded.turns] : this.turns;
     if (next.length !== this.turns.length || next.at(-1)?.index !== this.turns.at(-1)?.index) this.layout.reset();
     if (loaded.continued) this.turns = next;
@@ -315,7 +330,7 @@ export class ChatSession {
   private async unmark(marking: Promise<boolean>, id: string): Promise<void> {
     if (!(await marking)) return;
     try {
-      this.info = await this.store.clearPending(this.info, id);
+      this.info = await this.store.clearPending(this.info, id, this.watch);
     } catch {
       // It stays offered as unanswered, which is what it is.
     }
@@ -324,7 +339,7 @@ export class ChatSession {
   private async remember(user: string, assistant: string, mode: AnswerMode, citations: StoredTurn['citations'], answers?: string): Promise<void> {
     const now = Date.now();
     const info: SessionInfo = { ...this.info, title: this.info.title || user.slice(0, 80), updatedAt: now };
-    const saved = await this.store.append(info, { sessionId: this.info.id, user, assistant, mode, citations, at: now }, answers);
+    const saved = await this.store.append(info, { sessionId: this.info.id, user, assistant, mode, citations, at: now }, answers, this.watch);
     this.info = saved.info;
     this.turns = [...this.turns, saved.turn];
   }
@@ -354,7 +369,7 @@ export class ChatSession {
       const older = (await this.storedBetween(from, upTo, timeout)).map((t) => ({ user: t.user, assistant: t.assistant }));
       const text = await raced(complete(this.llm, summaryMessages(this.info.summary ?? '', older), { purpose: 'summary', temperature: 0, maxTokens: SUMMARY_MAX_TOKENS, signal: timeout }), timeout);
       await this.lock.run(async () => {
-        this.info = await this.store.saveSummary(this.info, truncateToTokens(text.trim(), SUMMARY_MAX_TOKENS, this.count), upTo);
+        this.info = await this.store.saveSummary(this.info, truncateToTokens(text.trim(), SUMMARY_MAX_TOKENS, this.count), upTo, this.watch);
       });
       caughtUp = true;
     } catch {

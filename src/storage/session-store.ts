@@ -7,6 +7,7 @@
 import { openDB, type DBSchema, type IDBPDatabase } from 'idb';
 import { abandon, storageError } from './storage-errors';
 import { isSafeCount, isText } from '../util/guards';
+import { SessionWrites, type SessionWatch } from './session-writes';
 
 /** `chunkKey`: the quoted chunk, so the next turn can tell it from the rest of its document (session.ts, reading context). */
 export interface StoredCitation { n: number; docId: string; label: string; url?: string; chunkKey?: number }
@@ -75,7 +76,11 @@ const SESSION_SCHEMA_VERSION = 1;
 const TX = { durability: 'strict' } as const;
 
 export class SessionStore {
-  private constructor(private readonly db: IDBPDatabase<SessionDB>) {}
+  private readonly writes: SessionWrites;
+
+  private constructor(private readonly db: IDBPDatabase<SessionDB>) {
+    this.writes = new SessionWrites(db.name);
+  }
 
   static async open(name: string): Promise<SessionStore> {
     try {
@@ -95,7 +100,13 @@ export class SessionStore {
   }
 
   close(): void {
+    this.writes.close();
     this.db.close();
+  }
+
+  /** Whether a chat needs to read its session again before a turn: see session-writes.ts. Take it before the first read. */
+  watch(id: string): SessionWatch {
+    return this.writes.watch(id);
   }
 
   async list(): Promise<SessionInfo[]> {
@@ -181,9 +192,10 @@ export class SessionStore {
    * Appends a turn after the last one stored, whoever wrote it: the index is
    * computed inside the write transaction, so two handles on one session (two
    * tabs, or two chats in one page) never overwrite each other's turns. The
-   * header is merged with the stored one. Returns what was stored.
+   * header is merged with the stored one. Returns what was stored. `by`: the
+   * chat writing it (its watch stays current), as for every write below.
    */
-  async append(info: SessionInfo, turn: Omit<StoredTurn, 'index'>, answers?: string): Promise<{ info: SessionInfo; turn: StoredTurn }> {
+  async append(info: SessionInfo, turn: Omit<StoredTurn, 'index'>, answers?: string, by?: SessionWatch): Promise<{ info: SessionInfo; turn: StoredTurn }> {
     return this.guard(async () => {
       const tx = this.db.transaction(['sessions', 'turns'], 'readwrite', TX);
       try {
@@ -208,6 +220,7 @@ export class SessionStore {
           ...(pending ? { pending } : {}),
         };
         await Promise.all([turns.put(saved), tx.objectStore('sessions').put(merged), tx.done]);
+        this.writes.wrote(info.id, by);
         return { info: merged, turn: saved };
       } catch (error) {
         abandon(tx);
@@ -217,8 +230,8 @@ export class SessionStore {
   }
 
   /** Stores the running summary in the header as it is stored now (a pending question written since is kept). */
-  async saveSummary(info: SessionInfo, summary: string, summarizedUpTo: number): Promise<SessionInfo> {
-    return this.updateHeader(info, (header) => ({ ...header, summary, summarizedUpTo }), 'Could not save the session');
+  async saveSummary(info: SessionInfo, summary: string, summarizedUpTo: number, by?: SessionWatch): Promise<SessionInfo> {
+    return this.updateHeader(info, (header) => ({ ...header, summary, summarizedUpTo }), 'Could not save the session', by);
   }
 
   /**
@@ -226,24 +239,25 @@ export class SessionStore {
    * a session not stored yet). A later question replaces an earlier one that
    * was never answered.
    */
-  async markPending(fresh: SessionInfo, pending: PendingQuestion): Promise<void> {
+  async markPending(fresh: SessionInfo, pending: PendingQuestion, by?: SessionWatch): Promise<void> {
     const title = fresh.title || pending.user.slice(0, 80);
-    await this.updateHeader(fresh, (header) => ({ ...header, title: header.title || title, updatedAt: Math.max(header.updatedAt, pending.at), pending }), 'Could not save the question');
+    await this.updateHeader(fresh, (header) => ({ ...header, title: header.title || title, updatedAt: Math.max(header.updatedAt, pending.at), pending }), 'Could not save the question', by);
   }
 
   /** Removes the pending question if `id`'s turn wrote it (a stopped turn); returns the header. */
-  async clearPending(fresh: SessionInfo, id: string): Promise<SessionInfo> {
-    return this.updateHeader(fresh, (header) => (header.pending?.id === id ? withoutPending(header) : header), 'Could not save the session');
+  async clearPending(fresh: SessionInfo, id: string, by?: SessionWatch): Promise<SessionInfo> {
+    return this.updateHeader(fresh, (header) => (header.pending?.id === id ? withoutPending(header) : header), 'Could not save the session', by);
   }
 
   /** Read, change and write the header in one transaction, so two writers never lose each other's fields. */
-  private async updateHeader(fresh: SessionInfo, change: (header: SessionInfo) => SessionInfo, message: string): Promise<SessionInfo> {
+  private async updateHeader(fresh: SessionInfo, change: (header: SessionInfo) => SessionInfo, message: string, by?: SessionWatch): Promise<SessionInfo> {
     return this.guard(async () => {
       const tx = this.db.transaction('sessions', 'readwrite', TX);
       try {
         const stored = await tx.store.get(fresh.id);
         const header = change(isSessionInfo(stored) ? withValidPending(stored) : withoutPending(fresh));
         await Promise.all([tx.store.put(header), tx.done]);
+        this.writes.wrote(fresh.id, by);
         return header;
       } catch (error) {
         abandon(tx);
@@ -253,12 +267,13 @@ export class SessionStore {
   }
 
   /** Deletes the session's turns; with `keepSession`, keeps an empty header (reset). */
-  async clear(id: string, keepSession: boolean, info?: SessionInfo): Promise<void> {
+  async clear(id: string, keepSession: boolean, info?: SessionInfo, by?: SessionWatch): Promise<void> {
     await this.guard(async () => {
       const tx = this.db.transaction(['sessions', 'turns'], 'readwrite', TX);
       const ops: Promise<unknown>[] = [tx.objectStore('turns').delete(IDBKeyRange.bound([id, 0], [id, Number.MAX_SAFE_INTEGER]))];
       ops.push(keepSession && info ? tx.objectStore('sessions').put(info) : tx.objectStore('sessions').delete(id));
       await Promise.all([...ops, tx.done]);
+      this.writes.wrote(id, by);
     }, 'Could not clear the session');
   }
 
@@ -267,6 +282,7 @@ export class SessionStore {
     await this.guard(async () => {
       const tx = this.db.transaction(['sessions', 'turns'], 'readwrite', TX);
       await Promise.all([tx.objectStore('turns').clear(), tx.objectStore('sessions').clear(), tx.done]);
+      this.writes.wrote(null);
     }, 'Could not delete the sessions');
   }
 

@@ -33,6 +33,26 @@ describe('tampered storage and files in Chromium (real worker, real IndexedDB)',
     await b.dispose();
   });
 
+  it("a chat reads its session again only after another instance (as another tab) wrote it, and then holds that one's turns", async () => {
+    const name = freshName('heard');
+    const a = await createThreadline({ name });
+    await a.add(sampleDocs);
+    const b = await createThreadline({ name });
+    const [here, there] = await Promise.all([a.chat({ sessionId: 's' }), b.chat({ sessionId: 's' })]);
+    await ask(here, "what's the refund window?");
+    await new Promise((resolve) => setTimeout(resolve, 50)); // a visitor switching tabs takes longer than the message
+    await ask(there, 'how do I track my order?');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    await ask(here, 'what about damaged items?');
+    expect(here.history().map((t) => t.user)).toEqual(["what's the refund window?", 'how do I track my order?', 'what about damaged items?']);
+    await b.clearSessions();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    await ask(here, 'how do I reset my password?');
+    expect(here.history().map((t) => t.user)).toEqual(['how do I reset my password?']);
+    await a.dispose();
+    await b.dispose();
+  });
+
   it('a tampered unanswered question (wrong types, a number, markup) is dropped or shown as text: the conversation still opens and lists', async () => {
     const name = freshName('pending');
     const tl = await createThreadline({ name });
