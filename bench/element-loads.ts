@@ -209,9 +209,11 @@ try {
       (runs[i] as (typeof runs)[number]).total.push(result.total);
     }
   }
+  /** Enter to done on each reload: what a change to the turn alone moves, without the spread of the load before it. */
+  const answers = (run: (typeof runs)[number]) => run.total.map((t, k) => t - (run.ready[k] as number));
   for (const [i, s] of sites.entries()) {
     const run = runs[i] as (typeof runs)[number];
-    console.log(`${s.name}${delay ? `, ${delay} ms per response` : ''}${cpu > 1 ? `, main thread ${cpu}× slower` : ''}${ask ? ', a question each visit' : ''}: first visit ready ${f(run.first.ready)} ms${ask ? `, answered ${f(run.first.total - run.first.ready)} ms after Enter` : ''}; ${reloads} reloads: ready median ${f(median(run.ready))} ms (${range(run.ready)})${ask ? `; ready plus the answer (asked once ready) median ${f(median(run.total))} ms (${range(run.total)}); turns in the log at the last reload's ready: ${visitors[i]?.restored()}` : ''}`);
+    console.log(`${s.name}${delay ? `, ${delay} ms per response` : ''}${cpu > 1 ? `, main thread ${cpu}× slower` : ''}${ask ? ', a question each visit' : ''}: first visit ready ${f(run.first.ready)} ms${ask ? `, answered ${f(run.first.total - run.first.ready)} ms after Enter` : ''}; ${reloads} reloads: ready median ${f(median(run.ready))} ms (${range(run.ready)})${ask ? `; ready plus the answer (asked once ready) median ${f(median(run.total))} ms (${range(run.total)}), the answer alone (Enter to done) ${f(median(answers(run)))} ms; turns in the log at the last reload's ready: ${visitors[i]?.restored()}` : ''}`);
   }
   if (against) {
     const [a, b] = runs as [(typeof runs)[number], (typeof runs)[number]];
@@ -220,7 +222,7 @@ try {
       const s = sorted(d);
       return `${what} ${f(median(d))} ms (middle half ${f(s[Math.floor(s.length / 4)])} to ${f(s[Math.floor((3 * s.length) / 4)])}; ${d.filter((x) => x < 0).length} of ${d.length} faster)`;
     };
-    console.log(`${against.site} minus ${site}, paired reloads: ${say('ready', diff(a.ready, b.ready))}${ask ? `; ${say('ready plus the answer', diff(a.total, b.total))}` : ''}`);
+    console.log(`${against.site} minus ${site}, paired reloads: ${say('ready', diff(a.ready, b.ready))}${ask ? `; ${say('ready plus the answer', diff(a.total, b.total))}; ${say('the answer alone', diff(answers(a), answers(b)))}` : ''}`);
   }
 } finally {
   await browser.close();

@@ -19,7 +19,7 @@ import { Mutex } from '../util/mutex';
 import { answerTurn, type AbstainRule } from './answer';
 import { validateChatOptions } from './chat-options';
 import { condenseTurn } from './condense';
-import { asQuery } from './expand';
+import { asQuery, resolveAndExpand } from './expand';
 import { eventStream } from './event-stream';
 import { decide, type GateReason } from './rules/gate';
 import { MEMORY_DEFAULTS, SUMMARY_MAX_TOKENS, estimateTokens, truncateToTokens, windowTurns, type CountTokens } from './memory';
@@ -41,6 +41,10 @@ export const CHAT_DEFAULTS = Object.freeze({ condense: 'auto', llmExpansion: fal
  * they stay in it (README, Quality; docs/quality-log.md). `npm run eval` applies it the same way.
  */
 export const READING_WEIGHT = 1;
+/** warm() reads at most this much of what is typed. */
+const MAX_WARM_CHARS = 200;
+/** A conversation for warm() to condense against: any will do, its code is what runs. */
+const WARM_HISTORY: readonly HistoryTurn[] = [{ user: 'How long is the refund window for orders?', assistant: 'Thirty days from delivery.' }];
 /** Questions longer than this are refused with INVALID_INPUT. */
 export const MAX_QUESTION_CHARS = 20_000;
 /** Tokens of the question that go into prompts. */
@@ -81,6 +85,7 @@ export class ChatSession {
   private readonly options: ResolvedChatOptions;
   private readonly count: CountTokens;
   private summarizing = false;
+  private warmed = false;
 
   private constructor(
     private info: SessionInfo,
@@ -110,6 +115,27 @@ export class ChatSession {
     const session = new ChatSession(loaded.info ?? { id, title: '', createdAt: now, updatedAt: now, turnCount: 0 }, loaded.turns, watch, store, retriever, llm, options);
     session.held(loaded);
     return session;
+  }
+
+  /**
+   * Runs a turn's search code once, on `text` (what the visitor has typed so far): the index's term statistics and a
+   * search in the worker, and the gate and condenser here. A worker's code is compiled on its first call on every
+   * page load (workers get no compile cache), so the first question after a reload took 10 ms longer than the next;
+   * a chat UI calls this as the visitor starts typing, so that happens while they type. Best effort (failures are
+   * ignored), once per session; it waits for nothing and stores nothing.
+   */
+  warm(text = ''): void {
+    if (this.warmed) return;
+    this.warmed = true;
+    const sample = text.trim().slice(0, MAX_WARM_CHARS) || 'what is it?';
+    const words = sample.split(/\s+/).slice(0, 8);
+    void this.retriever.termStats(words, { forms: true }).catch(() => undefined);
+    void this.retriever.search(sample, { k: 1, modelPending: 'lexical' }).catch(() => undefined);
+    try {
+      resolveAndExpand(sample, WARM_HISTORY, () => 0);
+    } catch {
+      // Best effort: the turn itself reports what fails.
+    }
   }
 
   /** Stored turns before the first that `history()` returns: 0 unless the session was opened with `latestTurns`. */

@@ -52,6 +52,8 @@ export class ChatController {
       const question = input.value.trim();
       if (question) void this.ask(question);
     });
+    // The first keystrokes warm the search's code (ChatSession.warm), so the first question does not wait for it to compile.
+    input.addEventListener('input', () => this.hooks.session()?.warm(input.value));
     stop.addEventListener('click', () => this.abort());
     form.addEventListener('keydown', (event) => { if (event.key === 'Escape') this.abort(); });
     this.apply();

@@ -9,7 +9,11 @@ function fakeSession(script: { tokens: string[]; fail?: ThreadlineError }) {
   let release: () => void = () => undefined;
   const gate = new Promise<void>((resolve) => { release = resolve; });
   const asked: string[] = [];
+  const warmed: string[] = [];
   const session = {
+    warm(text: string): void {
+      warmed.push(text);
+    },
     async *ask(question: string, options: { signal?: AbortSignal } = {}): AsyncGenerator<TurnEvent> {
       asked.push(question);
       for (const text of script.tokens) yield { type: 'token', text };
@@ -21,7 +25,7 @@ function fakeSession(script: { tokens: string[]; fail?: ThreadlineError }) {
       yield { type: 'done', answer: script.tokens.join(''), mode: 'generated', citations: [], invalidCitations: [], timings: { condenseMs: 0, retrieveMs: 0, firstTokenMs: 0, totalMs: 0 } };
     },
   };
-  return { session: session as unknown as ChatSession, asked, release: () => release() };
+  return { session: session as unknown as ChatSession, asked, warmed, release: () => release() };
 }
 
 function controls() {
@@ -38,6 +42,19 @@ function controls() {
 const settle = () => new Promise((resolve) => setTimeout(resolve, 10));
 
 describe('ChatController (fake ChatSession)', () => {
+  it('typing warms the session with what is typed (ChatSession.warm, which runs once itself); with no session, typing does nothing', () => {
+    const ui = controls();
+    const fake = fakeSession({ tokens: [] });
+    let session: ChatSession | null = null;
+    new ChatController(ui, { session: () => session }).enable(true);
+    const type = (value: string) => { ui.input.value = value; ui.input.dispatchEvent(new Event('input', { bubbles: true })); };
+    type('w');
+    session = fake.session;
+    type('wh');
+    type('wha');
+    expect(fake.warmed).toEqual(['wh', 'wha']);
+  });
+
   it('asks on submit, is busy while the turn runs (input and Ask off, Stop shown), ignores a second question, and ends ready', async () => {
     const ui = controls();
     const fake = fakeSession({ tokens: ['Thirty ', 'days.'] });

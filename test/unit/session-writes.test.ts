@@ -129,3 +129,24 @@ describe('a turn reads its session only when something else wrote it (session-wr
     expect(reads()).toBe(3);
   });
 });
+
+describe('ChatSession.warm: the search code runs once while the visitor types', () => {
+  it('asks the worker for term statistics and a search once, whatever is typed; failures are ignored', async () => {
+    const store = await SessionStore.open(`writes-${unique++}`);
+    const calls: string[] = [];
+    const retriever = {
+      termStats: (words: readonly string[]) => { calls.push(`termStats ${words.join(' ')}`); return engine.termStats(words); },
+      search: (query: string) => { calls.push(`search ${query}`); return engine.search(query, { k: 1 }); },
+    };
+    const chat = await ChatSession.open(store, retriever, undefined, { sessionId: 's' });
+    chat.warm('  what about damaged items?  ');
+    chat.warm('what about damaged items? And');
+    expect(calls).toEqual(['termStats what about damaged items?', 'search what about damaged items?']);
+    // Typed nothing yet, a hostile paste, or a worker that fails: nothing thrown, nothing left unhandled.
+    const failing = { termStats: () => Promise.reject(new Error('worker gone')), search: () => Promise.reject(new Error('worker gone')) };
+    for (const text of ['', '\u0000'.repeat(100_000), ' it '.repeat(50_000)]) (await ChatSession.open(store, failing, undefined, {})).warm(text);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    // The turn after it runs as ever.
+    expect(await run(chat, 'what about damaged items?')).toContain('done');
+  });
+});
