@@ -196,16 +196,24 @@ const purifiers = new WeakMap<object, DOMPurify>();
 
 /** The second layer on its own: strips from `element`'s subtree anything but inert markup and http(s) links. */
 export function purifyInPlace(element: Element): void {
-  purifierFor(element.ownerDocument).sanitize(element, PURIFY);
+  purifierFor(element.ownerDocument).sanitize(element);
 }
 
-/** One DOMPurify instance per window (renderMarkdown accepts any document). */
+/**
+ * One DOMPurify instance per window (renderMarkdown accepts any document), configured once: a configuration
+ * passed to every sanitize() is parsed again each time (its allow-lists rebuilt from DOMPurify's defaults), once
+ * per restored turn and per streamed token. Ours is that instance's own, so no other user of DOMPurify sees it.
+ */
 function purifierFor(doc: Document): DOMPurify {
   const win = doc.defaultView ?? (globalThis as { window?: Window }).window;
   if (!win) throw new Error('renderMarkdown needs a DOM window');
   let purifier = purifiers.get(win);
-  // A Window is the WindowLike DOMPurify asks for; TypeScript's Window type does not list its constructors.
-  if (!purifier) purifiers.set(win, (purifier = createPurifier(win as unknown as Parameters<typeof createPurifier>[0])));
+  if (!purifier) {
+    // A Window is the WindowLike DOMPurify asks for; TypeScript's Window type does not list its constructors.
+    purifier = createPurifier(win as unknown as Parameters<typeof createPurifier>[0]);
+    purifier.setConfig(PURIFY);
+    purifiers.set(win, purifier);
+  }
   return purifier;
 }
 

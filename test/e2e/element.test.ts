@@ -178,12 +178,7 @@ describe('<threadline-chat> suggestions, copy and parts', () => {
 
 describe('<threadline-chat> resuming a long conversation', () => {
   it('after a reload shows the latest 30 turns, reads the earlier ones from IndexedDB when asked, and a follow-up still reads the conversation', async () => {
-    const context = await browser.newContext();
-    const foreign = await confineTo(context, server.origin);
-    const page = await context.newPage();
-    await watchElementEvents(page);
-    await page.goto(`${server.origin}/index.html`);
-    expect(await waitForElement(page)).toMatchObject({ type: 'threadline-ready' });
+    const { context, foreign, page } = await openExample();
     const chat = page.locator('threadline-chat');
     const input = chat.locator('input');
     const questions = ["what's the refund window?", 'how do I track my order?', 'which plans include offline sync?', 'how do I reset my password?', 'what does Pro cost?'];
