@@ -18,11 +18,10 @@ import { raced } from '../util/abort';
 import { Mutex } from '../util/mutex';
 import { answerTurn, type AbstainRule } from './answer';
 import { validateChatOptions } from './chat-options';
-import { asQuery } from './searched-query';
+import { condenseTurn } from './condense';
+import { asQuery, resolveAndExpand } from './expand';
 import { eventStream } from './event-stream';
-import type { GateReason } from './rules/gate';
-import type { CondensedEvent } from './condense';
-import type * as TurnRulesModule from './turn-rules';
+import { decide, type GateReason } from './rules/gate';
 import { MEMORY_DEFAULTS, SUMMARY_MAX_TOKENS, estimateTokens, truncateToTokens, windowTurns, type CountTokens } from './memory';
 import { PromptLayout } from './prompt-layout';
 import { MAX_READ_TURNS } from './rules/read-bounds';
@@ -42,24 +41,6 @@ export const CHAT_DEFAULTS = Object.freeze({ condense: 'auto', llmExpansion: fal
  * they stay in it (README, Quality; docs/quality-log.md). `npm run eval` applies it the same way.
  */
 export const READING_WEIGHT = 1;
-type TurnRules = typeof TurnRulesModule;
-
-/**
- * The zero-model condenser's code (turn-rules.ts: the English rules and their word lists, about 105 KB), imported
- * with the first turn or warm() rather than with the page, so a first visit on a slow connection is ready without
- * it. A failed fetch is tried again by the next turn, though Chromium answers an import that failed from its module
- * map for the rest of the page's life: there, reloading the page fetches it again.
- */
-let rulesModule: Promise<TurnRules> | null = null;
-/** The module once it has arrived. */
-let loadedRules: TurnRules | undefined;
-function turnRules(): Promise<TurnRules> {
-  return (rulesModule ??= import('./turn-rules').then((rules) => (loadedRules = rules), (error: unknown) => {
-    rulesModule = null;
-    throw error;
-  }));
-}
-
 /** warm() reads at most this much of what is typed. */
 const MAX_WARM_CHARS = 200;
 /** A conversation for warm() to condense against: any will do, its code is what runs. */
@@ -133,8 +114,6 @@ export class ChatSession {
     const now = Date.now();
     const session = new ChatSession(loaded.info ?? { id, title: '', createdAt: now, updatedAt: now, turnCount: 0 }, loaded.turns, watch, store, retriever, llm, options);
     session.held(loaded);
-    // A resumed conversation's next turn needs the condenser: its code is fetched now, not when that turn starts.
-    if (loaded.turns.length) void turnRules().catch(() => undefined);
     return session;
   }
 
@@ -152,8 +131,11 @@ export class ChatSession {
     const words = sample.split(/\s+/).slice(0, 8);
     void this.retriever.termStats(words, { forms: true }).catch(() => undefined);
     void this.retriever.search(sample, { k: 1, modelPending: 'lexical' }).catch(() => undefined);
-    // Fetches the condenser's code too (turnRules), while the visitor types.
-    void turnRules().then((rules) => { rules.resolveAndExpand(sample, WARM_HISTORY, () => 0); }).catch(() => undefined);
+    try {
+      resolveAndExpand(sample, WARM_HISTORY, () => 0);
+    } catch {
+      // Best effort: the turn itself reports what fails.
+    }
   }
 
   /** Stored turns before the first that `history()` returns: 0 unless the session was opened with `latestTurns`. */
@@ -267,26 +249,15 @@ export class ChatSession {
     const history: HistoryTurn[] = held.map((t) => ({ user: t.user, assistant: t.assistant }));
     const window = windowTurns(history, this.options.memory, this.count);
 
-    // The condenser's code (turnRules). A first turn, which it keeps as typed, does not wait for it: a first visit on a
-    // slow connection answers while it downloads (small talk then is searched as a question). A later turn waits; where
-    // it cannot be fetched, that turn searches as typed and says so.
-    // undefined: a first turn while it downloads; null: it could not be fetched.
-    let rules: TurnRules | null | undefined = loadedRules;
-    if (history.length > 0) rules = await raced(turnRules().catch(() => null), signal);
-    else if (!rules) void turnRules().catch(() => undefined);
-    const smalltalk = rules?.decide(text, history.length > 0);
-    if (smalltalk?.action === 'reply') return this.replySmalltalk(text, smalltalk.reason, emit, started);
+    const smalltalk = decide(text, history.length > 0);
+    if (smalltalk.action === 'reply') return this.replySmalltalk(text, smalltalk.reason, emit, started);
     // The question is stored while the turn runs (not awaited here: the write overlaps condensing and retrieval).
     // Best effort: a store that cannot take it must not cost the visitor the answer.
     const pending: PendingQuestion = { id: turn.id, user: text, at: Date.now() };
     turn.marking = this.store.markPending(this.info, pending, this.watch).then(() => true, () => false);
 
     // 1–2. Gate and condense.
-    const condensed: CondensedEvent = rules
-      ? await rules.condenseTurn(text, history, window, { retriever: this.retriever, llm: this.llm, mode: this.options.condense, llmExpansion: this.options.llmExpansion, summary: this.info.summary, signal })
-      : rules === undefined
-        ? { type: 'condensed', original: text, question: text, query: { text, terms: [] }, method: 'kept', gate: 'first-turn', reason: 'kept as typed (first-turn)' }
-        : { type: 'condensed', original: text, question: text, query: { text, terms: [] }, method: 'kept', gate: 'condenser-unavailable', reason: 'the condenser\'s code could not be fetched (is the connection lost?): searched as typed; reloading the page fetches it again' };
+    const condensed = await condenseTurn(text, history, window, { retriever: this.retriever, llm: this.llm, mode: this.options.condense, llmExpansion: this.options.llmExpansion, summary: this.info.summary, signal });
     emit(condensed);
     const condenseMs = performance.now() - started;
 

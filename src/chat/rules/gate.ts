@@ -26,8 +26,6 @@ export type GateReason =
   | 'other-script'
   /** Kept: longer than the condenser reads (MAX_READ_QUESTION, 2,000 characters); a message that long states its own subject. */
   | 'long-message'
-  /** Kept: the condenser's code could not be fetched (a connection lost before the first question); searched as typed. */
-  | 'condenser-unavailable'
   /** Reply without retrieval: greeting, thanks or acknowledgement. */
   | 'smalltalk'
   /** Condense: a pronoun with no antecedent in the question (it, they, her…). */
