@@ -91,15 +91,16 @@ export class ChatSession {
     private info: SessionInfo,
     turns: StoredTurn[],
     watch: SessionWatch,
+    readLatest: number | undefined,
     private readonly store: SessionStore,
     private readonly retriever: SessionRetriever,
     private readonly llm: Llm | undefined,
-    options: ChatOptions,
+    options: ResolvedChatOptions,
   ) {
     this.turns = turns;
     this.watch = watch;
-    this.options = resolveOptions(options);
-    this.readLatest = latestRead(options.latestTurns, this.options.memory);
+    this.options = options;
+    this.readLatest = readLatest;
     this.count = llm?.countTokens ? (t) => (llm as Required<Llm>).countTokens(t) : estimateTokens;
     this.layout = new PromptLayout(this.options.promptLayout, this.options.memory, this.count);
   }
@@ -108,11 +109,12 @@ export class ChatSession {
     validateChatOptions(options);
     const id = options.sessionId ?? crypto.randomUUID();
     if (typeof id !== 'string' || id.trim() === '' || id.length > 200) throw new ThreadlineError('INVALID_INPUT', 'sessionId must be a non-empty string of at most 200 characters');
-    const latest = latestRead(options.latestTurns, resolveOptions(options).memory);
+    const resolved = resolveOptions(options);
+    const latest = latestRead(options.latestTurns, resolved.memory);
     const watch = store.watch(id);
     const loaded = await store.load(id, undefined, latest !== undefined ? { latest } : {});
     const now = Date.now();
-    const session = new ChatSession(loaded.info ?? { id, title: '', createdAt: now, updatedAt: now, turnCount: 0 }, loaded.turns, watch, store, retriever, llm, options);
+    const session = new ChatSession(loaded.info ?? { id, title: '', createdAt: now, updatedAt: now, turnCount: 0 }, loaded.turns, watch, latest, store, retriever, llm, resolved);
     session.held(loaded);
     return session;
   }
@@ -151,11 +153,8 @@ export class ChatSession {
    */
   async earlier(count = Infinity, options: { signal?: AbortSignal } = {}): Promise<Turn[]> {
     if (typeof count !== 'number' || Number.isNaN(count) || count < 1) throw new ThreadlineError('INVALID_INPUT', 'earlier() takes how many turns to read: a number of at least 1');
-    const oldest = this.turns[0];
-    if (!oldest || this.earlierStored === 0) return [];
-    const read = await raced(this.store.earlier(this.info.id, mark(oldest), this.below, Math.floor(count)), options.signal);
-    // Another read replaced what this session holds meanwhile (a reset elsewhere, seen by a turn): these turns are not its.
-    if (!read || this.turns[0] !== oldest) return [];
+    const read = await this.readEarlier(Math.floor(count), options.signal);
+    if (!read) return [];
     this.turns = [...read.turns, ...this.turns];
     this.below = read.from;
     this.earlierStored = read.earlier;
@@ -168,11 +167,20 @@ export class ChatSession {
    * the store (`history()` stays as it was).
    */
   async fullHistory(options: { signal?: AbortSignal } = {}): Promise<Turn[]> {
-    const oldest = this.turns[0];
     const held = this.history();
-    if (!oldest || this.earlierStored === 0) return held;
-    const read = await raced(this.store.earlier(this.info.id, mark(oldest), this.below, Infinity), options.signal);
-    return read && this.turns[0] === oldest ? [...read.turns.map(asTurn), ...held] : this.history();
+    const read = await this.readEarlier(Infinity, options.signal);
+    return read ? [...read.turns.map(asTurn), ...held] : this.history();
+  }
+
+  /**
+   * Up to `count` stored turns before those held; null when there are none, or when what this session holds was
+   * replaced meanwhile (a reset elsewhere, seen by a turn) or is no longer stored: those turns would not be its.
+   */
+  private async readEarlier(count: number, signal: AbortSignal | undefined): Promise<Awaited<ReturnType<SessionStore['earlier']>>> {
+    const oldest = this.turns[0];
+    if (!oldest || this.earlierStored === 0) return null;
+    const read = await raced(this.store.earlier(this.info.id, mark(oldest), this.below, count), signal);
+    return read && this.turns[0] === oldest ? read : null;
   }
 
   get id(): string {

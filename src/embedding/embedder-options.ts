@@ -68,7 +68,7 @@ export interface EmbedderRuntime {
   offlineFiles?: ModelFiles;
   onProgress?: ProgressListener;
   /** The model's files are fetched only once this settles (the retrieval worker's warm-up: after the index files it fetches ahead). */
-  notBefore?: Promise<void>;
+  notBefore?: Promise<unknown>;
 }
 
 export const EMBEDDER_DEFAULTS = Object.freeze({

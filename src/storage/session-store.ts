@@ -150,9 +150,9 @@ export class SessionStore {
           turnStore.get([id, after.index]),
           turnStore.getAll(IDBKeyRange.bound([id, after.index], [id, Number.MAX_SAFE_INTEGER], true)),
         ]);
-        if (isStoredTurn(known) && known.at === after.at && known.user === after.user) return read(newer, true, await header);
+        if (isStoredAs(known, after)) return read(newer, true, await header);
       }
-      const all = IDBKeyRange.bound([id, 0], [id, Number.MAX_SAFE_INTEGER]);
+      const all = turnsOf(id);
       const latest = options.latest;
       if (latest === undefined || !Number.isSafeInteger(latest) || latest < 1) return read(await turnStore.getAll(all), false, await header);
       // The last key, then the records from `latest` indexes before it: three small reads, not every record.
@@ -172,15 +172,14 @@ export class SessionStore {
   async earlier(id: string, held: TurnMark, below: number, count: number): Promise<{ turns: StoredTurn[]; skipped: number; from: number; earlier: number } | null> {
     return this.guard(async () => {
       const tx = this.db.transaction('turns', 'readonly');
-      const all = IDBKeyRange.bound([id, 0], [id, Number.MAX_SAFE_INTEGER]);
       const top = Math.max(0, Math.min(below, Number.MAX_SAFE_INTEGER));
       const from = count >= 1 ? Math.max(0, top - Math.min(count, Number.MAX_SAFE_INTEGER)) : top; // NaN or below 1: none
       const [known, records, firstRecords] = await Promise.all([
         tx.store.get([id, held.index]),
         from < top ? tx.store.getAll(IDBKeyRange.bound([id, from], [id, top], false, true)) : Promise.resolve([]),
-        tx.store.getAll(all, 1),
+        tx.store.getAll(turnsOf(id), 1),
       ]);
-      if (!isStoredTurn(known) || known.at !== held.at || known.user !== held.user) return null;
+      if (!isStoredAs(known, held)) return null;
       const turns = records.filter(isStoredTurn).map(withValidChunkKeys);
       const lowest = recordIndex(records[0]) ?? top;
       const first = recordIndex(firstRecords[0]);
@@ -199,7 +198,7 @@ export class SessionStore {
     return this.guard(async () => {
       const tx = this.db.transaction(['sessions', 'turns'], 'readwrite', TX);
       try {
-        const range = IDBKeyRange.bound([info.id, 0], [info.id, Number.MAX_SAFE_INTEGER]);
+        const range = turnsOf(info.id);
         const turns = tx.objectStore('turns');
         const [last, stored] = await Promise.all([turns.openKeyCursor(range, 'prev'), tx.objectStore('sessions').get(info.id)]);
         const index = last ? (last.key)[1] + 1 : 0;
@@ -270,7 +269,7 @@ export class SessionStore {
   async clear(id: string, keepSession: boolean, info?: SessionInfo, by?: SessionWatch): Promise<void> {
     await this.guard(async () => {
       const tx = this.db.transaction(['sessions', 'turns'], 'readwrite', TX);
-      const ops: Promise<unknown>[] = [tx.objectStore('turns').delete(IDBKeyRange.bound([id, 0], [id, Number.MAX_SAFE_INTEGER]))];
+      const ops: Promise<unknown>[] = [tx.objectStore('turns').delete(turnsOf(id))];
       ops.push(keepSession && info ? tx.objectStore('sessions').put(info) : tx.objectStore('sessions').delete(id));
       await Promise.all([...ops, tx.done]);
       this.writes.wrote(id, by);
@@ -293,6 +292,16 @@ export class SessionStore {
       throw storageError(error, message);
     }
   }
+}
+
+/** Every turn record of session `id`. */
+function turnsOf(id: string): IDBKeyRange {
+  return IDBKeyRange.bound([id, 0], [id, Number.MAX_SAFE_INTEGER]);
+}
+
+/** Whether a record is the well-formed turn a caller marked, not another written at its index since. */
+function isStoredAs(record: unknown, mark: TurnMark): record is StoredTurn {
+  return isStoredTurn(record) && record.at === mark.at && record.user === mark.user;
 }
 
 /** The index part of a turn record's key (a record is stored under its own sessionId and index, well-formed or not). */

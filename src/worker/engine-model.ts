@@ -9,6 +9,7 @@
 import type { Embedder } from '../embedding/embedder';
 import { isStandIn, type StandInEmbedder } from '../embedding/stand-in';
 import { ThreadlineError } from '../errors';
+import { settledWithin } from '../util/settled-within';
 
 export class EngineModel {
   private loading: Promise<Embedder> | null = null;
@@ -44,14 +45,7 @@ export class EngineModel {
 
   /** Whether the load in flight settles (loaded or failed) within `ms`. */
   async settlesWithin(ms: number): Promise<boolean> {
-    if (!this.loading) return true;
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const late = new Promise<false>((resolve) => { timer = setTimeout(() => resolve(false), ms); });
-    try {
-      return await Promise.race([this.loading.then(() => true, () => true), late]);
-    } finally {
-      clearTimeout(timer);
-    }
+    return this.loading ? settledWithin(this.loading, ms) : true;
   }
 
   /**

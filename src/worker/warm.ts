@@ -10,6 +10,7 @@
 import { loadWithFallback, type EmbedderRuntime } from '../embedding/load-embedder';
 import type { EmbedderOptions } from '../embedding/embedder-options';
 import { aheadSettled, fetchAhead } from './fetch-prebuilt';
+import { settledWithin } from '../util/settled-within';
 
 /** At most this many index files are fetched ahead per message. */
 const MAX_AHEAD = 4;
@@ -33,13 +34,7 @@ export function listenForWarm(target: Pick<EventTarget, 'addEventListener'>, run
     // turn searches by words until the model arrives), so on a slow connection the index gets the whole link.
     // From the HTTP cache (a reload) that costs a few ms, well inside the time the first question waits for it.
     // At most AHEAD_WAIT_MS: an index download that stalls must not keep the model from ever loading.
-    const notBefore = urls.length ? within(aheadSettled(), AHEAD_WAIT_MS) : undefined;
+    const notBefore = urls.length ? settledWithin(aheadSettled(), AHEAD_WAIT_MS) : undefined;
     void loadWithFallback(embedder as EmbedderOptions, notBefore ? { ...runtime, notBefore } : runtime).catch(() => undefined); // init() reports the failure when it joins
   });
-}
-
-/** `settled`, or `ms` later if it has not settled by then (its timer cleared either way). */
-function within(settled: Promise<void>, ms: number): Promise<void> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  return Promise.race([settled, new Promise<void>((resolve) => { timer = setTimeout(resolve, ms); })]).finally(() => clearTimeout(timer));
 }
