@@ -27,6 +27,7 @@ import { ANAPHORIC_PRONOUNS, ELLIPSIS_OPENERS, PERSONAL_PRONOUNS, PLURAL_PRONOUN
 import { escapeRegExp } from '../util/escape-regexp';
 import { namesInAnswer, namesInProse } from './identifiers';
 import { asWritten, NO_FORMS, type WrittenForm } from './written-forms';
+import { bridgingDefinite } from './bridging';
 
 export interface ExpandOptions {
   /** Weight of the previous user turn's specific words. @default 0.3 */
@@ -107,6 +108,16 @@ export function gateBySpecificity(text: string, hasHistory: boolean, specificity
   if (decision.action === 'condense' && REFERENCE_REASONS.has(decision.reason) && !ownQuestion) return decision;
   // "in Canada?", "for kids?": a prepositional fragment continues the last question whatever it names.
   if (decision.reason === 'fragment' && PREPOSITIONAL.test(ask.trim())) return decision;
+  const kept = ownTopic(text, ask, decision, specificity);
+  if (!kept) return { action: 'condense', reason: decision.reason === 'fragment' ? 'fragment' : 'implicit-topic', evidence: contentWords(text) };
+  // "What makes the batteries unique?": a definite noun of everyday words the conversation supplies, whatever else the
+  // question names ("the relationship of Spider-Man to the team"); a statement before it may supply it instead.
+  const bridge = introduced.length > 0 ? undefined : bridgingDefinite(ask, specificity);
+  return bridge ? { action: 'condense', reason: 'bridging', evidence: [bridge] } : kept;
+}
+
+/** How a later turn names a topic of its own, as a decision to keep it; undefined when it names none. */
+function ownTopic(text: string, ask: string, decision: GateDecision, specificity: Specificity): GateDecision | undefined {
   const named = namedTopics(text, specificity);
   if (named.length > 0) return { action: 'keep', reason: 'self-contained', evidence: named };
   const owned = decision.reason === 'fragment' ? [] : ownedObjects(ask);
@@ -124,7 +135,7 @@ export function gateBySpecificity(text: string, hasHistory: boolean, specificity
   if (kind) return { action: 'keep', reason: 'self-contained', evidence: [kind] };
   const aspectOf = decision.reason === 'fragment' ? undefined : aspectOfTopic(ask);
   if (aspectOf) return { action: 'keep', reason: 'self-contained', evidence: [aspectOf] };
-  return { action: 'condense', reason: decision.reason === 'fragment' ? 'fragment' : 'implicit-topic', evidence: contentWords(text) };
+  return undefined;
 }
 
 /**
@@ -446,8 +457,8 @@ export function resolveAndExpand(typed: string, fullHistory: readonly HistoryTur
   return resolved.decision.action === 'condense' ? hedged(resolved, text, history, options) : { ...resolved, question: compact, query: { text: compact, terms: [] } };
 }
 
-/** References resolved by a guess: a pronoun's antecedent, an ellipsis spliced into a question. */
-const GUESSED_REASONS: ReadonlySet<GateReason> = new Set(['dangling-pronoun', 'ellipsis']);
+/** References resolved by a guess: a pronoun's antecedent, an ellipsis spliced into a question, the topic a bridging definite belongs to. */
+const GUESSED_REASONS: ReadonlySet<GateReason> = new Set(['dangling-pronoun', 'ellipsis', 'bridging']);
 
 /**
  * A reference's antecedent is a guess, and a wrong one searched at full weight buries the passage. So a second
@@ -457,15 +468,20 @@ const GUESSED_REASONS: ReadonlySet<GateReason> = new Set(['dangling-pronoun', 'e
  * the previous question with this one (no set down, fourth README set 0.662 → 0.704, held-out fifth 0.625 →
  * 0.654). An ellipsis already searches the previous question, spliced: its other reading is the fragment as a
  * question of its own ("and comments?"), near the same documents (docs/quality-log.md, session 26: ellipses 0.833 → 0.860 on
- * the README sets and samples, 0.329 → 0.349 on CAsT 2021). Small talk is no question to pair with.
+ * the README sets and samples, 0.329 → 0.349 on CAsT 2021). A bridging definite ("the batteries") is searched with the
+ * topic appended; its other reading is the question as typed (session 38: CAsT 2021 0.546 → 0.547, fourth README set
+ * 0.678 → 0.684). Small talk is no question to pair with.
  */
 function hedged(resolved: ResolvedQuery, text: string, history: readonly HistoryTurn[], options: ExpandOptions): ResolvedQuery {
   const weight = Math.min(1, options.historyWeight ?? EXPAND_DEFAULTS.historyWeight);
   const previous = lastQuestion(history);
   if (!GUESSED_REASONS.has(resolved.decision.reason) || previous === undefined || !(weight > 0)) return resolved;
-  const fragment = resolved.decision.reason === 'ellipsis';
-  const hedge = fragment ? text : `${previous} ${text}`;
-  return { ...resolved, query: { ...resolved.query, hedge, hedgeWeight: weight }, reason: `${resolved.reason}; hedged with ${fragment ? 'the fragment as typed' : 'the previous question'} at ${weight}` };
+  const reason = resolved.decision.reason;
+  // A bridging definite's own words say what it asks about, as a fragment's do; the topic beside them is the guess.
+  const asTyped = reason === 'ellipsis' || reason === 'bridging';
+  const hedge = asTyped ? text : `${previous} ${text}`;
+  const what = reason === 'ellipsis' ? 'the fragment as typed' : reason === 'bridging' ? 'the question as typed' : 'the previous question';
+  return { ...resolved, query: { ...resolved.query, hedge, hedgeWeight: weight }, reason: `${resolved.reason}; hedged with ${what} at ${weight}` };
 }
 
 /**
@@ -592,7 +608,8 @@ function resolveTurn(text: string, history: readonly HistoryTurn[], resolvedHist
     const question = preamble ? `${preamble} ${repeated.question}` : repeated.question;
     const read = `read “${repeated.evidence}” as “${repeated.action}”`;
     const inner = resolveTurn(question, history, resolvedHistory, specificity, options, center, false);
-    if (inner.decision.action === 'condense') {
+    // A pronoun the action holds, not a definite noun it bridges to: the action already came from the conversation.
+    if (inner.decision.action === 'condense' && inner.decision.reason !== 'bridging') {
       return { ...inner, decision: { ...inner.decision, evidence: [repeated.evidence, ...inner.decision.evidence] }, reason: `${read}; ${inner.reason}`, antecedents: [repeated.action, ...inner.antecedents] };
     }
     const terms = specificWords(repeated.question, specificity).length <= 1 ? historyTerms(question, history, specificity, options) : [];
@@ -671,7 +688,7 @@ function resolveTurn(text: string, history: readonly HistoryTurn[], resolvedHist
   // weight of the words typed; replaced pronouns and spliced ellipses are searched as written.
   // Only where the user named what they ask about in their own words ("that refund", or a full question
   // with no specific word); a topic appended to a fragment or a comparison is what it asks about.
-  const context = decision.reason === 'implicit-topic' || decision.reason === 'demonstrative' || decision.reason === 'missing-argument' ? /\s*\(([^()]*)\)(?=[?.!\s]*$)/.exec(resolved.question) : null;
+  const context = decision.reason === 'implicit-topic' || decision.reason === 'bridging' || decision.reason === 'demonstrative' || decision.reason === 'missing-argument' ? /\s*\(([^()]*)\)(?=[?.!\s]*$)/.exec(resolved.question) : null;
   // A definite description read on the way ("the College" → "the US Electoral College") is an antecedent too, and said so.
   const antecedents = [...(definite?.antecedents ?? []), ...(resolved.antecedents ?? [])];
   const read = definite?.antecedents.length ? `${readDefinites(definite)}; ` : '';

@@ -67,6 +67,41 @@ describe('resolve, then expand', () => {
     expect(gateBySpecificity('Are anxiety and depression common?', true, sp).action).toBe('condense');
   });
 
+  it('a definite noun of everyday words that nothing in the question identifies bridges to the conversation, whatever else the question names', () => {
+    const sp = specific({ spider: 0.9, avengers: 0.9, phenylalanine: 1, tyrosine: 1, driveway: 0.7, solar: 0.6, batteries: 0.45, unique: 0.35, rome: 0.8, spy: 0.8, museums: 0.55, pros: 0.6, cons: 0.6, movie: 0.3, cost: 0.2, power: 0.2, poster: 0.2, fan: 0.3 });
+    // Two words that add up to a named phrase ("batteries unique") kept this question before.
+    expect(gateBySpecificity('What makes the batteries unique?', true, sp)).toMatchObject({ action: 'condense', reason: 'bridging' });
+    // Spider-Man is named, and specific: before, that kept the question; "the team" still needs the conversation.
+    expect(gateBySpecificity('What is the relationship of Spider-Man to the team?', true, sp)).toMatchObject({ action: 'condense', reason: 'bridging', evidence: ['team'] });
+    // Identified in the question: anchored by what follows it, a name, a specific word, unique by itself or by its own description.
+    for (const own of ['What is the cost of solar power?', 'Is the Spy Museum free?', 'How does the phenylalanine convert to tyrosine?', 'Which type of driveway is better for the environment?',
+      'What is the best time to visit Rome?', 'Which museums are the most popular?', 'What are the pros and cons of solar power?', 'Who did the Avengers fight in the last movie?',
+      'Did Rome win the main event?', 'Is the phenylalanine safe?']) {
+      expect(gateBySpecificity(own, true, sp), own).toMatchObject({ action: 'keep' });
+    }
+    // Named earlier in the same question, or by a statement before it: its antecedent is in the message.
+    expect(gateBySpecificity('If a Spider-Man fan buys a poster, is the poster signed?', true, sp).action).toBe('keep');
+    expect(gateBySpecificity('I read about Spider-Man and the Avengers. What is the relationship to the team?', true, sp, 'What is the relationship to the team?').reason).not.toBe('bridging');
+    // A turn that names nothing is condensed as before (implicit-topic), not re-labelled; a first turn is never condensed.
+    expect(gateBySpecificity('What are the privacy issues?', true, sp)).toMatchObject({ action: 'condense', reason: 'implicit-topic' });
+    expect(gateBySpecificity('What makes the batteries unique?', false, sp)).toMatchObject({ action: 'keep', reason: 'first-turn' });
+  });
+
+  it('a bridging definite is searched with the conversation’s topic as context, and hedged with the question as typed', () => {
+    const sp = specific({ spider: 0.9, avengers: 0.9, marvel: 0.9 });
+    const history = [{ user: 'Who are the Avengers?', assistant: 'A team of superheroes.' }];
+    const out = resolveAndExpand('What is the relationship of Spider-Man to the team?', history, sp);
+    expect(out.decision.reason).toBe('bridging');
+    // The question as shown names the topic it was read with; the topic is searched at its turn's weight, below the typed words.
+    expect(out.question).toBe('What is the relationship of Spider-Man to the team (Avengers)?');
+    expect(out.query.text).toBe('What is the relationship of Spider-Man to the team?');
+    expect(out.query.terms.find((t) => t.term === 'avengers')?.weight).toBeLessThan(1);
+    expect(out.query.terms.find((t) => t.term === 'avengers')?.weight).toBeGreaterThan(0);
+    // The topic is a guess: the question as typed is ranked too, below it.
+    expect(out.query).toMatchObject({ hedge: 'What is the relationship of Spider-Man to the team?', hedgeWeight: 0.3 });
+    expect(out.reason).toMatch(/hedged with the question as typed at 0.3$/);
+  });
+
   it('ranks the user’s specific phrases over recent everyday ones; the first turn keeps a floor', () => {
     const history = [{ user: 'My garage door opener stopped working.', assistant: '' }, { user: 'What does a smart one do?', assistant: '' }];
     expect(rankTopics(history, s)[0]?.phrase).toBe('garage door opener');
