@@ -208,5 +208,10 @@ describe('the README set (build/eval-readmes, written from the installed package
     const thirteenth = written(13);
     expect(new Set(thirteenth.passages.map((p) => p.source))).toEqual(new Set(['ajv/README.md', 'terser/README.md', '@xmldom/xmldom/readme.md']));
     expect(text(thirteenth, 'terser/compress-options')).toMatch(/^Terser › API Reference › Compress options\. defaults \(default: true\)/);
+    // The fourteenth (session 38, held out): enhanced-resolve's install snippet writes shell comments ("# npm") in a
+    // fenced block, which stay its text and start no section.
+    const fourteenth = written(14);
+    expect(new Set(fourteenth.passages.map((p) => p.source))).toEqual(new Set(['openai/README.md', 'source-map/README.md', 'enhanced-resolve/README.md']));
+    expect(text(fourteenth, 'enhanced-resolve/install')).toMatch(/Install\. # npm\nnpm install enhanced-resolve\n# or Yarn\n/);
   });
 });

@@ -99,7 +99,7 @@ describe('resolve, then expand', () => {
     expect(out.query.terms.find((t) => t.term === 'avengers')?.weight).toBeGreaterThan(0);
     // The topic is a guess: the question as typed is ranked too, below it.
     expect(out.query).toMatchObject({ hedge: 'What is the relationship of Spider-Man to the team?', hedgeWeight: 0.3 });
-    expect(out.reason).toMatch(/hedged with the question as typed at 0.3$/);
+    expect(out.reason).toMatch(/^read “the team” as the conversation's; added the topic “Avengers” \(as context\); hedged with the question as typed at 0.3$/);
   });
 
   it('ranks the user’s specific phrases over recent everyday ones; the first turn keeps a floor', () => {
