@@ -96,6 +96,9 @@ async function create(opts: Required<EmbedderOptions>, files: ModelFiles, runtim
     runtime.onProgress?.({ phase: 'model-ready', model: opts.model, device: 'static', dims: embedder.dims, ms: performance.now() - started });
     return embedder;
   };
+  // A static model's folder, read as separate files: the built-in model written without its embedded files, or a Model2Vec folder.
+  const fromFolder = async (config: unknown, tokenizer: unknown, tokenizerConfig: unknown, weights: ArrayBuffer) =>
+    ready(await StaticEmbedder.fromFiles({ config, tokenizer, ...(tokenizerConfig ? { tokenizerConfig } : {}), weights }, embedderIdentity(opts)));
   if (knownStatic) {
     // The built-in model is one file: its model.safetensors carries the JSON files and the vocabulary (embedded-files.ts).
     const weights = await readWeights();
@@ -107,7 +110,7 @@ async function create(opts: Required<EmbedderOptions>, files: ModelFiles, runtim
       readJson(files.tokenizer, 'tokenizer.json', false),
       files.tokenizerConfig ? readJson(files.tokenizerConfig, 'tokenizer_config.json', true) : null,
     ]);
-    return ready(await StaticEmbedder.fromFiles({ config, tokenizer, ...(tokenizerConfig ? { tokenizerConfig } : {}), weights }, embedderIdentity(opts)));
+    return fromFolder(config, tokenizer, tokenizerConfig, weights);
   }
   const folder = files as FolderFiles;
   const configBytes = await readModelFile(files, folder.config, { ...read, name: 'config.json' });
@@ -127,7 +130,7 @@ async function create(opts: Required<EmbedderOptions>, files: ModelFiles, runtim
     readWeights(),
   ]);
   if (!weights) throw new ThreadlineError('INTERNAL', 'a required model file read as missing'); // only optional files read as null; a tokenizer.json of `null` fails in fromFiles
-  return ready(await StaticEmbedder.fromFiles({ config, tokenizer, ...(tokenizerConfig ? { tokenizerConfig } : {}), weights }, embedderIdentity(opts)));
+  return fromFolder(config, tokenizer, tokenizerConfig, weights);
 }
 
 /** Whether a table file carries its model's JSON files (their keys only: fromFiles parses them); a file that cannot be read says so in fromFiles, which reads it again. */
