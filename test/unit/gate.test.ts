@@ -29,6 +29,9 @@ const LATER_TURNS: Row[] = [
   ['I heard that refunds take a week, is that right?', 'keep', 'self-contained'], // "that" points inside the question
   ['What happens this year to the Free plan limits?', 'keep', 'self-contained'],
   ['If a parcel arrives late, can I return it?', 'keep', 'self-contained'],
+  // a verb is no antecedent: not the infinitive after "to", not the word whose object the pronoun is
+  ['So, what can I do to improve it and increase my levels?', 'condense', 'dangling-pronoun'],
+  ['Once a parcel arrives, how do I return it?', 'keep', 'self-contained'],
   ['When customers cancel, do they lose their notes?', 'keep', 'self-contained'],
   ['How do I get the tokens as they are generated?', 'keep', 'self-contained'], // "as" opens a clause before "they are"
   ['How do I know when it has finished?', 'condense', 'dangling-pronoun'], // a clause, but no noun before it

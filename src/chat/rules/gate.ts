@@ -145,7 +145,9 @@ function hasInternalAntecedent(text: string, tokens: readonly Token[], i: number
   // Only a noun can be an antecedent: "what happens if it goes untreated?" has a verb before "if", and "it" still points back.
   // And one that agrees in number: in "Besides inventive flavors, what made it successful?" "it" is not the flavors.
   const pronoun = tokens[i]?.word ?? '';
-  const noun = (t: Token | undefined, j: number) => t !== undefined && isNoun(t.word) && !(/ing$/.test(t.word) && SUBORDINATORS.has(before[j - 1]?.word ?? ''));
+  // "to improve it": a word after the infinitive's "to" is its verb, and so is the word that takes the pronoun as its object.
+  const verbOf = (j: number) => (before[j - 1]?.word === 'to' && !TO_TAKING.has(before[j - 2]?.word ?? '')) || (j === i - 1 && OBJECT_FORMS.has(pronoun));
+  const noun = (t: Token | undefined, j: number) => t !== undefined && isNoun(t.word) && !(/ing$/.test(t.word) && SUBORDINATORS.has(before[j - 1]?.word ?? '')) && !verbOf(j);
   // "my HTTP client sets its own agent", "give each worker its own port": "its own" is the clause's own noun's.
   if (POSSESSIVE_PRONOUNS.has(pronoun) && tokens[i + 1]?.word === 'own' && before.some((t, j) => noun(t, j) && !/[,;.!?]/.test(text.slice(t.index, tokens[i]?.index ?? 0)))) return true;
   const nouns = before.filter((t, j) => noun(t, j));
@@ -163,6 +165,8 @@ function hasInternalAntecedent(text: string, tokens: readonly Token[], i: number
 const NOT_NOUNS = new Set(['else', 'besides', 'instead', 'otherwise', 'anyway', 'together', 'ever']);
 /** Pronouns that can be a clause's subject. */
 const SUBJECT_FORMS = new Set(['it', 'they', 'he', 'she']);
+/** Pronouns that can be a verb's object ("improve it", "install them"). */
+const OBJECT_FORMS = new Set(['it', 'them', 'him', 'her', 'this', 'that', 'these', 'those']);
 const SINGULAR_PRONOUNS = new Set(['it', 'its', "it's", 'itself', 'this', 'that']);
 
 /** A regular English plural: "flavors", "policies"; not "glass", "virus", "analysis", "physics". */
