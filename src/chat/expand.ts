@@ -80,9 +80,12 @@ export function asQuery(q: SearchedQuery): Query {
 
 const REFERENCE_REASONS: ReadonlySet<GateReason> = new Set(['dangling-pronoun', 'demonstrative', 'ellipsis', 'which-one', 'comparative', 'definite-description', 'missing-argument']);
 
+/** Interjections ("Wow! What will happen?"): rare in any index, and they name nothing. */
+const INTERJECTIONS: ReadonlySet<string> = new Set(['wow', 'oh', 'ah', 'aha', 'hmm', 'hmmm', 'huh', 'whoa', 'yikes', 'gosh', 'oops', 'ouch', 'yay', 'yeah', 'yep', 'nope', 'um', 'uh', 'er', 'meh', 'lol', 'ugh']);
+
 /** Content words of `text` at least SPECIFIC in this corpus. */
 export function specificWords(text: string, specificity: Specificity): string[] {
-  return [...new Set(contentWords(text))].filter((w) => specificity(w) >= SPECIFIC);
+  return [...new Set(contentWords(text))].filter((w) => specificity(w) >= SPECIFIC && !INTERJECTIONS.has(w));
 }
 
 /**
@@ -305,7 +308,7 @@ function historyTerms(question: string, history: readonly HistoryTurn[], specifi
   const added = [...names].filter(fresh).map((term) => ({ term, weight: answerNameWeight }));
   for (const t of added) taken.add(stemsOf(t.term)[0] ?? t.term);
   const previous = lastQuestion(readable) ?? '';
-  const words = previousWordWeight > 0 ? [...new Set(contentWords(previous))].filter(fresh) : [];
+  const words = previousWordWeight > 0 ? [...new Set(contentWords(previous))].filter((w) => fresh(w) && !INTERJECTIONS.has(w)) : [];
   return [...terms, ...added, ...words.map((term) => ({ term, weight: previousWordWeight }))].slice(0, maxTerms);
 }
 

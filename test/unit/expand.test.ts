@@ -87,6 +87,17 @@ describe('resolve, then expand', () => {
     expect(gateBySpecificity('What makes the batteries unique?', false, sp)).toMatchObject({ action: 'keep', reason: 'first-turn' });
   });
 
+  it('an interjection names nothing, however rare in the index: "Wow! What will happen?" needs the conversation', () => {
+    const sp = specific({ wow: 0.9, oh: 0.9, security: 0.8, social: 0.6 });
+    expect(gateBySpecificity('Wow! What will happen?', true, sp, 'What will happen?').action).toBe('condense');
+    const history = [{ user: 'Oh, what happens to social security?', assistant: '' }];
+    const out = resolveAndExpand('Wow! What will happen?', history, sp);
+    expect(out.question).toMatch(/social security/);
+    // Nor is one a word of the conversation to search.
+    expect(out.query.terms.map((t) => t.term)).not.toContain('oh');
+    expect(resolveAndExpand('Can it be fixed?', [...history, { user: 'Wow! What will happen?', assistant: '' }], sp).query.terms.map((t) => t.term)).not.toContain('wow');
+  });
+
   it('a bridging definite is searched with the conversation’s topic as context, and hedged with the question as typed', () => {
     const sp = specific({ spider: 0.9, avengers: 0.9, marvel: 0.9 });
     const history = [{ user: 'Who are the Avengers?', assistant: 'A team of superheroes.' }];
