@@ -4,10 +4,10 @@
  * the question says which one it is (no "of …" after it, no name, no word
  * specific in this corpus) and it is not unique by itself ("the environment",
  * "the best time"), the listener finds it through what the conversation is
- * about (Clark 1975, "Bridging"; Poesio and Vieira 1998 found about a fifth of
- * definite descriptions in running text to be bridging or discourse-new of
- * this kind). Whatever else the question names ("What is the relationship of
- * Spider-Man to the team?"), the phrase still needs the conversation.
+ * about (Clark 1975, "Bridging"; Poesio and Vieira 1998 count such uses among
+ * the common kinds of definite descriptions in running text). Whatever else the
+ * question names ("What is the relationship of Spider-Man to the team?"), the
+ * phrase still needs the conversation.
  */
 import { escapeRegExp } from '../util/escape-regexp';
 import { candidatePhrases, stemsOf } from './rules/topics';
