@@ -23,7 +23,7 @@ import { candidatePhrases, isAspect, isWrittenAsName, stemsOf, subjectPhrases, t
 import { englishTexts } from './rules/english';
 import { compactSpace, MAX_READ_QUESTION, readableHistory } from './rules/read-bounds';
 import { sentencesOf } from './rules/sentences';
-import { ANAPHORIC_PRONOUNS, ELLIPSIS_OPENERS, PERSONAL_PRONOUNS, PLURAL_PRONOUNS } from './rules/word-lists';
+import { ANAPHORIC_PRONOUNS, ELLIPSIS_OPENERS, INTERJECTIONS, PERSONAL_PRONOUNS, PLURAL_PRONOUNS } from './rules/word-lists';
 import { escapeRegExp } from '../util/escape-regexp';
 import { namesInAnswer, namesInProse } from './identifiers';
 import { asWritten, NO_FORMS, type WrittenForm } from './written-forms';
@@ -79,9 +79,6 @@ export function asQuery(q: SearchedQuery): Query {
 }
 
 const REFERENCE_REASONS: ReadonlySet<GateReason> = new Set(['dangling-pronoun', 'demonstrative', 'ellipsis', 'which-one', 'comparative', 'definite-description', 'missing-argument']);
-
-/** Interjections ("Wow! What will happen?"): rare in any index, and they name nothing. */
-const INTERJECTIONS: ReadonlySet<string> = new Set(['wow', 'oh', 'ah', 'aha', 'hmm', 'hmmm', 'huh', 'whoa', 'yikes', 'gosh', 'oops', 'ouch', 'yay', 'yeah', 'yep', 'nope', 'um', 'uh', 'er', 'meh', 'lol', 'ugh']);
 
 /** Content words of `text` at least SPECIFIC in this corpus. */
 export function specificWords(text: string, specificity: Specificity): string[] {

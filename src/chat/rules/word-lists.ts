@@ -84,13 +84,16 @@ export const ELLIPSIS_OPENERS = new RegExp(String.raw`^(?:(?:(?:no|nope|sorry|oh
 /** Whole messages that only make sense as a follow-up ("why?", "tell me more"). */
 export const BARE_FOLLOWUPS = /^(?:why|why not|how so|how come|really|seriously|and then|then what|what else|anything else|is there anything else|tell me more|more|go on|such as|like what|for example|example|examples|and|so)\W*$/i;
 
-/** Number and ordinal words, and nouns too vague to be a topic on their own. */
-export const NON_TOPIC_WORDS = words(`many much few several various numerous one ones two three four five six seven eight nine ten first second third fourth fifth last next other others
+/** Interjections ("Wow! What will happen?"): rare in any index, and they name nothing. */
+export const INTERJECTIONS = words('wow oh ah aha hmm hmmm huh whoa yikes gosh oops ouch yay yeah yep nope um uh er meh lol ugh');
+
+/** Number and ordinal words, nouns too vague to be a topic on their own, and interjections. */
+export const NON_TOPIC_WORDS: ReadonlySet<string> = new Set([...INTERJECTIONS, ...words(`many much few several various numerous one ones two three four five six seven eight nine ten first second third fourth fifth last next other others
   thing things stuff something anything everything nothing someone anyone everyone way ways lot lots kind kinds sort sorts bit
   part parts place places time times year years day days question questions answer answers example examples idea ideas
-  sure yes no okay wow cool interesting really great nice awesome amazing well hmm oh ah fascinating like instead anyway too also either
+  sure yes no okay cool interesting really great nice awesome amazing well fascinating like instead anyway too also either
   dont doesnt didnt isnt arent wasnt werent hasnt havent hadnt cant couldnt wont wouldnt shouldnt im ive youre theyre thats whats
-  never ever always often sometimes usually still already soon even anymore almost`);
+  never ever always often sometimes usually still already soon even anymore almost`)]);
 
 /**
  * Nouns that name an aspect of something rather than a thing ("the main
