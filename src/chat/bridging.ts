@@ -22,8 +22,12 @@ const ANCHORS: ReadonlySet<string> = new Set(['of', 'in', 'for', 'from', 'about'
  */
 const UNIQUE_NOUNS: ReadonlySet<string> = new Set(['world', 'environment', 'earth', 'sun', 'moon', 'sky', 'sea', 'ocean', 'planet', 'universe', 'internet', 'web', 'economy', 'government', 'public', 'weather', 'climate', 'past', 'future', 'present', 'military', 'police', 'media', 'news', 'market', 'wild', 'morning', 'afternoon', 'evening', 'night', 'day', 'time', 'moment', 'weekend']);
 
-/** First words that make a definite phrase unique by its own description: superlatives, ordinals, "same", "whole". */
-const SELF_IDENTIFYING = /^(?:most|least|best|worst|first|second|third|last|next|previous|same|whole|entire|only|main|following|above|other|\S{3,}est)$/;
+/**
+ * First words that make a definite phrase unique by its own description: superlatives, ordinals, "same", "whole",
+ * and adjectives of renown or rank, which pick out a subset of a kind as a superlative does ("the influential pop
+ * bands", "the famous paintings": those that are influential, whoever's they are).
+ */
+const SELF_IDENTIFYING = /^(?:most|least|best|worst|first|second|third|last|next|previous|same|whole|entire|only|main|following|above|other|famous|influential|popular|important|major|key|notable|leading|prominent|top|well-known|best-known|\S{3,}est)$/;
 
 /** The bridging definite phrase of `ask` (its words as the phrase reader found them), or undefined. */
 export function bridgingDefinite(ask: string, specificity: Specificity): string | undefined {

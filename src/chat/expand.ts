@@ -457,8 +457,8 @@ export function resolveAndExpand(typed: string, fullHistory: readonly HistoryTur
   return resolved.decision.action === 'condense' ? hedged(resolved, text, history, options) : { ...resolved, question: compact, query: { text: compact, terms: [] } };
 }
 
-/** References resolved by a guess: a pronoun's antecedent, an ellipsis spliced into a question, the topic a bridging definite belongs to. */
-const GUESSED_REASONS: ReadonlySet<GateReason> = new Set(['dangling-pronoun', 'ellipsis', 'bridging']);
+/** References resolved by a guess: a pronoun's antecedent, an ellipsis spliced into a question, the topic a bridging definite belongs to or a comparative compares within. */
+const GUESSED_REASONS: ReadonlySet<GateReason> = new Set(['dangling-pronoun', 'ellipsis', 'bridging', 'comparative']);
 
 /**
  * A reference's antecedent is a guess, and a wrong one searched at full weight buries the passage. So a second
@@ -470,17 +470,19 @@ const GUESSED_REASONS: ReadonlySet<GateReason> = new Set(['dangling-pronoun', 'e
  * question of its own ("and comments?"), near the same documents (docs/quality-log.md, session 26: ellipses 0.833 → 0.860 on
  * the README sets and samples, 0.329 → 0.349 on CAsT 2021). A bridging definite ("the batteries") is searched with the
  * topic appended; its other reading is the question as typed (session 38: CAsT 2021 0.546 → 0.547, fourth README set
- * 0.678 → 0.684). Small talk is no question to pair with.
+ * 0.678 → 0.684). So is a comparative ("Which is healthiest?", "What is the best in my morning latte?"), whose one topic
+ * appended is the same kind of guess (session 39: CAsT 2021 0.546 → 0.548; no README set has one). Small talk is no
+ * question to pair with.
  */
 function hedged(resolved: ResolvedQuery, text: string, history: readonly HistoryTurn[], options: ExpandOptions): ResolvedQuery {
   const weight = Math.min(1, options.historyWeight ?? EXPAND_DEFAULTS.historyWeight);
   const previous = lastQuestion(history);
   if (!GUESSED_REASONS.has(resolved.decision.reason) || previous === undefined || !(weight > 0)) return resolved;
   const reason = resolved.decision.reason;
-  // A bridging definite's own words say what it asks about, as a fragment's do; the topic beside them is the guess.
-  const asTyped = reason === 'ellipsis' || reason === 'bridging';
+  // A bridging definite's or a comparative's own words say what it asks about, as a fragment's do; the topic beside them is the guess.
+  const asTyped = reason === 'ellipsis' || reason === 'bridging' || reason === 'comparative';
   const hedge = asTyped ? text : `${previous} ${text}`;
-  const what = reason === 'ellipsis' ? 'the fragment as typed' : reason === 'bridging' ? 'the question as typed' : 'the previous question';
+  const what = reason === 'ellipsis' ? 'the fragment as typed' : reason === 'bridging' || reason === 'comparative' ? 'the question as typed' : 'the previous question';
   return { ...resolved, query: { ...resolved.query, hedge, hedgeWeight: weight }, reason: `${resolved.reason}; hedged with ${what} at ${weight}` };
 }
 

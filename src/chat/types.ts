@@ -88,9 +88,10 @@ export type TurnEvent =
      * What was searched: `text` is embedded and its words weigh 1 in BM25;
      * `terms` are words of the conversation added below that ("refund 0.5,
      * window 0.3"), empty when none; `hedge`, when the condenser resolved a
-     * pronoun, an ellipsis or a bridging definite by a guess: another reading in the
-     * user's words (for a pronoun the previous question with this one, for an ellipsis
-     * the fragment as typed, for a bridging definite the question as typed), ranked
+     * pronoun, an ellipsis, a bridging definite or a comparative by a guess: another
+     * reading in the user's words (for a pronoun the previous question with this one,
+     * for an ellipsis the fragment as typed, for a bridging definite or a comparative
+     * the question as typed), ranked
      * too and fused at `hedgeWeight` (the resolved question's ranking weighs 1).
      */
     query: { text: string; terms: WeightedTerm[]; hedge?: string; hedgeWeight?: number };

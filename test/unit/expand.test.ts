@@ -68,7 +68,7 @@ describe('resolve, then expand', () => {
   });
 
   it('a definite noun of everyday words that nothing in the question identifies bridges to the conversation, whatever else the question names', () => {
-    const sp = specific({ spider: 0.9, avengers: 0.9, phenylalanine: 1, tyrosine: 1, driveway: 0.7, solar: 0.6, batteries: 0.45, unique: 0.35, rome: 0.8, spy: 0.8, museums: 0.55, pros: 0.6, cons: 0.6, movie: 0.3, cost: 0.2, power: 0.2, poster: 0.2, fan: 0.3 });
+    const sp = specific({ spider: 0.9, avengers: 0.9, phenylalanine: 1, tyrosine: 1, driveway: 0.7, solar: 0.6, batteries: 0.45, unique: 0.35, rome: 0.8, spy: 0.8, museums: 0.55, pros: 0.6, cons: 0.6, movie: 0.3, cost: 0.2, power: 0.2, poster: 0.2, fan: 0.3, pop: 0.4, bands: 0.4, murals: 0.45, painted: 0.4 });
     // Two words that add up to a named phrase ("batteries unique") kept this question before.
     expect(gateBySpecificity('What makes the batteries unique?', true, sp)).toMatchObject({ action: 'condense', reason: 'bridging' });
     // Spider-Man is named, and specific: before, that kept the question; "the team" still needs the conversation.
@@ -76,7 +76,7 @@ describe('resolve, then expand', () => {
     // Identified in the question: anchored by what follows it, a name, a specific word, unique by itself or by its own description.
     for (const own of ['What is the cost of solar power?', 'Is the Spy Museum free?', 'How does the phenylalanine convert to tyrosine?', 'Which type of driveway is better for the environment?',
       'What is the best time to visit Rome?', 'Which museums are the most popular?', 'What are the pros and cons of solar power?', 'Who did the Avengers fight in the last movie?',
-      'Did Rome win the main event?', 'Is the phenylalanine safe?']) {
+      'Did Rome win the main event?', 'Is the phenylalanine safe?', 'Describe some of the influential pop bands.', 'Did the famous pop bands sell out?']) {
       expect(gateBySpecificity(own, true, sp), own).toMatchObject({ action: 'keep' });
     }
     // Named earlier in the same question, or by a statement before it: its antecedent is in the message.
@@ -430,7 +430,7 @@ describe('resolve, then expand', () => {
     expect(resolveAndExpand('and Plus?', [{ user: 'How much is the Pro plan?', assistant: '' }], people).question).toBe('How much is the Plus plan?');
   });
 
-  it('a reference resolved by a guess is hedged, at the previous turn’s history weight: a pronoun with the previous question and this one, an ellipsis (already spliced into the previous question) with the fragment as typed; other condensations and kept turns are not', () => {
+  it('a reference resolved by a guess is hedged, at the previous turn’s history weight: a pronoun with the previous question and this one, an ellipsis (already spliced into the previous question) with the fragment as typed, a comparative with the question as typed; other condensations and kept turns are not', () => {
     const sp = specific({ plus: 0.6, plan: 0.3, offline: 0.8, mode: 0.3, pro: 0.6, benefits: 0.2 });
     const history = [{ user: 'What does the Plus plan cost?', assistant: '' }];
     const pronoun = resolveAndExpand('does it include offline mode?', history, sp);
@@ -445,6 +445,12 @@ describe('resolve, then expand', () => {
     // The weight follows historyWeight (at most 1); small talk is no question to pair with.
     expect(resolveAndExpand('does it include offline mode?', history, sp, { historyWeight: 0.5 }).query.hedgeWeight).toBe(0.5);
     expect(resolveAndExpand('does it include offline mode?', [...history, { user: 'thanks!', assistant: '' }], sp).query.hedge).toBe('What does the Plus plan cost? does it include offline mode?');
+    // A superlative with its noun left out gets the topic as context, a guess: hedged with the question as typed.
+    const superlative = resolveAndExpand('What is the best in my morning latte?', [{ user: 'Which plant milks are vegan?', assistant: '' }, { user: 'Is oat milk good in coffee?', assistant: '' }], specific({ oat: 0.8, latte: 0.8, vegan: 0.7, milks: 0.4, coffee: 0.5 }));
+    expect(superlative.decision.reason).toBe('comparative');
+    expect(superlative.question).toMatch(/^What is the best in my morning latte \(.+\)\?$/);
+    expect(superlative.query).toMatchObject({ hedge: 'What is the best in my morning latte?', hedgeWeight: 0.3 });
+    expect(superlative.reason).toMatch(/hedged with the question as typed at 0\.3$/);
     // A topic appended to an everyday question, and a question kept as typed, are searched as they are.
     expect(resolveAndExpand('what are the main benefits?', history, sp).query).not.toHaveProperty('hedge');
     expect(resolveAndExpand('Does the Pro plan include offline mode?', history, sp).query).not.toHaveProperty('hedge');

@@ -174,6 +174,18 @@ const LATER_TURNS: Row[] = [
   ['cheaper?', 'condense', 'comparative'],
   ['which is better?', 'condense', 'comparative'],
   ['Is there anything faster?', 'condense', 'comparative'],
+  // a superlative whose noun is left out: what it ranks is the conversation's
+  ['What is the largest ever to have lived on Earth?', 'condense', 'comparative'],
+  ['What is the best in my morning latte?', 'condense', 'comparative'],
+  ["What's the most popular in Japan?", 'condense', 'comparative'],
+  ['Which is the cheapest right now?', 'condense', 'comparative'],
+  // … and with its noun: after it, in the subject, or the set after "of"; a noun in -est is no superlative
+  ['What is the largest shark ever caught off Florida?', 'keep', 'self-contained'],
+  ['Is Everest the highest in the world?', 'keep', 'self-contained'],
+  ['Which language would be the easiest to learn for an English speaker?', 'keep', 'self-contained'],
+  ['What is the largest of the Galapagos islands?', 'keep', 'self-contained'],
+  ['What is the interest on a Roth IRA?', 'keep', 'self-contained'],
+  ['What is the priest for at a Catholic wedding?', 'keep', 'self-contained'],
   ['price?', 'condense', 'fragment'],
   ['In Canada?', 'condense', 'fragment'],
   ['for the Pro plan?', 'condense', 'fragment'],

@@ -36,7 +36,7 @@ export type GateReason =
   | 'ellipsis'
   /** Condense: which one / the other / the former / the latter. */
   | 'which-one'
-  /** Condense: a comparative with nothing to compare ("cheaper?", "which is better?"). */
+  /** Condense: a comparative with nothing to compare ("cheaper?", "which is better?") or a superlative with its noun left out ("what is the best in my latte?"). */
   | 'comparative'
   /** Condense: too few content words to name a topic ("in Canada?", "price?"). */
   | 'fragment'
@@ -329,6 +329,8 @@ function decideOnce(question: string, hasHistory: boolean): GateDecision {
   const unrelated = missingArgument(tokens, rest);
   if (unrelated) return { action: 'condense', reason: 'missing-argument', evidence: [unrelated] };
 
+  const headless = HEADLESS_SUPERLATIVE.exec(rest);
+  if (headless && SUPERLATIVE.test((headless[1] ?? '').toLowerCase())) return { action: 'condense', reason: 'comparative', evidence: [(headless[1] ?? '').toLowerCase()] };
   const comparative = tokens.find((t) => COMPARATIVES.has(t.word));
   if (comparative && !tokens.some((t) => t.word === 'than') && content.filter((t) => t !== comparative).length <= 1) {
     return { action: 'condense', reason: 'comparative', evidence: [comparative.word] };
@@ -353,6 +355,17 @@ function decideOnce(question: string, hasHistory: boolean): GateDecision {
   }
   return { action: 'keep', reason: switchMatch ? 'topic-switch' : 'self-contained', evidence: [] };
 }
+
+/**
+ * "What is the largest ever to have lived on Earth?", "What is the best in my morning latte?": a superlative
+ * whose noun is left out (nominal ellipsis), after a bare "what is"/"which is", so nothing in the question says
+ * what it ranks; the conversation does. Followed by a noun ("the largest shark"), by "of" ("the largest of the
+ * planets") or after a subject that names its kind ("Is Everest the highest in the world?", "which language is
+ * the easiest to learn?") the superlative has its noun.
+ */
+const HEADLESS_SUPERLATIVE = /^(?:[^.!?]*[.!?]\s+)?(?:what|which)(?:['’]s|\s+(?:is|are|was|were|would\s+be|will\s+be))\s+the\s+((?:most|least)\s+[\p{L}-]+|[\p{L}]+)(?=\s*[?.!]*\s*$|\s+(?:ever|in|on|at|for|to|among|around|now|today|yet|so\s+far|available|right\s+now|overall)\b)/iu;
+/** A superlative: "best", "worst", "most …", "least …", or an adjective's -est form ("largest", "easiest", "biggest"), not a noun in -est ("interest", "forest"). */
+const SUPERLATIVE = /^(?:best|worst|(?:most|least)\s+\S+|(?!priest$)\p{L}+iest|\p{L}*([bdgmnpt])\1est|(?:larg|long|great|high|low|strong|old|young|new|small|cheap|fast|slow|clos|near|rich|poor|deep|tall|wid|cool|warm|cold|saf|fin|rar|lat|bright|short|light|dark|thick|thin|hard|soft|quick|loud|smart|wis|sweet|strang|pur|tough|weak|kind|nic|rough|simpl)est)$/u;
 
 /** Nouns of a relation between two things: "the impact of X on Y", "the relationship of X to Y". */
 const RELATIONS = new Set(['impact', 'impacts', 'effect', 'effects', 'influence', 'relationship', 'relation', 'connection', 'link', 'contribution', 'contributions', 'difference', 'differences', 'similarity', 'similarities']);
