@@ -309,7 +309,7 @@ describe('resolve, then expand', () => {
     expect(subjectPhrases('What is the Bronze Age collapse?')).toEqual(new Set());
   });
 
-  it('after an auxiliary, a subject written as a name ends where its verb begins, however much a noun the verb is elsewhere', () => {
+  it('after an auxiliary, a subject ends where its verb begins, however much a noun the verb is elsewhere: a name at the next lower-case word, any subject before a determiner', () => {
     expect(candidatePhrases('Does DOMPurify support trusted types?')).toEqual(['DOMPurify', 'trusted types']);
     expect(candidatePhrases('Does Internet Explorer support trusted types?')).toEqual(['Internet Explorer', 'trusted types']);
     expect(candidatePhrases('Can p-queue limit concurrency?')).toEqual(['p-queue', 'concurrency']);
@@ -320,6 +320,11 @@ describe('resolve, then expand', () => {
     expect(candidatePhrases('Do DOMPurify hooks run twice?')).toEqual(['DOMPurify hooks', 'twice']);
     expect(candidatePhrases('Does brace expansion work on Windows?')).toEqual(['brace expansion', 'Windows']);
     expect(candidatePhrases('Does lobular carcinoma spread?')).toEqual(['lobular carcinoma spread']);
+    // Any subject, lower-case too, ends before the verb when a determiner follows it: a noun phrase has none inside it.
+    expect(candidatePhrases("Why does ignore throw an error for './abc'?")).toEqual(['ignore', 'error', 'abc']);
+    expect(candidatePhrases('Can the cache evict an entry?')).toEqual(['cache', 'entry']);
+    expect(candidatePhrases('Is the meal plan a good deal?')).toEqual(['meal plan', 'deal']);
+    expect(resolveAndExpand('does it know whether config is a directory?', [{ user: "Why does ignore throw an error for './abc'?", assistant: '' }], specific({ ignore: 0.5, throw: 0.5, abc: 0.9 })).question).toBe('does ignore know whether config is a directory?');
     // Then "it" means the subject, not a phrase that runs on into the verb and its object.
     const sp = specific({ dompurify: 0.6, trusted: 0.7, types: 0.3, hooks: 0.6 });
     expect(resolveAndExpand('how do I add hooks to it?', [{ user: 'Does DOMPurify support trusted types?', assistant: '' }], sp).question).toBe('how do I add hooks to DOMPurify?');

@@ -96,8 +96,9 @@ function readPhrases(text: string): string[] {
       // clause is a predicate adjective, no topic.
       const predicate = i === words.length - 1 && DEGREE_WORDS.has(words[i - 1]?.toLowerCase() ?? '') && !/^\p{Lu}/u.test(word);
       // "when two devices edit the same note": after a plural noun, a word without -s before a determiner is
-      // the plural subject's verb (a noun phrase has no determiner inside it), whatever verb lists say.
-      const verb = run.length > 0 && looksPlural((words[i - 1] ?? '').toLowerCase()) && !/s$/i.test(word) && /^\p{Ll}/u.test(word) && DETERMINERS.has(words[i + 1]?.toLowerCase() ?? '');
+      // the plural subject's verb (a noun phrase has no determiner inside it), whatever verb lists say; so is
+      // one after an auxiliary's subject ("Why does ignore throw an error?"), whose verb is in the base form.
+      const verb = run.length > 0 && (looksPlural((words[i - 1] ?? '').toLowerCase()) || subjectOfAuxiliary(words, i - run.length)) && !/s$/i.test(word) && /^\p{Ll}/u.test(word) && DETERMINERS.has(words[i + 1]?.toLowerCase() ?? '');
       // "how do I install idb", "I heard …", "does it support …": the word after a subject pronoun is its verb
       // ("you" and "it" are objects too, "show you examples": a subject only after an auxiliary).
       const before = words[i - 1]?.toLowerCase() ?? '';
@@ -120,6 +121,17 @@ function readPhrases(text: string): string[] {
   // A lone -ing/-ed word is almost always a verb form ("spreading", "banned"), not a topic, unless written
   // as a name ("Boeing") or as an identifier ("magic-string"); so is an -ed word closing a phrase ("garage door opener stopped").
   return phrases.map((p) => (p.includes(' ') ? p.replace(/\s+\S+ed$/i, '') : p)).filter((p) => p.includes(' ') || !/^\p{Ll}\p{L}*(?:ing|ed)$/u.test(p));
+}
+
+/**
+ * "Why does ignore throw an error?", "Can the cache evict an entry?": a phrase that starts right after an
+ * auxiliary (or after one and a determiner) is its subject, and the auxiliary takes its verb in the base
+ * form, so the word before a determiner is that verb.
+ */
+function subjectOfAuxiliary(words: readonly string[], start: number): boolean {
+  const before = words[start - 1]?.toLowerCase() ?? '';
+  if (QUESTION_AUXILIARIES.has(before)) return true;
+  return DETERMINERS.has(before) && QUESTION_AUXILIARIES.has(words[start - 2]?.toLowerCase() ?? '');
 }
 
 /**
