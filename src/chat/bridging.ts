@@ -11,6 +11,7 @@
  */
 import { escapeRegExp } from '../util/escape-regexp';
 import { candidatePhrases, stemsOf } from './rules/topics';
+import { isEverydayWord, isNoun } from './rules/gate';
 import { SPECIFIC, type Specificity } from './specificity';
 
 /** Words after a noun phrase that anchor it in the question itself: "the cost of …", "the museum that …", "the pros and cons". */
@@ -32,7 +33,7 @@ const SELF_IDENTIFYING = /^(?:most|least|best|worst|first|second|third|last|next
 /** The bridging definite phrase of `ask` (its words as the phrase reader found them), or undefined. */
 export function bridgingDefinite(ask: string, specificity: Specificity): string | undefined {
   for (const phrase of candidatePhrases(ask)) {
-    // A name ("the Spy Museum", "the A380") says which one it is.
+    // A name ("the Spy Museum", "the A380") says which one it is (one of everyday words still needs a setting: descriptiveName).
     if (/[\p{Lu}\p{N}]/u.test(phrase)) continue;
     const found = new RegExp(`\\bthe\\s+${escapeRegExp(phrase)}\\b([^\\p{L}]*)(\\p{L}+)?`, 'iu').exec(ask);
     if (!found) continue;
@@ -51,3 +52,33 @@ export function bridgingDefinite(ask: string, specificity: Specificity): string 
   }
   return undefined;
 }
+
+/**
+ * "Describe the 321 method.", "Does the Museum of Art have any special collections?", "Do we pay the First Lady?":
+ * a name made of everyday words and numbers describes its bearer (a museum of art, a method in three steps) and
+ * names one thing only within a setting: many cities have a Museum of Art, many countries a First Lady. The
+ * conversation's topic is that setting. A name with a word of its own ("the Milgram experiment", "the Firebase
+ * DB") needs none, nor does a long one, which spells its setting out ("the National Air and Space Museum", "the
+ * Black Lives Matter movement"; a noun after the name counts as one of its words). One capitalized word alone
+ * ("the College", "the Dead") is a definite noun or a short name, which the other rules read.
+ */
+export function descriptiveName(ask: string): string | undefined {
+  for (const m of ask.matchAll(NAME_AFTER_THE)) {
+    const name = (m[1] ?? '').replace(/[.]+$/, '');
+    const words = name.split(/\s+/).filter((w) => !NAME_JOINERS.has(w.toLowerCase()));
+    const head = (m[2] ?? '').toLowerCase();
+    if (words.length + (head && isNoun(head) ? 1 : 0) > MAX_DESCRIPTIVE_WORDS) continue;
+    // A number is a description too ("the 321 method", "Model 3"); a code mixing letters and digits ("the A380") is a word of its own.
+    const letters = words.filter((w) => !NUMBER.test(w));
+    if (letters.length === words.length && words.length < 2) continue;
+    if (letters.every((w) => isEverydayWord(w.toLowerCase()))) return head && isNoun(head) ? `${name} ${m[2] ?? ''}` : name;
+  }
+  return undefined;
+}
+
+/** "the" and a run of capitalized or numeric words, joined by "of"/"and"; then the word after it, if any. */
+const NAME_AFTER_THE = /\bthe\s+((?:[\p{Lu}\p{N}][\p{L}\p{N}/.-]*)(?:\s+(?:(?:of|and|&)\s+)?[\p{Lu}\p{N}][\p{L}\p{N}/.-]*)*)(?:\s+(\p{Ll}[\p{L}-]*))?/gu;
+const NAME_JOINERS: ReadonlySet<string> = new Set(['of', 'and', '&']);
+const NUMBER = /^\p{N}+(?:[/.,:-]\p{N}+)*$/u;
+/** A descriptive name longer than this spells out its own setting. */
+const MAX_DESCRIPTIVE_WORDS = 3;

@@ -27,7 +27,7 @@ import { ANAPHORIC_PRONOUNS, ELLIPSIS_OPENERS, INTERJECTIONS, PERSONAL_PRONOUNS,
 import { escapeRegExp } from '../util/escape-regexp';
 import { namesInAnswer, namesInProse } from './identifiers';
 import { asWritten, NO_FORMS, type WrittenForm } from './written-forms';
-import { bridgingDefinite } from './bridging';
+import { bridgingDefinite, descriptiveName } from './bridging';
 
 export interface ExpandOptions {
   /** Weight of the previous user turn's specific words. @default 0.3 */
@@ -90,7 +90,7 @@ export function specificWords(text: string, specificity: Specificity): string[] 
  * antecedent whatever else the turn says); otherwise a later turn is
  * condensed exactly when none of its words is specific in this corpus.
  */
-export function gateBySpecificity(text: string, hasHistory: boolean, specificity: Specificity, ask = text): GateDecision {
+export function gateBySpecificity(text: string, hasHistory: boolean, specificity: Specificity, ask = text, typedNames = true): GateDecision {
   const decision = decide(ask, hasHistory);
   if (decision.action === 'reply' || !hasHistory) return decision;
   if (decision.reason === 'other-script' || decision.reason === 'topic-switch') return decision;
@@ -112,7 +112,9 @@ export function gateBySpecificity(text: string, hasHistory: boolean, specificity
   if (!kept) return { action: 'condense', reason: decision.reason === 'fragment' ? 'fragment' : 'implicit-topic', evidence: contentWords(text) };
   // "What makes the batteries unique?": a definite noun of everyday words the conversation supplies, whatever else the
   // question names ("the relationship of Spider-Man to the team"); a statement before it may supply it instead.
-  const bridge = introduced.length > 0 ? undefined : bridgingDefinite(ask, specificity);
+  // "Is the Museum of Art free?": a name of everyday words, whose setting the conversation gives (only as typed: one
+  // the conversation put in, "the US Electoral College" for "the College", came with its setting).
+  const bridge = introduced.length > 0 ? undefined : bridgingDefinite(ask, specificity) ?? (typedNames ? descriptiveName(ask) : undefined);
   return bridge ? { action: 'condense', reason: 'bridging', evidence: [bridge] } : kept;
 }
 
@@ -625,7 +627,7 @@ function resolveTurn(text: string, history: readonly HistoryTurn[], resolvedHist
   const definite = first.action === 'reply' || history.length === 0 ? null : resolveDefinites(typedAsk, history, specificity, demonstrative);
   const ask = definite?.antecedents.length ? definite.question : typedAsk;
   // Read again with the fuller names: "What was the impact of the Lewis and Clark expedition?" now names its topic.
-  const again = definite?.antecedents.length ? gateBySpecificity(preamble ? `${preamble} ${ask}` : ask, true, specificity, ask) : first;
+  const again = definite?.antecedents.length ? gateBySpecificity(preamble ? `${preamble} ${ask}` : ask, true, specificity, ask, false) : first;
   const decision = definite?.antecedents.length && again.action === 'keep' ? { action: 'condense' as const, reason: 'definite-description' as const, evidence: definite.evidence } : again;
   if (decision.action !== 'condense') return { decision, question: text, query: { text, terms: [] }, reason: `kept as typed (${decision.reason})`, antecedents: [] };
   if (decision.reason === 'definite-description') {

@@ -87,6 +87,27 @@ describe('resolve, then expand', () => {
     expect(gateBySpecificity('What makes the batteries unique?', false, sp)).toMatchObject({ action: 'keep', reason: 'first-turn' });
   });
 
+  it('a name of everyday words and numbers (“the Museum of Art”, “the 321 method”) names one thing only in a setting, which the conversation gives', () => {
+    // Names count as specific (withNames does so for capitalized words), so without this rule each of these is kept.
+    const sp = specific({ museum: 0.5, art: 0.5, model: 0.5, first: 0.5, lady: 0.5, sea: 0.5, peoples: 0.5, method: 0.3, games: 0.3, milgram: 0.9, experiment: 0.4, a380: 0.9, national: 0.5, air: 0.5, space: 0.5, black: 0.5, lives: 0.5, matter: 0.5, movement: 0.3, covid: 0.9, vaccine: 0.6, collections: 0.4, special: 0.3, '321': 0.9, '2002': 0.9, '3': 0.9, unique: 0.3, impact: 0.3, pay: 0.2, produced: 0.2, motivates: 0.3, ann: 0.9, arbor: 0.9, college: 0.5, free: 0.3 });
+    for (const [text, name] of [['Does the Museum of Art have any special collections?', 'Museum of Art'], ['Describe the 321 method.', '321 method'], ['What is unique about the Model 3?', 'Model 3'],
+      ['What was the impact of the 2002 games?', '2002 games'], ['Do we pay the First Lady?', 'First Lady'], ['Who were the Sea Peoples?', 'Sea Peoples']] as const) {
+      expect(gateBySpecificity(text, true, sp), text).toMatchObject({ action: 'condense', reason: 'bridging', evidence: [name] });
+    }
+    // A word of its own, a code of letters and digits, or a name long enough to spell out its setting: kept.
+    for (const text of ['What happened in the Milgram experiment?', 'Why did the A380 stop being produced?', 'Why is the National Air and Space Museum important?',
+      'What else motivates the Black Lives Matter movement?', 'How does the COVID-19 vaccine work?', 'Is the College free?']) {
+      expect(gateBySpecificity(text, true, sp), text).toMatchObject({ action: 'keep' });
+    }
+    // The conversation's topic is searched as context, the question as typed ranked too.
+    const out = resolveAndExpand('Does the Museum of Art have any special collections?', [{ user: 'What is there to see in Ann Arbor?', assistant: '' }], sp);
+    expect(out.question).toBe('Does the Museum of Art have any special collections (Ann Arbor)?');
+    expect(out.query).toMatchObject({ hedge: 'Does the Museum of Art have any special collections?', hedgeWeight: 0.3 });
+    expect(out.reason).toMatch(/^read “the Museum of Art” as the conversation's; added the topic “Ann Arbor” \(as context\)/);
+    // A first turn is never condensed.
+    expect(gateBySpecificity('Describe the 321 method.', false, sp).action).toBe('keep');
+  });
+
   it('an interjection names nothing, however rare in the index: "Wow! What will happen?" needs the conversation', () => {
     const sp = specific({ wow: 0.9, oh: 0.9, security: 0.8, social: 0.6 });
     expect(gateBySpecificity('Wow! What will happen?', true, sp, 'What will happen?').action).toBe('condense');

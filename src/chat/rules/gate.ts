@@ -44,7 +44,7 @@ export type GateReason =
   | 'implicit-topic'
   /** Condense: "the College" after "the Electoral College": a definite noun an earlier turn named more fully. */
   | 'definite-description'
-  /** Condense: a definite noun of everyday words whose referent the conversation supplies ("the batteries", "the team"). */
+  /** Condense: a definite noun of everyday words whose referent the conversation supplies ("the batteries", "the team"), or a name of everyday words whose setting it supplies ("the Museum of Art", "the 321 method"). */
   | 'bridging'
   /** Condense: a relation with one side unnamed ("the impact on biology", "the role of melatonin", "what kind should I get?"). */
   | 'missing-argument';
