@@ -70,6 +70,17 @@ const LATER_TURNS: Row[] = [
   ['What is the role of melatonin?', 'condense', 'missing-argument'],
   ['Why is Batman not a member?', 'condense', 'missing-argument'],
   ['What kind should I get if I am allergic?', 'condense', 'missing-argument'],
+  // a version, variant or alternative of something never named …
+  ['When did indoor versions become common?', 'condense', 'missing-argument'],
+  ['What are the differences between the variants?', 'condense', 'missing-argument'],
+  ['How do the freighter versions compare to each other?', 'condense', 'missing-argument'],
+  ['What are the alternatives to avoid licensing issues?', 'condense', 'missing-argument'],
+  // … and one whose something is named: after it, by a name before it, or as the head it modifies
+  ['What are the versions of Node?', 'keep', 'self-contained'],
+  ['Which Node versions does es-module-lexer support?', 'keep', 'self-contained'],
+  ['Is there a TypeScript version?', 'keep', 'self-contained'],
+  ['Are there good alternatives for vegans?', 'keep', 'self-contained'],
+  ['What plan do I need for version history forever?', 'keep', 'self-contained'],
   // A stance or rule whose topic is never said (on what?), after an article, a possessive or a name.
   ['What is the NFL policy?', 'condense', 'missing-argument'],
   ["What were Ziegler's improvements?", 'condense', 'missing-argument'],

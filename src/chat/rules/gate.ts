@@ -371,6 +371,10 @@ const SUPERLATIVE = /^(?:best|worst|(?:most|least)\s+\S+|(?!priest$)\p{L}+iest|\
 const RELATIONS = new Set(['impact', 'impacts', 'effect', 'effects', 'influence', 'relationship', 'relation', 'connection', 'link', 'contribution', 'contributions', 'difference', 'differences', 'similarity', 'similarities']);
 /** Nouns of a part something plays in a whole: "the role of X in Y". */
 const PARTS = new Set(['role', 'contribution', 'purpose', 'importance', 'significance']);
+/** Nouns that are always a version of something: "the freighter versions", "the variants", "alternatives". */
+const VERSIONS = new Set(['version', 'versions', 'variant', 'variants', 'alternative', 'alternatives', 'edition', 'editions']);
+/** What names that something right after it: "versions of Node", "an alternative to surgery", "alternatives for vegans". */
+const VERSION_COMPLEMENTS = new Set(['of', 'to', 'for', 'from', 'besides', 'than']);
 const CLASSIFIERS = new Set(['kind', 'kinds', 'type', 'types', 'sort', 'sorts']);
 /** Nouns of a stance or rule about a topic: "the NFL policy on steroids", "the French government's attitude toward drinking". */
 const STANCES = new Set(['policy', 'policies', 'rules', 'laws', 'regulations', 'guidelines', 'recommendations', 'requirements', 'attitude', 'attitudes', 'stance', 'position', 'view', 'views', 'opinion', 'opinions', 'approach', 'improvements', 'criticism', 'criticisms', 'response', 'reaction', 'arguments', 'evidence']);
@@ -405,6 +409,12 @@ function missingArgument(tokens: Token[], text: string): string | null {
     // "the role of melatonin": what it plays a part in never named.
     if (PARTS.has(word) && next === 'of' && !words.slice(i + 2).some((w) => w === 'in' || w === 'to' || w === 'for' || w === 'on' || w === 'within')) return word;
     if ((word === 'member' || word === 'members') && next !== 'of' && words[i - 1] !== 'team') return word;
+    // "When did indoor versions become common?", "What are the differences between the variants?": a version, variant
+    // or alternative of something never named. Not with what it is one of or to ("versions of Node", "an alternative to
+    // surgery", "alternatives for vegans"; "alternatives to avoid licensing issues" is an infinitive), not owned ("its versions", "Node's") or named by a name before it ("Node
+    // versions", "a TypeScript version"), and not as a modifier ("version history": the noun after it is the head).
+    const infinitive = next === 'to' && COMMON_VERBS.has(words[i + 2] ?? '');
+    if (VERSIONS.has(word) && (!VERSION_COMPLEMENTS.has(next ?? '') || infinitive) && !(next !== undefined && isNoun(next) && !AUXILIARIES.has(next)) && !(i > 0 && ownerOrArticle(tokens[i - 1] as Token, text) && words[i - 1] !== 'the')) return word;
     // "what kind should I get?": a class never named.
     if (CLASSIFIERS.has(word) && (words[i - 1] === 'what' || words[i - 1] === 'which') && next !== 'of') return word;
   }

@@ -53,7 +53,7 @@ export const COMMON_VERBS = words(`
   explain describe recommend recommended return returns returned fix fixes fixed carry carries carried arrive arrives arrived
   contain contains contained cover covers covered receive receives received apply applies applied protect protects
   sound sounds sounded look looks looked seem eat eats ate eaten drink drinks drank sleep sleeps slept talk talks talked
-  ask asks asked answer answers answered mention mentioned heard
+  ask asks asked answer answers answered mention mentioned heard avoid avoids avoided
   laid held sought fled withdrawn arisen dealt driven fallen forgotten hidden proven risen shaken shrunk spoken stolen sworn thrown
   woken chosen forbidden forgiven gotten grown begun ridden spoke threw drew flew chose froze stole forgot hid shook broke drove
   caught taught fought understood lent
