@@ -75,6 +75,14 @@ const LATER_TURNS: Row[] = [
   ['What are the differences between the variants?', 'condense', 'missing-argument'],
   ['How do the freighter versions compare to each other?', 'condense', 'missing-argument'],
   ['What are the alternatives to avoid licensing issues?', 'condense', 'missing-argument'],
+  // whether something helps or works, with what for never said …
+  ['Does melatonin help?', 'condense', 'missing-argument'],
+  ['I heard eating eggs might help.', 'condense', 'missing-argument'],
+  ['Does freezing work?', 'condense', 'missing-argument'],
+  // … and said, or how it works
+  ['Does melatonin help with jet lag?', 'keep', 'self-contained'],
+  ['Does freezing work on early tumors?', 'keep', 'self-contained'],
+  ['How does the National Popular Vote Interstate Compact work?', 'keep', 'self-contained'],
   // … and one whose something is named: after it, by a name before it, or as the head it modifies
   ['What are the versions of Node?', 'keep', 'self-contained'],
   ['Which Node versions does es-module-lexer support?', 'keep', 'self-contained'],

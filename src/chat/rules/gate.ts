@@ -375,6 +375,8 @@ const PARTS = new Set(['role', 'contribution', 'purpose', 'importance', 'signifi
 const VERSIONS = new Set(['version', 'versions', 'variant', 'variants', 'alternative', 'alternatives', 'edition', 'editions']);
 /** What names that something right after it: "versions of Node", "an alternative to surgery", "alternatives for vegans". */
 const VERSION_COMPLEMENTS = new Set(['of', 'to', 'for', 'from', 'besides', 'than']);
+/** Verbs of helping and working, whose goal ("help with sleep", "work for weight loss") a follow-up leaves to the conversation. */
+const EFFICACY = new Set(['help', 'helps', 'helped', 'work', 'works', 'worked']);
 const CLASSIFIERS = new Set(['kind', 'kinds', 'type', 'types', 'sort', 'sorts']);
 /** Nouns of a stance or rule about a topic: "the NFL policy on steroids", "the French government's attitude toward drinking". */
 const STANCES = new Set(['policy', 'policies', 'rules', 'laws', 'regulations', 'guidelines', 'recommendations', 'requirements', 'attitude', 'attitudes', 'stance', 'position', 'view', 'views', 'opinion', 'opinions', 'approach', 'improvements', 'criticism', 'criticisms', 'response', 'reaction', 'arguments', 'evidence']);
@@ -415,6 +417,10 @@ function missingArgument(tokens: Token[], text: string): string | null {
     // versions", "a TypeScript version"), and not as a modifier ("version history": the noun after it is the head).
     const infinitive = next === 'to' && COMMON_VERBS.has(words[i + 2] ?? '');
     if (VERSIONS.has(word) && (!VERSION_COMPLEMENTS.has(next ?? '') || infinitive) && !(next !== undefined && isNoun(next) && !AUXILIARIES.has(next)) && !(i > 0 && ownerOrArticle(tokens[i - 1] as Token, text) && words[i - 1] !== 'the')) return word;
+    // "Does melatonin help?", "I heard eating eggs might help.", "Does freezing work?": whether something helps or works,
+    // with what it helps with or works for never said (not "How does it work?", which asks how, or "any help", a noun).
+    if (i === words.length - 1 && EFFICACY.has(word) && !DETERMINERS.has(words[i - 1] ?? '') && !ANAPHORIC_PRONOUNS.has(words[i - 1] ?? '') && !DEMONSTRATIVES.has(words[i - 1] ?? '')
+      && (word.startsWith('help') || (QUESTION_AUXILIARIES.has(words[0] ?? '') && i >= 2))) return word;
     // "what kind should I get?": a class never named.
     if (CLASSIFIERS.has(word) && (words[i - 1] === 'what' || words[i - 1] === 'which') && next !== 'of') return word;
   }
