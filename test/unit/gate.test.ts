@@ -83,6 +83,16 @@ const LATER_TURNS: Row[] = [
   ['Does melatonin help with jet lag?', 'keep', 'self-contained'],
   ['Does freezing work on early tumors?', 'keep', 'self-contained'],
   ['How does the National Popular Vote Interstate Compact work?', 'keep', 'self-contained'],
+  // a process noun whose object is never said …
+  ['What are the short and long-term effects of usage on brain chemicals?', 'condense', 'missing-argument'],
+  ['What is done with the whey after production?', 'condense', 'missing-argument'],
+  ['How is testing done for contamination?', 'condense', 'missing-argument'],
+  ['I’d like to stop. What are some treatment options?', 'condense', 'missing-argument'],
+  // … and said: after it, after the compound it begins, or as the noun before it
+  ['Tell me about the production of Parmesan cheese.', 'keep', 'self-contained'],
+  ['What are the treatment options for breast cancer?', 'keep', 'self-contained'],
+  ['Why did coffee production in Brazil fall?', 'keep', 'self-contained'],
+  ['Does vitamin C improve iron absorption from spinach?', 'keep', 'self-contained'],
   // … and one whose something is named: after it, by a name before it, or as the head it modifies
   ['What are the versions of Node?', 'keep', 'self-contained'],
   ['Which Node versions does es-module-lexer support?', 'keep', 'self-contained'],

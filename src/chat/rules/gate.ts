@@ -377,6 +377,8 @@ const VERSIONS = new Set(['version', 'versions', 'variant', 'variants', 'alterna
 const VERSION_COMPLEMENTS = new Set(['of', 'to', 'for', 'from', 'besides', 'than']);
 /** Verbs of helping and working, whose goal ("help with sleep", "work for weight loss") a follow-up leaves to the conversation. */
 const EFFICACY = new Set(['help', 'helps', 'helped', 'work', 'works', 'worked']);
+/** Nouns of a process done to something (complex event nominals: Grimshaw 1990), which takes that something as its object. */
+const PROCESS_NOUNS = new Set(['usage', 'absorption', 'production', 'consumption', 'intake', 'processing', 'testing', 'storage', 'installation', 'treatment', 'removal', 'creation', 'preparation', 'manufacturing', 'manufacture', 'distribution', 'maintenance', 'cultivation', 'construction', 'extraction', 'disposal', 'adoption', 'abolition', 'regulation']);
 const CLASSIFIERS = new Set(['kind', 'kinds', 'type', 'types', 'sort', 'sorts']);
 /** Nouns of a stance or rule about a topic: "the NFL policy on steroids", "the French government's attitude toward drinking". */
 const STANCES = new Set(['policy', 'policies', 'rules', 'laws', 'regulations', 'guidelines', 'recommendations', 'requirements', 'attitude', 'attitudes', 'stance', 'position', 'view', 'views', 'opinion', 'opinions', 'approach', 'improvements', 'criticism', 'criticisms', 'response', 'reaction', 'arguments', 'evidence']);
@@ -421,10 +423,25 @@ function missingArgument(tokens: Token[], text: string): string | null {
     // with what it helps with or works for never said (not "How does it work?", which asks how, or "any help", a noun).
     if (i === words.length - 1 && EFFICACY.has(word) && !DETERMINERS.has(words[i - 1] ?? '') && !ANAPHORIC_PRONOUNS.has(words[i - 1] ?? '') && !DEMONSTRATIVES.has(words[i - 1] ?? '')
       && (word.startsWith('help') || (QUESTION_AUXILIARIES.has(words[0] ?? '') && i >= 2))) return word;
+    // "What improves absorption?", "What is done with the whey after production?": a process noun whose object (absorption
+    // of iron, production of cheese) is never said: not with "of"/"for" after it, nor after a noun or adjective that names
+    // it ("coffee production", "iron absorption", "rehab treatment"); also when it modifies a noun that has one ("the
+    // treatment options for breast cancer").
+    if (PROCESS_NOUNS.has(word) && !THEME_AFTER.has(words[compoundEnd(words, i + 1)] ?? '') && (i === 0 || !isContentWord(words[i - 1] ?? '') || COMMON_VERBS.has(words[i - 1] ?? '')) && !POSSESSIVE_PRONOUNS.has(words[i - 1] ?? '') && !/'s$/.test(words[i - 1] ?? '')) return word;
     // "what kind should I get?": a class never named.
     if (CLASSIFIERS.has(word) && (words[i - 1] === 'what' || words[i - 1] === 'which') && next !== 'of') return word;
   }
   return null;
+}
+
+/** What names a process noun's object after it (or after the compound it begins): "production of cheese", "treatment options for acne". */
+const THEME_AFTER: ReadonlySet<string> = new Set(['of', 'for']);
+
+/** The position after the nouns that start at `from` (the rest of a compound: "options" in "treatment options for …"). */
+function compoundEnd(words: readonly string[], from: number): number {
+  let j = from;
+  while (j < words.length && isNoun(words[j] ?? '') && !COMMON_VERBS.has(words[j] ?? '')) j++;
+  return j;
 }
 
 /** "the", a possessive ("its", "Ziegler's", "government's") or a name written with a capital ("NFL", "EU"). */
