@@ -83,6 +83,12 @@ const LATER_TURNS: Row[] = [
   ['Does melatonin help with jet lag?', 'keep', 'self-contained'],
   ['Does freezing work on early tumors?', 'keep', 'self-contained'],
   ['How does the National Popular Vote Interstate Compact work?', 'keep', 'self-contained'],
+  // an explanation, description or summary of something never named …
+  ["That's too basic, I'd like a more scientific explanation.", 'condense', 'missing-argument'],
+  ['Can you give me more details?', 'condense', 'missing-argument'],
+  // … and of something named
+  ['What is the definition of allegory?', 'keep', 'self-contained'],
+  ['Can I get a longer explanation for one option?', 'keep', 'self-contained'],
   // a process noun whose object is never said …
   ['What are the short and long-term effects of usage on brain chemicals?', 'condense', 'missing-argument'],
   ['What is done with the whey after production?', 'condense', 'missing-argument'],

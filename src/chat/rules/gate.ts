@@ -379,6 +379,8 @@ const VERSION_COMPLEMENTS = new Set(['of', 'to', 'for', 'from', 'besides', 'than
 const EFFICACY = new Set(['help', 'helps', 'helped', 'work', 'works', 'worked']);
 /** Nouns of a process done to something (complex event nominals: Grimshaw 1990), which takes that something as its object. */
 const PROCESS_NOUNS = new Set(['usage', 'absorption', 'production', 'consumption', 'intake', 'processing', 'testing', 'storage', 'installation', 'treatment', 'removal', 'creation', 'preparation', 'manufacturing', 'manufacture', 'distribution', 'maintenance', 'cultivation', 'construction', 'extraction', 'disposal', 'adoption', 'abolition', 'regulation']);
+/** Nouns of an account given of something: "a simpler explanation", "more details" (of what was asked). */
+const ACCOUNTS = new Set(['explanation', 'explanations', 'description', 'descriptions', 'summary', 'overview', 'definition', 'details']);
 const CLASSIFIERS = new Set(['kind', 'kinds', 'type', 'types', 'sort', 'sorts']);
 /** Nouns of a stance or rule about a topic: "the NFL policy on steroids", "the French government's attitude toward drinking". */
 const STANCES = new Set(['policy', 'policies', 'rules', 'laws', 'regulations', 'guidelines', 'recommendations', 'requirements', 'attitude', 'attitudes', 'stance', 'position', 'view', 'views', 'opinion', 'opinions', 'approach', 'improvements', 'criticism', 'criticisms', 'response', 'reaction', 'arguments', 'evidence']);
@@ -428,6 +430,8 @@ function missingArgument(tokens: Token[], text: string): string | null {
     // it ("coffee production", "iron absorption", "rehab treatment"); also when it modifies a noun that has one ("the
     // treatment options for breast cancer").
     if (PROCESS_NOUNS.has(word) && !THEME_AFTER.has(words[compoundEnd(words, i + 1)] ?? '') && (i === 0 || !isContentWord(words[i - 1] ?? '') || COMMON_VERBS.has(words[i - 1] ?? '')) && !POSSESSIVE_PRONOUNS.has(words[i - 1] ?? '') && !/'s$/.test(words[i - 1] ?? '')) return word;
+    // "I'd like a more scientific explanation.": an explanation, description or summary of something never named.
+    if (ACCOUNTS.has(word) && !['of', 'for', 'about', 'on'].includes(next ?? '') && !POSSESSIVE_PRONOUNS.has(words[i - 1] ?? '') && !/'s$/.test(words[i - 1] ?? '')) return word;
     // "what kind should I get?": a class never named.
     if (CLASSIFIERS.has(word) && (words[i - 1] === 'what' || words[i - 1] === 'which') && next !== 'of') return word;
   }
