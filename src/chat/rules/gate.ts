@@ -46,7 +46,11 @@ export type GateReason =
   | 'definite-description'
   /** Condense: a definite noun of everyday words whose referent the conversation supplies ("the batteries", "the team"), or a name of everyday words whose setting it supplies ("the Museum of Art", "the 321 method"). */
   | 'bridging'
-  /** Condense: a relation with one side unnamed ("the impact on biology", "the role of melatonin", "what kind should I get?"). */
+  /**
+   * Condense: a relation with one side unnamed ("the impact on biology", "the role of melatonin", "what kind should I get?"),
+   * a version of something unnamed ("the variants"), help with no goal ("does melatonin help?"), a process or an account
+   * with no object ("after production", "a simpler explanation").
+   */
   | 'missing-argument';
 
 export interface GateDecision {
@@ -417,18 +421,19 @@ function missingArgument(tokens: Token[], text: string): string | null {
     if ((word === 'member' || word === 'members') && next !== 'of' && words[i - 1] !== 'team') return word;
     // "When did indoor versions become common?", "What are the differences between the variants?": a version, variant
     // or alternative of something never named. Not with what it is one of or to ("versions of Node", "an alternative to
-    // surgery", "alternatives for vegans"; "alternatives to avoid licensing issues" is an infinitive), not owned ("its versions", "Node's") or named by a name before it ("Node
-    // versions", "a TypeScript version"), and not as a modifier ("version history": the noun after it is the head).
+    // surgery", "alternatives for vegans"; "alternatives to avoid licensing issues" is an infinitive), not owned ("its
+    // versions", "Node's") or named by a name before it ("Node versions", "a TypeScript version"), and not as a
+    // modifier ("version history": the noun after it is the head).
     const infinitive = next === 'to' && COMMON_VERBS.has(words[i + 2] ?? '');
     if (VERSIONS.has(word) && (!VERSION_COMPLEMENTS.has(next ?? '') || infinitive) && !(next !== undefined && isNoun(next) && !AUXILIARIES.has(next)) && !(i > 0 && ownerOrArticle(tokens[i - 1] as Token, text) && words[i - 1] !== 'the')) return word;
     // "Does melatonin help?", "I heard eating eggs might help.", "Does freezing work?": whether something helps or works,
     // with what it helps with or works for never said (not "How does it work?", which asks how, or "any help", a noun).
     if (i === words.length - 1 && EFFICACY.has(word) && !DETERMINERS.has(words[i - 1] ?? '') && !ANAPHORIC_PRONOUNS.has(words[i - 1] ?? '') && !DEMONSTRATIVES.has(words[i - 1] ?? '')
       && (word.startsWith('help') || (QUESTION_AUXILIARIES.has(words[0] ?? '') && i >= 2))) return word;
-    // "What improves absorption?", "What is done with the whey after production?": a process noun whose object (absorption
-    // of iron, production of cheese) is never said: not with "of"/"for" after it, nor after a noun or adjective that names
-    // it ("coffee production", "iron absorption", "rehab treatment"); also when it modifies a noun that has one ("the
-    // treatment options for breast cancer").
+    // "What is done with the whey after production?", "the effects of usage on brain chemicals": a process noun whose
+    // object (production of cheese, usage of alcohol) is never said: not with "of"/"for" after it or after the compound
+    // it begins ("the treatment options for breast cancer"), nor after a noun, adjective or other content word, which
+    // may name it ("coffee production", "iron absorption", "rehab treatment"; "What improves absorption?" is kept).
     if (PROCESS_NOUNS.has(word) && !THEME_AFTER.has(words[compoundEnd(words, i + 1)] ?? '') && (i === 0 || !isContentWord(words[i - 1] ?? '') || COMMON_VERBS.has(words[i - 1] ?? '')) && !POSSESSIVE_PRONOUNS.has(words[i - 1] ?? '') && !/'s$/.test(words[i - 1] ?? '')) return word;
     // "I'd like a more scientific explanation.": an explanation, description or summary of something never named.
     if (ACCOUNTS.has(word) && !['of', 'for', 'about', 'on'].includes(next ?? '') && !POSSESSIVE_PRONOUNS.has(words[i - 1] ?? '') && !/'s$/.test(words[i - 1] ?? '')) return word;
