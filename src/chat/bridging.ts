@@ -11,7 +11,7 @@
  */
 import { escapeRegExp } from '../util/escape-regexp';
 import { candidatePhrases, stemsOf } from './rules/topics';
-import { isEverydayWord, isNoun } from './rules/gate';
+import { isEverydayWord, isNoun } from './rules/words';
 import { SPECIFIC, type Specificity } from './specificity';
 
 /** Words after a noun phrase that anchor it in the question itself: "the cost of …", "the museum that …", "the pros and cons". */

@@ -15,7 +15,8 @@
  */
 import type { Query, WeightedTerm } from '../retriever';
 import { contentWords, lexicalTerms } from '../text/tokens';
-import { decide, determinesNext, isContentWord, isNoun, isSmalltalk, looksPlural, referenceIndex, tokenize, type GateDecision, type GateReason } from './rules/gate';
+import { decide, determinesNext, isSmalltalk, referenceIndex, type GateDecision, type GateReason } from './rules/gate';
+import { isContentWord, isNoun, looksPlural, tokenize } from './rules/words';
 import { alternativeOf, condenseWithRules } from './rules/rules-condenser';
 import { repeatedAction } from './rules/verb-phrase';
 import { generalSpecificity, SPECIFIC, type Specificity } from './specificity';

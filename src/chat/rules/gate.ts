@@ -7,9 +7,9 @@
  * names its own topic (or is in a language these English rules do not cover)
  * goes to retrieval exactly as typed.
  */
-import { STOPWORDS } from '../../text/stopwords';
-import { COMMON_WORDS } from './common-words';
 import { MAX_READ_QUESTION } from './read-bounds';
+import { missingArgument } from './missing-argument';
+import { isContentWord, isEverydayWord, isNoun, looksPlural, NOT_NOUNS, POSSESSIVE_PRONOUNS, tokenize, type Token } from './words';
 import {
   ANAPHORIC_PRONOUNS, AUXILIARIES, BARE_FOLLOWUPS, COMMON_VERBS, COMPARATIVES, DEMONSTRATIVES, DETERMINERS, ELLIPSIS_OPENERS, EXPLETIVE_IT_COMPLEMENTS, FUNCTION_WORDS, PLURAL_PRONOUNS, QUESTION_AUXILIARIES,
   SMALLTALK, TIME_NOUNS, TOPIC_SWITCH, WH_WORDS,
@@ -68,31 +68,6 @@ const SUBORDINATORS = new Set(['if', 'when', 'because', 'once', 'after', 'before
 const WHICH_ONE = /\b(?:which|what) (?:one|ones)\b|\b(?:popular|good|best|main|other|famous|cheap|new|old|big|small|different|similar|common) ones\b|\bthe (?:other|former|latter)\b|\bthe (?:same|first|second|last|next|previous) (?:one|ones)\b|\b(?:either|neither|both) (?:one|of them)\b/i;
 const LEADING_ACK = /^(?:(?:hi|hello|hey|thanks|thank you|thx|ok(?:ay)?|great|cool|perfect|got it|alright|sure|nice|i see)\b[\s!,.;:-]*)+/i;
 
-/**
- * A word among the this-many most frequent English content words names no
- * specific topic by itself. Chosen on general grounds (roughly the everyday
- * vocabulary of a newspaper reader) and reported in the evaluation note.
- */
-export const EVERYDAY_VOCABULARY = 3000;
-const EVERYDAY = new Set(COMMON_WORDS.slice(0, EVERYDAY_VOCABULARY));
-
-/** True for a word of everyday vocabulary (plural folded), which names no specific topic alone. */
-export function isEverydayWord(word: string): boolean {
-  return EVERYDAY.has(word) || EVERYDAY.has(word.replace(/s$/, ''));
-}
-
-export interface Token { word: string; index: number }
-
-/** Words with their positions, lower-cased, typographic apostrophes folded. */
-export function tokenize(text: string): Token[] {
-  const out: Token[] = [];
-  for (const m of text.replace(/[’`]/g, "'").matchAll(/[\p{L}\p{N}]+(?:'[\p{L}]+)?/gu)) out.push({ word: m[0].toLowerCase(), index: m.index });
-  return out;
-}
-
-export function isContentWord(word: string): boolean {
-  return !STOPWORDS.has(word) && !AUXILIARIES.has(word) && !WH_WORDS.has(word) && !/^\d+$/.test(word);
-}
 
 function mostlyNonLatin(text: string): boolean {
   const letters = text.match(/\p{L}/gu) ?? [];
@@ -165,26 +140,14 @@ function hasInternalAntecedent(text: string, tokens: readonly Token[], i: number
   return boundary && agreeing.length > 0;
 }
 
-/** Content words that are never nouns ("What else should I consider when …"). */
-const NOT_NOUNS = new Set(['else', 'besides', 'instead', 'otherwise', 'anyway', 'together', 'ever']);
 /** Pronouns that can be a clause's subject. */
 const SUBJECT_FORMS = new Set(['it', 'they', 'he', 'she']);
 /** Pronouns that can be a verb's object ("improve it", "install them"). */
 const OBJECT_FORMS = new Set(['it', 'them', 'him', 'her', 'this', 'that', 'these', 'those']);
 const SINGULAR_PRONOUNS = new Set(['it', 'its', "it's", 'itself', 'this', 'that']);
 
-/** A regular English plural: "flavors", "policies"; not "glass", "virus", "analysis", "physics". */
-export function looksPlural(word: string): boolean {
-  return /[^su']s$/.test(word) && !/(?:is|ics|ous)$/.test(word);
-}
-
-/** A content word that may be a noun: not a frequent verb, not an adverb (-ly, or one of the few content words never nouns). */
-export function isNoun(word: string): boolean {
-  return isContentWord(word) && !COMMON_VERBS.has(word) && !/ly$/.test(word) && !NOT_NOUNS.has(word);
-}
 
 const COORDINATORS = new Set(['and', 'but', 'or']);
-const POSSESSIVE_PRONOUNS = new Set(['its', 'their', 'his', 'her']);
 const LIKENESS = new Set(['different', 'differ', 'differs', 'similar', 'alike', 'compare', 'compares', 'comparable', 'difference', 'differences', 'similarities']);
 const PLURAL_AUXILIARIES = new Set(['do', 'are', 'were', 'have']);
 const LIKENESS_COMPLEMENTS = new Set(['from', 'to', 'than', 'between', 'and', 'with', 'vs', 'versus', 'among', 'or']);
@@ -371,97 +334,6 @@ const HEADLESS_SUPERLATIVE = /^(?:[^.!?]*[.!?]\s+)?(?:what|which)(?:['’]s|\s+(
 /** A superlative: "best", "worst", "most …", "least …", or an adjective's -est form ("largest", "easiest", "biggest"), not a noun in -est ("interest", "forest"). */
 const SUPERLATIVE = /^(?:best|worst|(?:most|least)\s+\S+|(?!priest$)\p{L}+iest|\p{L}*([bdgmnpt])\1est|(?:larg|long|great|high|low|strong|old|young|new|small|cheap|fast|slow|clos|near|rich|poor|deep|tall|wid|cool|warm|cold|saf|fin|rar|lat|bright|short|light|dark|thick|thin|hard|soft|quick|loud|smart|wis|sweet|strang|pur|tough|weak|kind|nic|rough|simpl)est)$/u;
 
-/** Nouns of a relation between two things: "the impact of X on Y", "the relationship of X to Y". */
-const RELATIONS = new Set(['impact', 'impacts', 'effect', 'effects', 'influence', 'relationship', 'relation', 'connection', 'link', 'contribution', 'contributions', 'difference', 'differences', 'similarity', 'similarities']);
-/** Nouns of a part something plays in a whole: "the role of X in Y". */
-const PARTS = new Set(['role', 'contribution', 'purpose', 'importance', 'significance']);
-/** Nouns that are always a version of something: "the freighter versions", "the variants", "alternatives". */
-const VERSIONS = new Set(['version', 'versions', 'variant', 'variants', 'alternative', 'alternatives', 'edition', 'editions']);
-/** What names that something right after it: "versions of Node", "an alternative to surgery", "alternatives for vegans". */
-const VERSION_COMPLEMENTS = new Set(['of', 'to', 'for', 'from', 'besides', 'than']);
-/** Verbs of helping and working, whose goal ("help with sleep", "work for weight loss") a follow-up leaves to the conversation. */
-const EFFICACY = new Set(['help', 'helps', 'helped', 'work', 'works', 'worked']);
-/** Nouns of a process done to something (complex event nominals: Grimshaw 1990), which takes that something as its object. */
-const PROCESS_NOUNS = new Set(['usage', 'absorption', 'production', 'consumption', 'intake', 'processing', 'testing', 'storage', 'installation', 'treatment', 'removal', 'creation', 'preparation', 'manufacturing', 'manufacture', 'distribution', 'maintenance', 'cultivation', 'construction', 'extraction', 'disposal', 'adoption', 'abolition', 'regulation']);
-/** Nouns of an account given of something: "a simpler explanation", "more details" (of what was asked). */
-const ACCOUNTS = new Set(['explanation', 'explanations', 'description', 'descriptions', 'summary', 'overview', 'definition', 'details']);
-const CLASSIFIERS = new Set(['kind', 'kinds', 'type', 'types', 'sort', 'sorts']);
-/** Nouns of a stance or rule about a topic: "the NFL policy on steroids", "the French government's attitude toward drinking". */
-const STANCES = new Set(['policy', 'policies', 'rules', 'laws', 'regulations', 'guidelines', 'recommendations', 'requirements', 'attitude', 'attitudes', 'stance', 'position', 'view', 'views', 'opinion', 'opinions', 'approach', 'improvements', 'criticism', 'criticisms', 'response', 'reaction', 'arguments', 'evidence']);
-/** "other" that contrasts with nothing said before: "each other", "every other day", "in other words", "other than milk", "on the other hand". */
-const NOT_CONTRASTING_BEFORE: ReadonlySet<string> = new Set(['each', 'every', 'one', 'among', 'the']);
-const NOT_CONTRASTING_AFTER: ReadonlySet<string> = new Set(['than', 'words', 'hand', 'side', 'way']);
-/** Verbs of responding, whose stimulus ("to X") a follow-up leaves out. */
-const RESPONSES = new Set(['respond', 'responds', 'responded', 'react', 'reacts', 'reacted', 'retaliate', 'retaliated']);
-/** What names a stance's topic after it: a preposition or a complement clause. */
-const STANCE_COMPLEMENTS = new Set(['on', 'about', 'toward', 'towards', 'for', 'regarding', 'to', 'of', 'in', 'against', 'with', 'concerning', 'around', 'over', 'behind', 'that', 'at', 'from', 'between', 'among', 'within', 'under']);
-
-/**
- * A relation with one side unnamed: the other side is the conversation's
- * topic. "What is the impact on modern biology?" (impact of what?), "What is
- * the role of melatonin?" (in what?), "Why is Batman not a member?" (of what?),
- * "What kind should I get?" (of what?).
- */
-function missingArgument(tokens: Token[], text: string): string | null {
-  const words = tokens.map((t) => t.word);
-  for (let i = 0; i < words.length; i++) {
-    const word = words[i] as string;
-    const next = words[i + 1];
-    // "What are other good sources of calcium?": other than what was said (not "each other", "other than", "in other words", "every other day").
-    if (word === 'other' && !NOT_CONTRASTING_BEFORE.has(words[i - 1] ?? '') && !NOT_CONTRASTING_AFTER.has(next ?? '')) return word;
-    // "How did the international community respond?": a response to something never named (not "React", a name).
-    if (RESPONSES.has(word) && i === words.length - 1 && !writtenCapitalized(tokens[i] as Token, text)) return word;
-    // "What is the NFL policy?", "What were Ziegler's improvements?": a stance whose topic is never said. Only after an
-    // article, a possessive or a name ("the drug policy", "labeling rules" name their topic in the modifier).
-    if (STANCES.has(word) && (next === undefined || !STANCE_COMPLEMENTS.has(next)) && (i === 0 || ownerOrArticle(tokens[i - 1] as Token, text))) return word;
-    // "the impact on biology": the relation's first side ("of X") never named.
-    if (RELATIONS.has(word) && (next === 'on' || next === 'to' || next === 'with') && !words.includes('between') && !words.slice(0, i).some((w) => w === 'of' || ANAPHORIC_PRONOUNS.has(w))) return word;
-    // "the role of melatonin": what it plays a part in never named.
-    if (PARTS.has(word) && next === 'of' && !words.slice(i + 2).some((w) => w === 'in' || w === 'to' || w === 'for' || w === 'on' || w === 'within')) return word;
-    if ((word === 'member' || word === 'members') && next !== 'of' && words[i - 1] !== 'team') return word;
-    // "When did indoor versions become common?", "What are the differences between the variants?": a version, variant
-    // or alternative of something never named. Not with what it is one of or to ("versions of Node", "an alternative to
-    // surgery", "alternatives for vegans"; "alternatives to avoid licensing issues" is an infinitive), not owned ("its
-    // versions", "Node's") or named by a name before it ("Node versions", "a TypeScript version"), and not as a
-    // modifier ("version history": the noun after it is the head).
-    const infinitive = next === 'to' && COMMON_VERBS.has(words[i + 2] ?? '');
-    if (VERSIONS.has(word) && (!VERSION_COMPLEMENTS.has(next ?? '') || infinitive) && !(next !== undefined && isNoun(next) && !AUXILIARIES.has(next)) && !(i > 0 && ownerOrArticle(tokens[i - 1] as Token, text) && words[i - 1] !== 'the')) return word;
-    // "Does melatonin help?", "I heard eating eggs might help.", "Does freezing work?": whether something helps or works,
-    // with what it helps with or works for never said (not "How does it work?", which asks how, or "any help", a noun).
-    if (i === words.length - 1 && EFFICACY.has(word) && !DETERMINERS.has(words[i - 1] ?? '') && !ANAPHORIC_PRONOUNS.has(words[i - 1] ?? '') && !DEMONSTRATIVES.has(words[i - 1] ?? '')
-      && (word.startsWith('help') || (QUESTION_AUXILIARIES.has(words[0] ?? '') && i >= 2))) return word;
-    // "What is done with the whey after production?", "the effects of usage on brain chemicals": a process noun whose
-    // object (production of cheese, usage of alcohol) is never said: not with "of"/"for" after it or after the compound
-    // it begins ("the treatment options for breast cancer"), nor after a noun, adjective or other content word, which
-    // may name it ("coffee production", "iron absorption", "rehab treatment"; "What improves absorption?" is kept).
-    if (PROCESS_NOUNS.has(word) && !THEME_AFTER.has(words[compoundEnd(words, i + 1)] ?? '') && (i === 0 || !isContentWord(words[i - 1] ?? '') || COMMON_VERBS.has(words[i - 1] ?? '')) && !POSSESSIVE_PRONOUNS.has(words[i - 1] ?? '') && !/'s$/.test(words[i - 1] ?? '')) return word;
-    // "I'd like a more scientific explanation.": an explanation, description or summary of something never named.
-    if (ACCOUNTS.has(word) && !['of', 'for', 'about', 'on'].includes(next ?? '') && !POSSESSIVE_PRONOUNS.has(words[i - 1] ?? '') && !/'s$/.test(words[i - 1] ?? '')) return word;
-    // "what kind should I get?": a class never named.
-    if (CLASSIFIERS.has(word) && (words[i - 1] === 'what' || words[i - 1] === 'which') && next !== 'of') return word;
-  }
-  return null;
-}
-
-/** What names a process noun's object after it (or after the compound it begins): "production of cheese", "treatment options for acne". */
-const THEME_AFTER: ReadonlySet<string> = new Set(['of', 'for']);
-
-/** The position after the nouns that start at `from` (the rest of a compound: "options" in "treatment options for …"). */
-function compoundEnd(words: readonly string[], from: number): number {
-  let j = from;
-  while (j < words.length && isNoun(words[j] ?? '') && !COMMON_VERBS.has(words[j] ?? '')) j++;
-  return j;
-}
-
-/** "the", a possessive ("its", "Ziegler's", "government's") or a name written with a capital ("NFL", "EU"). */
-function ownerOrArticle(token: Token, text: string): boolean {
-  return token.word === 'the' || POSSESSIVE_PRONOUNS.has(token.word) || /'s$/.test(token.word) || writtenCapitalized(token, text);
-}
-
-/** The token as typed starts with a capital (tokens themselves are lower-cased). */
-function writtenCapitalized(token: Token, text: string): boolean {
-  return /^\p{Lu}/u.test(text.slice(token.index, token.index + 2));
-}
 
 /** Only everyday words, and no capitalized word inside a sentence (a name). */
 function namesNoSpecificTopic(text: string, content: Token[]): boolean {

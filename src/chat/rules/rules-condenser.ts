@@ -5,7 +5,8 @@
  * with the conversation's most salient topic, and otherwise adds that topic as
  * context. Deterministic, and it always says what it did.
  */
-import { decide, determinesNext, isContentWord, isNoun, referenceIndex, tokenize, type GateDecision } from './gate';
+import { decide, determinesNext, referenceIndex, type GateDecision } from './gate';
+import { isContentWord, isNoun, tokenize } from './words';
 import { readableHistory } from './read-bounds';
 import { sentencesOf } from './sentences';
 import { isWrittenAsName, stemsOf, trackTopics, type HistoryTurn, type Topic } from './topics';

@@ -8,7 +8,7 @@
 import { stem } from '../../text/tokens';
 import { sentencesOf } from './sentences';
 import { englishTexts } from './english';
-import { isContentWord, isEverydayWord, looksPlural } from './gate';
+import { isContentWord, isEverydayWord, looksPlural } from './words';
 import { ASPECT_NOUNS, AUXILIARIES, COMMON_VERBS, COMPARATIVES, DETERMINERS, NON_TOPIC_WORDS, PREPOSITIONS, QUESTION_AUXILIARIES, SMALLTALK, WH_WORDS } from './word-lists';
 
 export interface HistoryTurn {
