@@ -345,6 +345,9 @@ describe('resolve, then expand', () => {
     expect(candidatePhrases("Why does ignore throw an error for './abc'?")).toEqual(['ignore', 'error', 'abc']);
     expect(candidatePhrases('Can the cache evict an entry?')).toEqual(['cache', 'entry']);
     expect(candidatePhrases('Is the meal plan a good deal?')).toEqual(['meal plan', 'deal']);
+    // A plural subject, then a word without -s that closes the clause: that word is the verb's base form.
+    expect(candidatePhrases('Why would the roles reverse?')).toEqual(['roles']);
+    expect(candidatePhrases('Why do cats purr?')).toEqual(['cats']);
     expect(resolveAndExpand('does it know whether config is a directory?', [{ user: "Why does ignore throw an error for './abc'?", assistant: '' }], specific({ ignore: 0.5, throw: 0.5, abc: 0.9 })).question).toBe('does ignore know whether config is a directory?');
     // Then "it" means the subject, not a phrase that runs on into the verb and its object.
     const sp = specific({ dompurify: 0.6, trusted: 0.7, types: 0.3, hooks: 0.6 });

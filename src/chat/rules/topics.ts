@@ -98,7 +98,11 @@ function readPhrases(text: string): string[] {
       // "when two devices edit the same note": after a plural noun, a word without -s before a determiner is
       // the plural subject's verb (a noun phrase has no determiner inside it), whatever verb lists say; so is
       // one after an auxiliary's subject ("Why does ignore throw an error?"), whose verb is in the base form.
-      const verb = run.length > 0 && (looksPlural((words[i - 1] ?? '').toLowerCase()) || subjectOfAuxiliary(words, i - run.length)) && !/s$/i.test(word) && /^\p{Ll}/u.test(word) && DETERMINERS.has(words[i + 1]?.toLowerCase() ?? '');
+      const auxiliarySubject = subjectOfAuxiliary(words, i - run.length);
+      const verb = run.length > 0 && !/s$/i.test(word) && /^\p{Ll}/u.test(word) && (
+        ((looksPlural((words[i - 1] ?? '').toLowerCase()) || auxiliarySubject) && DETERMINERS.has(words[i + 1]?.toLowerCase() ?? ''))
+        // "Why would the roles reverse?": a plural subject of an auxiliary, then a word without -s closing the clause.
+        || (auxiliarySubject && looksPlural((words[i - 1] ?? '').toLowerCase()) && i === words.length - 1));
       // "how do I install idb", "I heard …", "does it support …": the word after a subject pronoun is its verb
       // ("you" and "it" are objects too, "show you examples": a subject only after an auxiliary).
       const before = words[i - 1]?.toLowerCase() ?? '';
