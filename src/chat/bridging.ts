@@ -66,12 +66,12 @@ export function descriptiveName(ask: string): string | undefined {
   for (const m of ask.matchAll(NAME_AFTER_THE)) {
     const name = (m[1] ?? '').replace(/[.]+$/, '');
     const words = name.split(/\s+/).filter((w) => !NAME_JOINERS.has(w.toLowerCase()));
-    const head = (m[2] ?? '').toLowerCase();
-    if (words.length + (head && isNoun(head) ? 1 : 0) > MAX_DESCRIPTIVE_WORDS) continue;
+    const head = m[2] !== undefined && isNoun(m[2].toLowerCase()) ? m[2] : undefined;
+    if (words.length + (head ? 1 : 0) > MAX_DESCRIPTIVE_WORDS) continue;
     // A number is a description too ("the 321 method", "Model 3"); a code mixing letters and digits ("the A380") is a word of its own.
     const letters = words.filter((w) => !NUMBER.test(w));
     if (letters.length === words.length && words.length < 2) continue;
-    if (letters.every((w) => isEverydayWord(w.toLowerCase()))) return head && isNoun(head) ? `${name} ${m[2] ?? ''}` : name;
+    if (letters.every((w) => isEverydayWord(w.toLowerCase()))) return head ? `${name} ${head}` : name;
   }
   return undefined;
 }

@@ -461,7 +461,11 @@ export function resolveAndExpand(typed: string, fullHistory: readonly HistoryTur
 }
 
 /** References resolved by a guess: a pronoun's antecedent, an ellipsis spliced into a question, the topic a bridging definite belongs to or a comparative compares within. */
-const GUESSED_REASONS: ReadonlySet<GateReason> = new Set(['dangling-pronoun', 'ellipsis', 'bridging', 'comparative']);
+const GUESSED_REASONS: ReadonlyMap<GateReason, 'previous question' | 'fragment' | 'question'> = new Map([
+  ['dangling-pronoun', 'previous question'],
+  // A fragment's, a bridging definite's or a comparative's own words say what it asks about; the topic beside them is the guess.
+  ['ellipsis', 'fragment'], ['bridging', 'question'], ['comparative', 'question'],
+] as const);
 
 /**
  * A reference's antecedent is a guess, and a wrong one searched at full weight buries the passage. So a second
@@ -480,12 +484,10 @@ const GUESSED_REASONS: ReadonlySet<GateReason> = new Set(['dangling-pronoun', 'e
 function hedged(resolved: ResolvedQuery, text: string, history: readonly HistoryTurn[], options: ExpandOptions): ResolvedQuery {
   const weight = Math.min(1, options.historyWeight ?? EXPAND_DEFAULTS.historyWeight);
   const previous = lastQuestion(history);
-  if (!GUESSED_REASONS.has(resolved.decision.reason) || previous === undefined || !(weight > 0)) return resolved;
-  const reason = resolved.decision.reason;
-  // A bridging definite's or a comparative's own words say what it asks about, as a fragment's do; the topic beside them is the guess.
-  const asTyped = reason === 'ellipsis' || reason === 'bridging' || reason === 'comparative';
-  const hedge = asTyped ? text : `${previous} ${text}`;
-  const what = reason === 'ellipsis' ? 'the fragment as typed' : reason === 'bridging' || reason === 'comparative' ? 'the question as typed' : 'the previous question';
+  const reading = GUESSED_REASONS.get(resolved.decision.reason);
+  if (reading === undefined || previous === undefined || !(weight > 0)) return resolved;
+  const hedge = reading === 'previous question' ? `${previous} ${text}` : text;
+  const what = reading === 'previous question' ? 'the previous question' : `the ${reading} as typed`;
   return { ...resolved, query: { ...resolved.query, hedge, hedgeWeight: weight }, reason: `${resolved.reason}; hedged with ${what} at ${weight}` };
 }
 

@@ -72,9 +72,9 @@ export function missingArgument(tokens: Token[], text: string): string | null {
     // object (production of cheese, usage of alcohol) is never said: not with "of"/"for" after it or after the compound
     // it begins ("the treatment options for breast cancer"), nor after a noun, adjective or other content word, which
     // may name it ("coffee production", "iron absorption", "rehab treatment"; "What improves absorption?" is kept).
-    if (PROCESS_NOUNS.has(word) && !THEME_AFTER.has(words[compoundEnd(words, i + 1)] ?? '') && (i === 0 || !isContentWord(words[i - 1] ?? '') || COMMON_VERBS.has(words[i - 1] ?? '')) && !POSSESSIVE_PRONOUNS.has(words[i - 1] ?? '') && !/'s$/.test(words[i - 1] ?? '')) return word;
+    if (PROCESS_NOUNS.has(word) && !THEME_AFTER.has(words[compoundEnd(words, i + 1)] ?? '') && (i === 0 || !isContentWord(words[i - 1] ?? '') || COMMON_VERBS.has(words[i - 1] ?? '')) && !owned(words[i - 1] ?? '')) return word;
     // "I'd like a more scientific explanation.": an explanation, description or summary of something never named.
-    if (ACCOUNTS.has(word) && !['of', 'for', 'about', 'on'].includes(next ?? '') && !POSSESSIVE_PRONOUNS.has(words[i - 1] ?? '') && !/'s$/.test(words[i - 1] ?? '')) return word;
+    if (ACCOUNTS.has(word) && !['of', 'for', 'about', 'on'].includes(next ?? '') && !owned(words[i - 1] ?? '')) return word;
     // "what kind should I get?": a class never named.
     if (CLASSIFIERS.has(word) && (words[i - 1] === 'what' || words[i - 1] === 'which') && next !== 'of') return word;
   }
@@ -93,5 +93,10 @@ function compoundEnd(words: readonly string[], from: number): number {
 
 /** "the", a possessive ("its", "Ziegler's", "government's") or a name written with a capital ("NFL", "EU"). */
 function ownerOrArticle(token: Token, text: string): boolean {
-  return token.word === 'the' || POSSESSIVE_PRONOUNS.has(token.word) || /'s$/.test(token.word) || writtenCapitalized(token, text);
+  return token.word === 'the' || owned(token.word) || writtenCapitalized(token, text);
+}
+
+/** A possessive before a noun, pronoun ("its") or noun's ("government's"): it says whose the noun is. */
+function owned(word: string): boolean {
+  return POSSESSIVE_PRONOUNS.has(word) || /'s$/.test(word);
 }
