@@ -79,7 +79,7 @@ export function asQuery(q: SearchedQuery): Query {
   return { text: q.text, ...(q.terms.length ? { terms: q.terms } : {}), ...(q.hedge !== undefined ? { hedge: q.hedge, ...(q.hedgeWeight !== undefined ? { hedgeWeight: q.hedgeWeight } : {}) } : {}) };
 }
 
-const REFERENCE_REASONS: ReadonlySet<GateReason> = new Set(['dangling-pronoun', 'demonstrative', 'ellipsis', 'which-one', 'comparative', 'definite-description', 'missing-argument']);
+const REFERENCE_REASONS: ReadonlySet<GateReason> = new Set(['dangling-pronoun', 'demonstrative', 'ellipsis', 'which-one', 'substitution', 'comparative', 'definite-description', 'missing-argument']);
 
 /** Content words of `text` at least SPECIFIC in this corpus. */
 export function specificWords(text: string, specificity: Specificity): string[] {
@@ -464,7 +464,7 @@ export function resolveAndExpand(typed: string, fullHistory: readonly HistoryTur
 const GUESSED_REASONS: ReadonlyMap<GateReason, 'previous question' | 'fragment' | 'question'> = new Map([
   ['dangling-pronoun', 'previous question'],
   // A fragment's, a bridging definite's or a comparative's own words say what it asks about; the topic beside them is the guess.
-  ['ellipsis', 'fragment'], ['bridging', 'question'], ['comparative', 'question'],
+  ['ellipsis', 'fragment'], ['bridging', 'question'], ['comparative', 'question'], ['substitution', 'question'],
 ] as const);
 
 /**
@@ -695,7 +695,7 @@ function resolveTurn(text: string, history: readonly HistoryTurn[], resolvedHist
   // weight of the words typed; replaced pronouns and spliced ellipses are searched as written.
   // Only where the user named what they ask about in their own words ("that refund", or a full question
   // with no specific word); a topic appended to a fragment or a comparison is what it asks about.
-  const context = decision.reason === 'implicit-topic' || decision.reason === 'bridging' || decision.reason === 'demonstrative' || decision.reason === 'missing-argument' ? /\s*\(([^()]*)\)(?=[?.!\s]*$)/.exec(resolved.question) : null;
+  const context = decision.reason === 'implicit-topic' || decision.reason === 'bridging' || decision.reason === 'demonstrative' || decision.reason === 'missing-argument' || decision.reason === 'substitution' ? /\s*\(([^()]*)\)(?=[?.!\s]*$)/.exec(resolved.question) : null;
   // A definite description read on the way ("the College" → "the US Electoral College") is an antecedent too, and said so.
   const antecedents = [...(definite?.antecedents ?? []), ...(resolved.antecedents ?? [])];
   // "the team" says which one only with the conversation: the trace names the phrase it read that way.

@@ -480,6 +480,13 @@ describe('resolve, then expand', () => {
     expect(superlative.question).toMatch(/^What is the best in my morning latte \(.+\)\?$/);
     expect(superlative.query).toMatchObject({ hedge: 'What is the best in my morning latte?', hedgeWeight: 0.3 });
     expect(superlative.reason).toMatch(/hedged with the question as typed at 0\.3$/);
+    // A substitute ("Islamic ones") stands for a noun the conversation said: the topic as context, a guess, hedged too.
+    const ones = resolveAndExpand('How are literary devices used in Islamic ones?', [{ user: 'What are the literary devices of Biblical poetry?', assistant: '' }], specific({ biblical: 0.8, poetry: 0.6, literary: 0.5, devices: 0.4, islamic: 0.8 }));
+    expect(ones.decision).toMatchObject({ reason: 'substitution', evidence: ['islamic ones'] });
+    expect(ones.question).toBe('How are literary devices used in Islamic ones (Biblical poetry)?');
+    expect(ones.query.text).toBe('How are literary devices used in Islamic ones?');
+    expect(ones.query.terms.find((t) => t.term === 'poetry')?.weight).toBeLessThan(1);
+    expect(ones.query).toMatchObject({ hedge: 'How are literary devices used in Islamic ones?', hedgeWeight: 0.3 });
     // A topic appended to an everyday question, and a question kept as typed, are searched as they are.
     expect(resolveAndExpand('what are the main benefits?', history, sp).query).not.toHaveProperty('hedge');
     expect(resolveAndExpand('Does the Pro plan include offline mode?', history, sp).query).not.toHaveProperty('hedge');

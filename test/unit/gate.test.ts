@@ -158,6 +158,25 @@ const LATER_TURNS: Row[] = [
   ["Describe it's battery life.", 'condense', 'dangling-pronoun'],
   ['How is a container different?', 'condense', 'comparative'],
   ['What are popular ones in France?', 'condense', 'which-one'],
+  // substitution and quantifier ellipsis: the noun is the conversation's, whatever else the question names
+  ['How are literary devices used in Islamic ones?', 'condense', 'substitution'],
+  ["I've heard some horror stories about air-source ones.", 'condense', 'substitution'],
+  ['Is the static one slower?', 'condense', 'substitution'],
+  ['What does a smart one do?', 'condense', 'substitution'],
+  ['Can any go over 300 mph?', 'condense', 'substitution'],
+  ['How many do I need to eat to get the recommended amount of iron?', 'condense', 'substitution'],
+  ['Which worker gets a task when several are idle?', 'condense', 'substitution'],
+  ['I heard that a few have been reported to be infected with the virus.', 'condense', 'substitution'],
+  // … not a numeral, a quantifier before its noun or a partitive, nor "loved ones", "no one", "the one"
+  ['Is there a way in tapable to listen to several hooks with one tap?', 'keep', 'self-contained'],
+  ['What is a one week vegetarian diet for a marathon runner?', 'keep', 'self-contained'],
+  ['Can any Tesla go over 300 mph?', 'keep', 'self-contained'],
+  ['How many eggs do I need to eat for enough iron?', 'keep', 'self-contained'],
+  ['Are many of the Tesla models electric?', 'keep', 'self-contained'],
+  ['How do I support loved ones with Alzheimer disease?', 'keep', 'self-contained'],
+  ['How do I keep at most 100 entries in lru-cache?', 'keep', 'self-contained'], // "at most": no subject of a verb
+  ['How much does a Irish Wolfhound weigh?', 'keep', 'self-contained'],
+  ['A heat pump seems suitable for my house. How much does it cost to install one?', 'keep', 'self-contained'],
   // topic switches: kept
   ['Now, how do I track my order?', 'keep', 'topic-switch'],
   ['Different question: how do I enable two-factor authentication?', 'keep', 'topic-switch'],

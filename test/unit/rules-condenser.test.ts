@@ -34,6 +34,8 @@ describe('topic tracking', () => {
     // Adverbs of time and frequency are no topic words ("the reset email never came").
     expect(candidatePhrases('the reset email never came')).toEqual(['reset email']);
     expect(candidatePhrases('my order still hasnt shipped')).toEqual(['order']);
+    // Nor deictic ones: "today" is when the user saw it, not part of what they saw.
+    expect(candidatePhrases('I saw a Tesla Roadster today.')).toEqual(['Tesla Roadster']);
     // Contractions typed without their apostrophe are function words too; "instead" is no topic.
     expect(candidatePhrases('my order hasnt arrived')).toEqual(['order']);
     expect(candidatePhrases('how do I delete my account instead?')).toContain('account');

@@ -9,6 +9,7 @@
  */
 import { MAX_READ_QUESTION } from './read-bounds';
 import { missingArgument } from './missing-argument';
+import { nominalEllipsis } from './nominal-ellipsis';
 import { isContentWord, isEverydayWord, isNoun, looksPlural, NOT_NOUNS, POSSESSIVE_PRONOUNS, tokenize, type Token } from './words';
 import {
   ANAPHORIC_PRONOUNS, AUXILIARIES, BARE_FOLLOWUPS, COMMON_VERBS, COMPARATIVES, DEMONSTRATIVES, DETERMINERS, ELLIPSIS_OPENERS, EXPLETIVE_IT_COMPLEMENTS, FUNCTION_WORDS, PLURAL_PRONOUNS, QUESTION_AUXILIARIES,
@@ -38,6 +39,8 @@ export type GateReason =
   | 'which-one'
   /** Condense: a comparative with nothing to compare ("cheaper?", "which is better?") or a superlative with its noun left out ("what is the best in my latte?"). */
   | 'comparative'
+  /** Condense: a noun left to the conversation after a modifier or quantifier ("Islamic ones", "the static one", "can any go …?"). */
+  | 'substitution'
   /** Condense: too few content words to name a topic ("in Canada?", "price?"). */
   | 'fragment'
   /** Condense: only everyday words, no specific topic named ("what are the main benefits?"). */
@@ -292,6 +295,8 @@ function decideOnce(question: string, hasHistory: boolean): GateDecision {
   if (dangling) return { action: 'condense', reason: dangling.reason, evidence: [dangling.word] };
   const whichOne = WHICH_ONE.exec(rest);
   if (whichOne) return { action: 'condense', reason: 'which-one', evidence: [whichOne[0].toLowerCase()] };
+  const substitute = nominalEllipsis(tokens);
+  if (substitute) return { action: 'condense', reason: 'substitution', evidence: [substitute] };
 
   const unrelated = missingArgument(tokens, rest);
   if (unrelated) return { action: 'condense', reason: 'missing-argument', evidence: [unrelated] };
