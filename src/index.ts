@@ -5,6 +5,10 @@
  * Node (index files, parsers, the embedder loader) `threadline/build`.
  * Every export is listed here explicitly.
  */
+import { bundleTurnRules } from './chat/turn-rules-bundled';
+
+// The condenser's code comes with the library: an app's bundler packs it, with no chunk of ours to load at run time.
+bundleTurnRules();
 export { createThreadline, THREADLINE_DEFAULTS } from './threadline';
 export { deleteIndex } from './storage/delete-index';
 export type { DeleteIndexOptions } from './storage/delete-index';

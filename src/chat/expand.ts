@@ -13,7 +13,8 @@
  *    own words (recent turns more, the first turn, which names the
  *    conversation's topic, most), so they can break ties but never outvote it.
  */
-import type { Query, WeightedTerm } from '../retriever';
+import type { WeightedTerm } from '../retriever';
+import type { SearchedQuery } from './searched-query';
 import { contentWords, lexicalTerms } from '../text/tokens';
 import { decide, determinesNext, isSmalltalk, referenceIndex, type GateDecision, type GateReason } from './rules/gate';
 import { isContentWord, isNoun, looksPlural, tokenize } from './rules/words';
@@ -71,13 +72,7 @@ export interface ResolvedQuery {
   antecedents: string[];
 }
 
-/** A condensed turn's search (Query's fields as the condenser fills them). */
-export interface SearchedQuery { text: string; terms: WeightedTerm[]; hedge?: string; hedgeWeight?: number }
-
-/** The search as a Query: terms only when there are some, a hedge (and its weight) only when there is one. */
-export function asQuery(q: SearchedQuery): Query {
-  return { text: q.text, ...(q.terms.length ? { terms: q.terms } : {}), ...(q.hedge !== undefined ? { hedge: q.hedge, ...(q.hedgeWeight !== undefined ? { hedgeWeight: q.hedgeWeight } : {}) } : {}) };
-}
+export { asQuery, type SearchedQuery } from './searched-query';
 
 const REFERENCE_REASONS: ReadonlySet<GateReason> = new Set(['dangling-pronoun', 'demonstrative', 'ellipsis', 'which-one', 'substitution', 'comparative', 'definite-description', 'missing-argument']);
 

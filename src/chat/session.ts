@@ -18,10 +18,11 @@ import { raced } from '../util/abort';
 import { Mutex } from '../util/mutex';
 import { answerTurn, type AbstainRule } from './answer';
 import { validateChatOptions } from './chat-options';
-import { condenseTurn } from './condense';
-import { asQuery, resolveAndExpand } from './expand';
+import type { CondensedEvent } from './condense';
+import { asQuery } from './searched-query';
 import { eventStream } from './event-stream';
-import { decide, type GateReason } from './rules/gate';
+import type { GateReason } from './rules/gate';
+import { loadedTurnRules, turnRules, type TurnRules } from './turn-rules-loader';
 import { MEMORY_DEFAULTS, SUMMARY_MAX_TOKENS, estimateTokens, truncateToTokens, windowTurns, type CountTokens } from './memory';
 import { PromptLayout } from './prompt-layout';
 import { MAX_READ_TURNS } from './rules/read-bounds';
@@ -116,6 +117,8 @@ export class ChatSession {
     const now = Date.now();
     const session = new ChatSession(loaded.info ?? { id, title: '', createdAt: now, updatedAt: now, turnCount: 0 }, loaded.turns, watch, latest, store, retriever, llm, resolved);
     session.held(loaded);
+    // A resumed conversation's next turn needs the condenser: where its code is fetched lazily, that starts now.
+    if (loaded.turns.length) void turnRules().catch(() => undefined);
     return session;
   }
 
@@ -133,11 +136,8 @@ export class ChatSession {
     const words = sample.split(/\s+/).slice(0, 8);
     void this.retriever.termStats(words, { forms: true }).catch(() => undefined);
     void this.retriever.search(sample, { k: 1, modelPending: 'lexical' }).catch(() => undefined);
-    try {
-      resolveAndExpand(sample, WARM_HISTORY, () => 0);
-    } catch {
-      // Best effort: the turn itself reports what fails.
-    }
+    // Fetches the condenser's code too where it is fetched lazily (turn-rules-loader.ts), while the visitor types.
+    void turnRules().then((rules) => { rules.resolveAndExpand(sample, WARM_HISTORY, () => 0); }).catch(() => undefined);
   }
 
   /** Stored turns before the first that `history()` returns: 0 unless the session was opened with `latestTurns`. */
@@ -257,15 +257,26 @@ export class ChatSession {
     const history: HistoryTurn[] = held.map((t) => ({ user: t.user, assistant: t.assistant }));
     const window = windowTurns(history, this.options.memory, this.count);
 
-    const smalltalk = decide(text, history.length > 0);
-    if (smalltalk.action === 'reply') return this.replySmalltalk(text, smalltalk.reason, emit, started);
+    // The condenser's code (turn-rules-loader.ts): bundled with the page except in the standalone element, which fetches
+    // it when first needed. There a first turn, which it keeps as typed, does not wait for it (small talk is then searched
+    // as a question while it downloads); a later turn waits, and where it cannot be fetched searches as typed and says so.
+    // undefined: a first turn while it downloads; null: it could not be fetched.
+    let rules: TurnRules | null | undefined = loadedTurnRules();
+    if (!rules && history.length > 0) rules = await raced(turnRules().catch(() => null), signal);
+    else if (!rules) void turnRules().catch(() => undefined);
+    const smalltalk = rules?.decide(text, history.length > 0);
+    if (smalltalk?.action === 'reply') return this.replySmalltalk(text, smalltalk.reason, emit, started);
     // The question is stored while the turn runs (not awaited here: the write overlaps condensing and retrieval).
     // Best effort: a store that cannot take it must not cost the visitor the answer.
     const pending: PendingQuestion = { id: turn.id, user: text, at: Date.now() };
     turn.marking = this.store.markPending(this.info, pending, this.watch).then(() => true, () => false);
 
     // 1–2. Gate and condense.
-    const condensed = await condenseTurn(text, history, window, { retriever: this.retriever, llm: this.llm, mode: this.options.condense, llmExpansion: this.options.llmExpansion, summary: this.info.summary, signal });
+    const condensed: CondensedEvent = rules
+      ? await rules.condenseTurn(text, history, window, { retriever: this.retriever, llm: this.llm, mode: this.options.condense, llmExpansion: this.options.llmExpansion, summary: this.info.summary, signal })
+      : rules === undefined
+        ? { type: 'condensed', original: text, question: text, query: { text, terms: [] }, method: 'kept', gate: 'first-turn', reason: 'kept as typed (first-turn)' }
+        : { type: 'condensed', original: text, question: text, query: { text, terms: [] }, method: 'kept', gate: 'condenser-unavailable', reason: 'the condenser\'s code could not be fetched (is the connection lost?): searched as typed; reloading the page fetches it again' };
     emit(condensed);
     const condenseMs = performance.now() - started;
 

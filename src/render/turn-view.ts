@@ -84,7 +84,10 @@ export class TurnView {
   update(event: TurnEvent): void {
     switch (event.type) {
       case 'condensed':
-        if (event.method !== 'kept') {
+        if (event.gate === 'condenser-unavailable') {
+          this.rewrite.hidden = false;
+          this.rewrite.textContent = 'Searched as typed: the code that reads follow-ups with the conversation could not be fetched (reloading the page fetches it again).';
+        } else if (event.method !== 'kept') {
           this.rewrite.hidden = false;
           const added = event.query.terms.length ? ` + ${event.query.terms.map((t) => `${t.term} ${t.weight}`).join(', ')}` : '';
           this.rewrite.textContent = `Searched for: “${event.question}”${added}`;

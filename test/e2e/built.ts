@@ -181,29 +181,39 @@ export function du(path: string): number {
  * Loads the README example's app (docs/examples/quick-start.ts as an app's only code) and resolves once it has
  * logged both answers, with the time from navigation.
  */
-export async function exampleAnswers(page: Page, url: string): Promise<{ ms: number; answer: string }> {
+export async function exampleAnswers(page: Page, url: string): Promise<{ ms: number; answer: string; condensed: string[] }> {
   const started = Date.now();
+  // How each turn was condensed, as the example logs it ("kept: …", "rules: …"): the follow-up must be read with the
+  // conversation, which it is only where the app's bundle carries the condenser's code (turn-rules-loader.ts).
+  const condensed: string[] = [];
   const answer = new Promise<string>((resolve, reject) => {
     const answers: string[] = [];
-    page.on('console', (m) => { if (m.text().startsWith('answer (')) answers.push(m.text()); if (answers.length === 2) resolve(answers.join('\n')); });
+    page.on('console', (m) => {
+      if (/^(?:kept|rules|llm): /.test(m.text())) condensed.push(m.text());
+      if (m.text().startsWith('answer (')) answers.push(m.text());
+      if (answers.length === 2) resolve(answers.join('\n'));
+    });
     page.on('pageerror', reject);
   });
   await page.goto(url);
   const text = await answer;
-  return { ms: Date.now() - started, answer: text };
+  return { ms: Date.now() - started, answer: text, condensed };
 }
+
+/** How the README example's two turns are condensed (`condensed`, joined by newlines): the first kept as typed, the follow-up by the rules. */
+export const EXAMPLE_CONDENSED = /^kept: [^\n]*\nrules: [^\n]*damaged items[^\n]*$/;
 
 /** A policy as strict as a host's header rules make it, Trusted Types enforced; threadline's own policy and DOMPurify's allowed. */
 export const STRICT_POLICY = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; connect-src 'self'; worker-src 'self'; object-src 'none'; base-uri 'none'; require-trusted-types-for 'script'; trusted-types threadline dompurify";
 
 /** The README example built into `dir`, served with STRICT_POLICY on every response: its two answers and the requests to other origins. */
-export async function exampleUnderStrictPolicy(browser: Browser, dir: string): Promise<{ answer: string; foreign: string[] }> {
+export async function exampleUnderStrictPolicy(browser: Browser, dir: string): Promise<{ answer: string; condensed: string[]; foreign: string[] }> {
   const strict = await serveStatic(dir, { headers: { 'Content-Security-Policy': STRICT_POLICY } });
   try {
     const { context, foreign, page } = await confinedPage(browser, strict.origin);
-    const { answer } = await exampleAnswers(page, `${strict.origin}/`);
+    const { answer, condensed } = await exampleAnswers(page, `${strict.origin}/`);
     await context.close();
-    return { answer, foreign };
+    return { answer, condensed, foreign };
   } finally {
     await strict.close();
   }

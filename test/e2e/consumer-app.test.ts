@@ -14,7 +14,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serveStatic, type StaticServer } from '../../scripts/static-server.ts';
 import { launch } from './browser';
-import { confineTo, installPacked, requireBuild, root, startViteDev, viteSpec, du, confinedPage, EXAMPLE_ANSWERS, exampleAnswers, exampleUnderStrictPolicy } from './built';
+import { confineTo, installPacked, requireBuild, root, startViteDev, viteSpec, du, confinedPage, EXAMPLE_ANSWERS, EXAMPLE_CONDENSED, exampleAnswers, exampleUnderStrictPolicy } from './built';
 
 const run = promisify(execFile);
 const app = join(root, 'test-results/consumer-app');
@@ -40,6 +40,8 @@ describe('a Vite app that installs the packed package and follows the README onl
       const firstBytes = server.bytesSent(); // everything the server sent the first visitor (uncompressed)
       // The README's two turns: the window, then the follow-up, condensed, finds the damaged-items clause.
       expect(first.answer, first.answer).toMatch(EXAMPLE_ANSWERS);
+      // The follow-up is condensed: the condenser's code is in the app's bundle, no chunk of ours loaded at run time.
+      expect(first.condensed.join('\n')).toMatch(EXAMPLE_CONDENSED);
       const again = await exampleAnswers(page, `${server.origin}/`);
       expect(foreign).toEqual([]);
       // The same build on a host that sends a strict Content-Security-Policy with Trusted Types enforced: the workers the
@@ -47,6 +49,7 @@ describe('a Vite app that installs the packed package and follows the README onl
       // without a fetch, which connect-src 'self' refuses (before: MODEL_LOAD_FAILED "…config.json … could not be fetched").
       const strict = await exampleUnderStrictPolicy(browser, join(app, 'dist'));
       expect(strict.answer).toMatch(EXAMPLE_ANSWERS);
+      expect(strict.condensed.join('\n')).toMatch(EXAMPLE_CONDENSED);
       expect(strict.foreign).toEqual([]);
       const installed = du(join(app, 'node_modules'));
       // The same app under Vite's dev server (`npx vite`), again with no configuration.

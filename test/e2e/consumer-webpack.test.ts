@@ -15,7 +15,7 @@ import webpack from 'webpack';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serveStatic, type StaticServer } from '../../scripts/static-server.ts';
 import { launch } from './browser';
-import { confinedPage, du, EXAMPLE_ANSWERS, exampleAnswers, exampleUnderStrictPolicy, installPacked, requireBuild, root } from './built';
+import { confinedPage, du, EXAMPLE_ANSWERS, EXAMPLE_CONDENSED, exampleAnswers, exampleUnderStrictPolicy, installPacked, requireBuild, root } from './built';
 
 const app = join(root, 'test-results/consumer-webpack');
 let server: StaticServer | undefined;
@@ -53,11 +53,14 @@ describe('a webpack 5 app that installs the packed package and follows the READM
       const first = await exampleAnswers(page, `${server.origin}/`);
       const firstBytes = server.bytesSent();
       expect(first.answer, first.answer).toMatch(EXAMPLE_ANSWERS);
+      // The follow-up is condensed: the condenser's code is in the app's bundle, no chunk of ours loaded at run time.
+      expect(first.condensed.join('\n')).toMatch(EXAMPLE_CONDENSED);
       expect((await exampleAnswers(page, `${server.origin}/`)).answer).toMatch(EXAMPLE_ANSWERS);
       expect(foreign).toEqual([]);
       // Under a strict Content-Security-Policy with Trusted Types enforced, as the Vite build is (consumer-app.test.ts).
       const strict = await exampleUnderStrictPolicy(browser, join(app, 'dist'));
       expect(strict.answer).toMatch(EXAMPLE_ANSWERS);
+      expect(strict.condensed.join('\n')).toMatch(EXAMPLE_CONDENSED);
       expect(strict.foreign).toEqual([]);
       console.log(`webpack app: dist ${(du(join(app, 'dist')) / 1e6).toFixed(1)} MB; first visit downloaded ${(firstBytes / 1e6).toFixed(2)} MB`);
       await context.close();

@@ -297,6 +297,33 @@ describe('<threadline-chat> when its first visit fails on the network', () => {
     await context.close();
   });
 
+  it("the condenser's code (a chunk the standalone element fetches when first needed, not with the page) failing: the first question answers, a follow-up is searched as typed and says so; after a reload, once it can be fetched, a follow-up is condensed", async () => {
+    let fail = true;
+    const { context, page } = await visit(() => Promise.resolve(fail), '**/turn-rules-*.js');
+    expect(await waitForElement(page)).toMatchObject({ type: 'threadline-ready', detail: { docs: SAMPLE_KB.length } });
+    const chat = page.locator('threadline-chat');
+    await askRefundWindow(page);
+    expect(await chat.locator('.tl-turn .tl-answer').first().textContent()).toMatch(/30 days/);
+    const input = chat.locator('input');
+    const follow = async (n: number) => {
+      await input.fill('what about damaged items?');
+      await input.press('Enter');
+      const turn = chat.locator('.tl-turn').nth(n);
+      await turn.locator('.tl-mode:not([hidden])').waitFor();
+      return turn;
+    };
+    const offline = await follow(1);
+    expect(await offline.locator('.tl-rewrite').textContent()).toMatch(/^Searched as typed: .*could not be fetched .*reloading the page/);
+    // Chromium keeps a failed import's result for the page's life: a reload fetches the code again.
+    fail = false;
+    await page.reload();
+    expect(await waitForElementEvent(page, (e) => e.type === 'threadline-ready')).toMatchObject({ detail: { docs: SAMPLE_KB.length } });
+    const online = await follow(2);
+    expect(await online.locator('.tl-rewrite').textContent()).toMatch(/^Searched for: .*damaged/);
+    expect(await online.locator('.tl-answer').textContent()).toMatch(/damaged/i);
+    await context.close();
+  });
+
   it('offline when it failed: tries again by itself once the browser is back online', async () => {
     let goneOffline!: () => void;
     const offline = new Promise<void>((resolve) => { goneOffline = resolve; });

@@ -27,6 +27,8 @@ export type GateReason =
   | 'other-script'
   /** Kept: longer than the condenser reads (MAX_READ_QUESTION, 2,000 characters); a message that long states its own subject. */
   | 'long-message'
+  /** Kept: the condenser's code could not be fetched (the standalone element, its connection lost before a follow-up); searched as typed. */
+  | 'condenser-unavailable'
   /** Reply without retrieval: greeting, thanks or acknowledgement. */
   | 'smalltalk'
   /** Condense: a pronoun with no antecedent in the question (it, they, her…). */
