@@ -36,6 +36,11 @@ describe('topic tracking', () => {
     expect(candidatePhrases('my order still hasnt shipped')).toEqual(['order']);
     // Nor deictic ones: "today" is when the user saw it, not part of what they saw.
     expect(candidatePhrases('I saw a Tesla Roadster today.')).toEqual(['Tesla Roadster']);
+    // A modifier whose noun is left out ("the vegan ones", "a smart one") is no noun phrase, unless written as a name.
+    expect(candidatePhrases('No, the vegan ones. Which of those alternatives is healthiest?')).toEqual(['alternatives']);
+    expect(candidatePhrases('What does a smart one do?')).toEqual([]);
+    expect(candidatePhrases('and can I combine it with the CSP one?')).toEqual(['CSP']);
+    expect(candidatePhrases('How do I install version one of the CSP plugin?')).toEqual(['version', 'CSP plugin']);
     // Contractions typed without their apostrophe are function words too; "instead" is no topic.
     expect(candidatePhrases('my order hasnt arrived')).toEqual(['order']);
     expect(candidatePhrases('how do I delete my account instead?')).toContain('account');

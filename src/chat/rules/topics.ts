@@ -115,6 +115,9 @@ function readPhrases(text: string): string[] {
       const namedSubjectVerb = i === verbAfterName;
       // Contractions ("isn't", "I'd") are never topics.
       if (!predicate && !verb && !subject && !doVerb && !namedSubjectVerb && (inName || topical(word) || number)) run.push(word);
+      // "the vegan ones", "a smart one": a modifier whose noun is left out is no noun phrase; one written as a name still
+      // names something ("the CSP one").
+      else if (substitutes(words, i, run.length) && !run.some((w) => /^\p{Lu}/u.test(w))) run = [];
       else flush();
       // "Melania Trump's religion": a name in the possessive is a topic of its own as well (what "she" means),
       // before the phrase it begins.
@@ -125,6 +128,16 @@ function readPhrases(text: string): string[] {
   // A lone -ing/-ed word is almost always a verb form ("spreading", "banned"), not a topic, unless written
   // as a name ("Boeing") or as an identifier ("magic-string"); so is an -ed word closing a phrase ("garage door opener stopped").
   return phrases.map((p) => (p.includes(' ') ? p.replace(/\s+\S+ed$/i, '') : p)).filter((p) => p.includes(' ') || !/^\p{Ll}\p{L}*(?:ing|ed)$/u.test(p));
+}
+
+/**
+ * Whether `words[i]` is a substitute for the noun of the `run` words before it: "ones" ("the vegan ones", "gas ones"),
+ * or "one" after a determiner and a single modifier ("a smart one", "the static one"); not "version one", "day one".
+ */
+function substitutes(words: readonly string[], i: number, run: number): boolean {
+  const word = words[i]?.toLowerCase();
+  if (run === 0) return false;
+  return word === 'ones' || (word === 'one' && run === 1 && DETERMINERS.has(words[i - 2]?.toLowerCase() ?? ''));
 }
 
 /**
