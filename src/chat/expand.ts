@@ -694,7 +694,8 @@ function resolveTurn(text: string, history: readonly HistoryTurn[], resolvedHist
   // A definite description read on the way ("the College" → "the US Electoral College") is an antecedent too, and said so.
   const antecedents = [...(definite?.antecedents ?? []), ...(resolved.antecedents ?? [])];
   // "the team" says which one only with the conversation: the trace names the phrase it read that way.
-  const bridged = decision.reason === 'bridging' ? `read “the ${decision.evidence[0] ?? ''}” as the conversation's; ` : '';
+  const bridged = decision.reason === 'bridging' ? `read “the ${decision.evidence[0] ?? ''}” as the conversation's; `
+    : decision.reason === 'substitution' ? `read “${decision.evidence[0] ?? ''}” with a noun the conversation said; ` : '';
   const read = `${definite?.antecedents.length ? `${readDefinites(definite)}; ` : ''}${bridged}`;
   if (!context) return { decision, question, query: { text: question, terms }, reason: `${read}${resolved.reason}${added}`, antecedents };
   const searched = resolved.question.slice(0, context.index) + resolved.question.slice(context.index + context[0].length);

@@ -487,6 +487,7 @@ describe('resolve, then expand', () => {
     expect(ones.query.text).toBe('How are literary devices used in Islamic ones?');
     expect(ones.query.terms.find((t) => t.term === 'poetry')?.weight).toBeLessThan(1);
     expect(ones.query).toMatchObject({ hedge: 'How are literary devices used in Islamic ones?', hedgeWeight: 0.3 });
+    expect(ones.reason).toMatch(/^read “islamic ones” with a noun the conversation said; added the topic “Biblical poetry” \(as context\); hedged with the question as typed at 0\.3$/);
     // A topic appended to an everyday question, and a question kept as typed, are searched as they are.
     expect(resolveAndExpand('what are the main benefits?', history, sp).query).not.toHaveProperty('hedge');
     expect(resolveAndExpand('Does the Pro plan include offline mode?', history, sp).query).not.toHaveProperty('hedge');
