@@ -213,5 +213,10 @@ describe('the README set (build/eval-readmes, written from the installed package
     const fourteenth = written(14);
     expect(new Set(fourteenth.passages.map((p) => p.source))).toEqual(new Set(['openai/README.md', 'source-map/README.md', 'enhanced-resolve/README.md']));
     expect(text(fourteenth, 'enhanced-resolve/install')).toMatch(/Install\. # npm\nnpm install enhanced-resolve\n# or Yarn\n/);
+    // The fifteenth (session 40, held out): langsmith's README, like enhanced-resolve's, comments out environment
+    // variables with "# export …" inside a fenced block, which stay its section's text.
+    const fifteenth = written(15);
+    expect(new Set(fifteenth.passages.map((p) => p.source))).toEqual(new Set(['uglify-js/README.md', 'baseline-browser-mapping/README.md', 'langsmith/README.md']));
+    expect(text(fifteenth, 'langsmith/logging-traces-outside-langchain')).toMatch(/\n# export LANGSMITH_PROJECT=/);
   });
 });
