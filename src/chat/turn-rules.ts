@@ -1,6 +1,6 @@
 /**
  * The zero-model condenser's code in one module: the English rules, their
- * word lists (common-words.ts) and the condensers built on them, about 110 KB
+ * word lists (common-words.ts) and the condensers built on them, 119 KB
  * of the element's page code. The library and `threadline/element` load it
  * with the page (turn-rules-bundled.ts); the standalone `threadline-chat.js`
  * fetches it when it is first needed (turn-rules-loader.ts), so a first visit
