@@ -22,6 +22,7 @@ import type { CondensedEvent } from './condense';
 import { asQuery } from './searched-query';
 import { eventStream } from './event-stream';
 import type { GateReason } from './rules/gate';
+import { isSmalltalk } from './rules/smalltalk';
 import { loadedTurnRules, turnRules, type TurnRules } from './turn-rules-loader';
 import { MEMORY_DEFAULTS, SUMMARY_MAX_TOKENS, estimateTokens, truncateToTokens, windowTurns, type CountTokens } from './memory';
 import { PromptLayout } from './prompt-layout';
@@ -258,14 +259,14 @@ export class ChatSession {
     const window = windowTurns(history, this.options.memory, this.count);
 
     // The condenser's code (turn-rules-loader.ts): bundled with the page except in the standalone element, which fetches
-    // it when first needed. There a first turn, which it keeps as typed, does not wait for it (small talk is then searched
-    // as a question while it downloads); a later turn waits, and where it cannot be fetched searches as typed and says so.
+    // it when first needed. There a first turn, which it keeps as typed, does not wait for it (small talk is told apart
+    // without it); a later turn waits, and where it cannot be fetched searches as typed and says so.
     // undefined: a first turn while it downloads; null: it could not be fetched.
     let rules: TurnRules | null | undefined = loadedTurnRules();
     if (!rules && history.length > 0) rules = await raced(turnRules().catch(() => null), signal);
     else if (!rules) void turnRules().catch(() => undefined);
-    const smalltalk = rules?.decide(text, history.length > 0);
-    if (smalltalk?.action === 'reply') return this.replySmalltalk(text, smalltalk.reason, emit, started);
+    const smalltalk = rules ? rules.decide(text, history.length > 0).action === 'reply' : isSmalltalk(text);
+    if (smalltalk) return this.replySmalltalk(text, 'smalltalk', emit, started);
     // The question is stored while the turn runs (not awaited here: the write overlaps condensing and retrieval).
     // Best effort: a store that cannot take it must not cost the visitor the answer.
     const pending: PendingQuestion = { id: turn.id, user: text, at: Date.now() };

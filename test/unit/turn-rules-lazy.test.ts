@@ -51,6 +51,16 @@ describe("the condenser's code: bundled with the library, fetched when first nee
     expect(condensed(await run(chat, 'what about damaged items?'))).toMatchObject({ method: 'rules', gate: 'ellipsis' });
   });
 
+  it('not provided, small talk as a first message is still answered as small talk, without the condenser’s code', async () => {
+    vi.resetModules();
+    vi.doMock('../../src/chat/turn-rules', () => { throw new TypeError('Failed to fetch dynamically imported module: turn-rules.js'); });
+    const { ChatSession } = await import('../../src/chat/session');
+    const chat = await ChatSession.open(await SessionStore.open(`lazy-${unique++}`), engine, undefined, {});
+    const events = await run(chat, 'hello');
+    expect(events.find((e) => e.type === 'done')).toMatchObject({ mode: 'smalltalk' });
+    expect(events.some((e) => e.type === 'sources')).toBe(false);
+  });
+
   it('where it cannot be fetched, a follow-up is searched as typed and says so, and a later turn tries again', async () => {
     vi.resetModules();
     vi.doMock('../../src/chat/turn-rules', () => { throw new TypeError('Failed to fetch dynamically imported module: turn-rules.js'); });

@@ -10,10 +10,11 @@
 import { MAX_READ_QUESTION } from './read-bounds';
 import { missingArgument } from './missing-argument';
 import { nominalEllipsis } from './nominal-ellipsis';
+import { isSmalltalk } from './smalltalk';
 import { isContentWord, isEverydayWord, isNoun, looksPlural, NOT_NOUNS, POSSESSIVE_PRONOUNS, tokenize, type Token } from './words';
 import {
   ANAPHORIC_PRONOUNS, AUXILIARIES, BARE_FOLLOWUPS, COMMON_VERBS, COMPARATIVES, DEMONSTRATIVES, DETERMINERS, ELLIPSIS_OPENERS, EXPLETIVE_IT_COMPLEMENTS, FUNCTION_WORDS, PLURAL_PRONOUNS, QUESTION_AUXILIARIES,
-  SMALLTALK, TIME_NOUNS, TOPIC_SWITCH, WH_WORDS,
+  TIME_NOUNS, TOPIC_SWITCH, WH_WORDS,
 } from './word-lists';
 
 export type GateReason =
@@ -80,11 +81,7 @@ function mostlyNonLatin(text: string): boolean {
   return letters.length > 0 && latin.length / letters.length < 0.5;
 }
 
-export function isSmalltalk(text: string): boolean {
-  const words = tokenize(text).map((t) => t.word);
-  if (words.length === 0) return /^[\p{Emoji}\s!.?]+$/u.test(text.trim()) && text.trim().length > 0;
-  return words.length <= 6 && words.every((w) => SMALLTALK.has(w));
-}
+export { isSmalltalk };
 
 /** "it" as a dummy subject: "is it possible…", "it's worth…", "how long does it take to ship a parcel". */
 function isExpletiveIt(tokens: readonly Token[], i: number): boolean {

@@ -6,6 +6,7 @@
  */
 import { STOPWORDS } from '../../text/stopwords';
 import { COMMON_WORDS } from './common-words';
+import type { Token } from './tokenize';
 import { AUXILIARIES, COMMON_VERBS, WH_WORDS } from './word-lists';
 
 /**
@@ -21,14 +22,7 @@ export function isEverydayWord(word: string): boolean {
   return EVERYDAY.has(word) || EVERYDAY.has(word.replace(/s$/, ''));
 }
 
-export interface Token { word: string; index: number }
-
-/** Words with their positions, lower-cased, typographic apostrophes folded. */
-export function tokenize(text: string): Token[] {
-  const out: Token[] = [];
-  for (const m of text.replace(/[’`]/g, "'").matchAll(/[\p{L}\p{N}]+(?:'[\p{L}]+)?/gu)) out.push({ word: m[0].toLowerCase(), index: m.index });
-  return out;
-}
+export { tokenize, type Token } from './tokenize';
 
 export function isContentWord(word: string): boolean {
   return !STOPWORDS.has(word) && !AUXILIARIES.has(word) && !WH_WORDS.has(word) && !/^\d+$/.test(word);
