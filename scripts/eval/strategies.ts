@@ -3,7 +3,8 @@
  * code: the same gate, condensers and expansion as a chat session.
  */
 import { condenseWithSpecificity } from '../../src/chat/condense';
-import { asQuery, resolveAndExpand, type ExpandOptions } from '../../src/chat/expand';
+import { resolveAndExpand, type ExpandOptions } from '../../src/chat/expand';
+import { asQuery } from '../../src/chat/searched-query';
 import { decide } from '../../src/chat/rules/gate';
 import { windowTurns } from '../../src/chat/memory';
 import { condenseWithRules } from '../../src/chat/rules/rules-condenser';

@@ -16,8 +16,10 @@
 import type { WeightedTerm } from '../retriever';
 import type { SearchedQuery } from './searched-query';
 import { contentWords, lexicalTerms } from '../text/tokens';
-import { decide, determinesNext, isSmalltalk, referenceIndex, type GateDecision, type GateReason } from './rules/gate';
-import { isContentWord, isNoun, looksPlural, tokenize } from './rules/words';
+import { decide, determinesNext, referenceIndex, type GateDecision, type GateReason } from './rules/gate';
+import { isSmalltalk } from './rules/smalltalk';
+import { tokenize } from './rules/tokenize';
+import { isContentWord, isNoun, looksPlural } from './rules/words';
 import { alternativeOf, condenseWithRules } from './rules/rules-condenser';
 import { repeatedAction } from './rules/verb-phrase';
 import { generalSpecificity, SPECIFIC, type Specificity } from './specificity';
@@ -71,8 +73,6 @@ export interface ResolvedQuery {
   /** What a pronoun or demonstrative was read as (none when kept as typed or only a topic was appended). */
   antecedents: string[];
 }
-
-export { asQuery, type SearchedQuery } from './searched-query';
 
 const REFERENCE_REASONS: ReadonlySet<GateReason> = new Set(['dangling-pronoun', 'demonstrative', 'ellipsis', 'which-one', 'substitution', 'comparative', 'definite-description', 'missing-argument']);
 

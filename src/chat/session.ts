@@ -265,8 +265,7 @@ export class ChatSession {
     let rules: TurnRules | null | undefined = loadedTurnRules();
     if (!rules && history.length > 0) rules = await raced(turnRules().catch(() => null), signal);
     else if (!rules) void turnRules().catch(() => undefined);
-    const smalltalk = rules ? rules.decide(text, history.length > 0).action === 'reply' : isSmalltalk(text);
-    if (smalltalk) return this.replySmalltalk(text, 'smalltalk', emit, started);
+    if (isSmalltalk(text)) return this.replySmalltalk(text, 'smalltalk', emit, started);
     // The question is stored while the turn runs (not awaited here: the write overlaps condensing and retrieval).
     // Best effort: a store that cannot take it must not cost the visitor the answer.
     const pending: PendingQuestion = { id: turn.id, user: text, at: Date.now() };

@@ -8,4 +8,3 @@
  */
 export { condenseTurn } from './condense';
 export { resolveAndExpand } from './expand';
-export { decide } from './rules/gate';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { decide, determinesNext, referenceIndex, type GateReason } from '../../src/chat/rules/gate';
-import { tokenize } from '../../src/chat/rules/words';
+import { tokenize } from '../../src/chat/rules/tokenize';
 
 type Row = [question: string, action: 'keep' | 'condense' | 'reply', reason: GateReason];
 

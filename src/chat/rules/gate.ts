@@ -11,7 +11,8 @@ import { MAX_READ_QUESTION } from './read-bounds';
 import { missingArgument } from './missing-argument';
 import { nominalEllipsis } from './nominal-ellipsis';
 import { isSmalltalk } from './smalltalk';
-import { isContentWord, isEverydayWord, isNoun, looksPlural, NOT_NOUNS, POSSESSIVE_PRONOUNS, tokenize, type Token } from './words';
+import { tokenize, type Token } from './tokenize';
+import { isContentWord, isEverydayWord, isNoun, looksPlural, NOT_NOUNS, POSSESSIVE_PRONOUNS } from './words';
 import {
   ANAPHORIC_PRONOUNS, AUXILIARIES, BARE_FOLLOWUPS, COMMON_VERBS, COMPARATIVES, DEMONSTRATIVES, DETERMINERS, ELLIPSIS_OPENERS, EXPLETIVE_IT_COMPLEMENTS, FUNCTION_WORDS, PLURAL_PRONOUNS, QUESTION_AUXILIARIES,
   TIME_NOUNS, TOPIC_SWITCH, WH_WORDS,
@@ -81,7 +82,6 @@ function mostlyNonLatin(text: string): boolean {
   return letters.length > 0 && latin.length / letters.length < 0.5;
 }
 
-export { isSmalltalk };
 
 /** "it" as a dummy subject: "is it possible…", "it's worth…", "how long does it take to ship a parcel". */
 function isExpletiveIt(tokens: readonly Token[], i: number): boolean {

@@ -7,7 +7,8 @@
  * ("after production") and accounts of nothing named ("a simpler explanation").
  */
 import { ANAPHORIC_PRONOUNS, AUXILIARIES, COMMON_VERBS, DEMONSTRATIVES, DETERMINERS, QUESTION_AUXILIARIES } from './word-lists';
-import { isContentWord, isNoun, POSSESSIVE_PRONOUNS, writtenCapitalized, type Token } from './words';
+import type { Token } from './tokenize';
+import { isContentWord, isNoun, POSSESSIVE_PRONOUNS, writtenCapitalized } from './words';
 
 /** Nouns of a relation between two things: "the impact of X on Y", "the relationship of X to Y". */
 const RELATIONS = new Set(['impact', 'impacts', 'effect', 'effects', 'influence', 'relationship', 'relation', 'connection', 'link', 'contribution', 'contributions', 'difference', 'differences', 'similarity', 'similarities']);

@@ -8,7 +8,8 @@
  * `substitution` ("which one" and "the other" are the gate's `which-one`).
  */
 import { AUXILIARIES, DETERMINERS } from './word-lists';
-import { isContentWord, isNoun, type Token } from './words';
+import type { Token } from './tokenize';
+import { isContentWord, isNoun } from './words';
 
 /** "ones" that names people, not a noun said before: "loved ones", "the little ones". */
 const IDIOMATIC_ONES: ReadonlySet<string> = new Set(['loved', 'little', 'young', 'dear']);

@@ -6,7 +6,8 @@
  * context. Deterministic, and it always says what it did.
  */
 import { decide, determinesNext, referenceIndex, type GateDecision } from './gate';
-import { isContentWord, isNoun, tokenize } from './words';
+import { tokenize } from './tokenize';
+import { isContentWord, isNoun } from './words';
 import { readableHistory } from './read-bounds';
 import { sentencesOf } from './sentences';
 import { isWrittenAsName, stemsOf, trackTopics, type HistoryTurn, type Topic } from './topics';

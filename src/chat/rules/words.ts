@@ -1,7 +1,7 @@
 /**
- * Words as the gate and the phrase reader see them: tokens with their
- * positions, content words, nouns, plurals, and the everyday vocabulary that
- * names no specific topic alone. Shared by the gate and the rules that decide
+ * Words as the gate and the phrase reader see them (tokens: tokenize.ts):
+ * content words, nouns, plurals, and the everyday vocabulary that names no
+ * specific topic alone. Shared by the gate and the rules that decide
  * with it (missing-argument.ts, topics.ts, bridging).
  */
 import { STOPWORDS } from '../../text/stopwords';
@@ -22,7 +22,6 @@ export function isEverydayWord(word: string): boolean {
   return EVERYDAY.has(word) || EVERYDAY.has(word.replace(/s$/, ''));
 }
 
-export { tokenize, type Token } from './tokenize';
 
 export function isContentWord(word: string): boolean {
   return !STOPWORDS.has(word) && !AUXILIARIES.has(word) && !WH_WORDS.has(word) && !/^\d+$/.test(word);
