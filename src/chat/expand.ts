@@ -114,6 +114,12 @@ export function gateBySpecificity(text: string, hasHistory: boolean, specificity
   return bridge ? { action: 'condense', reason: 'bridging', evidence: [bridge] } : kept;
 }
 
+/** Whether a statement has a pronoun with no antecedent in it ("They met at …", "Maybe I could collect it …"). */
+function pointsBack(statement: string): boolean {
+  const decision = decide(statement, true);
+  return decision.action === 'condense' && decision.reason === 'dangling-pronoun';
+}
+
 /** How a later turn names a topic of its own, as a decision to keep it; undefined when it names none. */
 function ownTopic(text: string, ask: string, decision: GateDecision, specificity: Specificity): GateDecision | undefined {
   const named = namedTopics(text, specificity);
@@ -205,7 +211,8 @@ const SELF_REFERENCE_REASONS: ReadonlySet<GateReason> = new Set(['demonstrative'
 /** Questions that ask about what was just said and nothing else: "Why?", "How so?", "Is that true?", "Really?". */
 const BARE_ASK = /^(?:and\s+|but\s+|so\s+)?(?:why(?:\s+not)?|how(?:\s+so|\s+come)?|really|is\s+(?:that|it|this)\s+(?:true|right|so|correct)|what\s+for|since\s+when)\s*\?*\s*$/i;
 
-const CONTINUED_QUESTION = /^(?:and|but|also|so|or|plus)\s+(?:what|which|who|whom|whose|when|where|why|how|is|are|was|were|do|does|did|can|could|will|would|should)\s+\S+\s+\S+/i;
+// Not "and how about …", "and what about …": those open an ellipsis, whatever follows them.
+const CONTINUED_QUESTION = /^(?:and|but|also|so|or|plus)\s+(?:what|which|who|whom|whose|when|where|why|how|is|are|was|were|do|does|did|can|could|will|would|should)\s+(?!about\b)\S+\s+\S+/i;
 const PREPOSITIONAL = /^(?:about|with|for|of|in|on|to|at|from|by|into|than|like|as|and|or|but|if|so|because|after|before|since|during|without|within|between|over|under)\b/i;
 
 /**
@@ -619,6 +626,12 @@ function resolveTurn(text: string, history: readonly HistoryTurn[], resolvedHist
     return { decision, question, query: { text: question, terms }, reason: read, antecedents: [repeated.action] };
   }
   const first = gateBySpecificity(text, history.length > 0, specificity, typedAsk);
+  // "They met at the Kit Kat Club? Where is that?": the question points at the statement before it, which itself
+  // points back ("they"); the statement is resolved, and the question follows it as typed.
+  if (preamble && first.action === 'keep' && pointsBack(preamble)) {
+    const said = resolveTurn(preamble, history, resolvedHistory, specificity, options, center);
+    if (said.decision.action === 'condense') return { ...said, question: `${said.question} ${typedAsk}`, query: { ...said.query, text: `${said.query.text} ${typedAsk}` } };
+  }
   // "the College" → "the Electoral College", before anything else reads the question.
   // A demonstrative before a noun ("this theory") is read like "the theory" (demonstratives the gate flagged only).
   const demonstrative = first.reason === 'demonstrative' ? first.evidence[0]?.toLowerCase() : undefined;

@@ -222,6 +222,24 @@ describe('resolve, then expand', () => {
     expect(resolveAndExpand('Now it stopped working. Why is it so loud?', history, sp).question).not.toMatch(/Why\?/);
   });
 
+  it('a question pointing at the statement before it, which itself points back, resolves the statement', () => {
+    const sp = specific({ melania: 0.9, trump: 0.8, kit: 0.9, kat: 0.9, club: 0.4, model: 0.4 });
+    const history = [{ user: 'Who are Donald and Melania Trump?', assistant: '' }];
+    const out = resolveAndExpand('They met at the Kit Kat Club? Where is that?', history, sp);
+    expect(out.decision.action).toBe('condense');
+    expect(out.question).toMatch(/^Donald and Melania Trump met at the Kit Kat Club\? Where is that\?$/);
+    // A statement that names who met stands alone, and so does the question after it.
+    expect(resolveAndExpand('Donald and Melania met at the Kit Kat Club? Where is that?', history, sp).decision.action).toBe('keep');
+  });
+
+  it('“and what about X?”, “and how about X?” open an ellipsis, not a question of their own', () => {
+    const sp = specific({ ferguson: 0.9, protests: 0.6, brown: 0.8, happened: 0.1 });
+    const history = [{ user: 'Why were there protests in Ferguson?', assistant: '' }];
+    expect(resolveAndExpand('And how about what happened to Brown?', history, sp).decision).toMatchObject({ action: 'condense', reason: 'ellipsis' });
+    // "and how do I …" asks a question of its own; specificity decides.
+    expect(resolveAndExpand('And how did Brown die in Ferguson?', history, sp).decision.action).toBe('keep');
+  });
+
   it('a bare plural subject names a kind, and a noun after an article is a noun: both questions stand alone', () => {
     const sp = specific({ turkey: 0.9, share: 0.2, solar: 0.4, energy: 0.2, power: 0.2, cost: 0.1 });
     const history = [{ user: 'How much of the market does Turkey share?', assistant: '' }, { user: 'Why is solar energy important?', assistant: '' }];
@@ -576,6 +594,8 @@ describe('resolve, then expand', () => {
     const express = resolveAndExpand('what about express?', [delivery], sp);
     expect(express.question).toBe('how long is express delivery?');
     expect(express.query.terms.map((t) => t.term)).not.toContain('standard');
+    // One side of a pair the question asked about together replaces the pair.
+    expect(resolveAndExpand('And what about the cons?', [{ user: 'What are the pros and cons of GMO labeling?', assistant: '' }], sp).question).toBe('What are the cons of GMO labeling?');
     // Nothing in the conversation puts "express" beside "standard": spliced.
     expect(resolveAndExpand('what about express?', [{ ...delivery, assistant: 'It takes 3 to 7 business days.' }], sp).question).toBe('how long is standard delivery, for express?');
     // A remnant with a determiner and a name in it ("the Pro plan") replaces the phrase with its noun, keeping the question's determiner.

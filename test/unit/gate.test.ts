@@ -157,6 +157,13 @@ const LATER_TURNS: Row[] = [
   ['Why did the team want it to be free?', 'condense', 'dangling-pronoun'],
   ["Describe it's battery life.", 'condense', 'dangling-pronoun'],
   ['How is a container different?', 'condense', 'comparative'],
+  // "which" standing alone chooses among what the conversation named, unless the question lists the choices
+  ['Who knew? Which is more environmentally friendly?', 'condense', 'comparative'],
+  ['Which is cheaper: concrete or asphalt?', 'keep', 'self-contained'],
+  ['Which is the best programming language for beginners?', 'keep', 'self-contained'],
+  // a wh-phrase whose clause is left to the conversation (sluicing)
+  ['Cool! What kinds of innovations?', 'condense', 'missing-argument'],
+  ['What kinds of innovations were made in cathedrals?', 'keep', 'self-contained'],
   ['What are popular ones in France?', 'condense', 'which-one'],
   // substitution and quantifier ellipsis: the noun is the conversation's, whatever else the question names
   ['How are literary devices used in Islamic ones?', 'condense', 'substitution'],

@@ -297,6 +297,10 @@ function decideOnce(question: string, hasHistory: boolean): GateDecision {
   const substitute = nominalEllipsis(tokens);
   if (substitute) return { action: 'condense', reason: 'substitution', evidence: [substitute] };
 
+  // "Cool! What kinds of innovations?": a wh-phrase with its clause left out (sluicing); the conversation's last
+  // question holds the clause, and so the topic that the phrase asks about.
+  const sluice = SLUICE.exec(rest);
+  if (sluice && !tokens.some((t) => AUXILIARIES.has(t.word) || COMMON_VERBS.has(t.word))) return { action: 'condense', reason: 'missing-argument', evidence: [(sluice[1] ?? '').toLowerCase()] };
   const unrelated = missingArgument(tokens, rest);
   if (unrelated) return { action: 'condense', reason: 'missing-argument', evidence: [unrelated] };
 
@@ -305,6 +309,12 @@ function decideOnce(question: string, hasHistory: boolean): GateDecision {
   const comparative = tokens.find((t) => COMPARATIVES.has(t.word));
   if (comparative && !tokens.some((t) => t.word === 'than') && content.filter((t) => t !== comparative).length <= 1) {
     return { action: 'condense', reason: 'comparative', evidence: [comparative.word] };
+  }
+  // "Which is more environmentally friendly?": "which" standing alone chooses among things the conversation named,
+  // however much the comparison says, unless the question lists them itself ("Which is cheaper: concrete or asphalt?").
+  const chooser = WHICH_COMPARES.exec(rest);
+  if (chooser && COMPARATIVES.has((chooser[1] ?? '').toLowerCase()) && !tokens.some((t) => ALTERNATIVES_GIVEN.has(t.word))) {
+    return { action: 'condense', reason: 'comparative', evidence: [(chooser[1] ?? '').toLowerCase()] };
   }
   // "How is a container different?": a difference with nothing to differ from.
   // Attributive uses ("different types", "similar experiments") compare nothing.
@@ -334,6 +344,12 @@ function decideOnce(question: string, hasHistory: boolean): GateDecision {
  * planets") or after a subject that names its kind ("Is Everest the highest in the world?", "which language is
  * the easiest to learn?") the superlative has its noun.
  */
+/** A question that is only a classifying wh-phrase: "What kinds of innovations?", "Which type of product?". */
+const SLUICE = /(?:^|[.!?]\s+)((?:what|which)\s+(?:kinds?|types?|sorts?)\s+of\s+[\p{L}-]+)\s*\?\s*$/iu;
+/** "which" as the subject of a comparison, with no noun of its own: "Which is more environmentally friendly?", "which are safer for kids?". */
+const WHICH_COMPARES = /(?:^|[.!?]\s+)which\s+(?:is|are|was|were|would\s+be|will\s+be)\s+(\p{L}+)/iu;
+/** What names the alternatives a "which" chooses among, in the question itself. */
+const ALTERNATIVES_GIVEN: ReadonlySet<string> = new Set(['or', 'than', 'between', 'vs', 'versus', 'of', 'among']);
 const HEADLESS_SUPERLATIVE = /^(?:[^.!?]*[.!?]\s+)?(?:what|which)(?:['’]s|\s+(?:is|are|was|were|would\s+be|will\s+be))\s+the\s+((?:most|least)\s+[\p{L}-]+|[\p{L}]+)(?=\s*[?.!]*\s*$|\s+(?:ever|in|on|at|for|to|among|around|now|today|yet|so\s+far|available|right\s+now|overall)\b)/iu;
 /** A superlative: "best", "worst", "most …", "least …", or an adjective's -est form ("largest", "easiest", "biggest"), not a noun in -est ("interest", "forest"). */
 const SUPERLATIVE = /^(?:best|worst|(?:most|least)\s+\S+|(?!priest$)\p{L}+iest|\p{L}*([bdgmnpt])\1est|(?:larg|long|great|high|low|strong|old|young|new|small|cheap|fast|slow|clos|near|rich|poor|deep|tall|wid|cool|warm|cold|saf|fin|rar|lat|bright|short|light|dark|thick|thin|hard|soft|quick|loud|smart|wis|sweet|strang|pur|tough|weak|kind|nic|rough|simpl)est)$/u;

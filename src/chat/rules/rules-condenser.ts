@@ -194,6 +194,9 @@ function contrastedModifier(base: string, fragment: string, history: readonly Hi
   if (prepositional) return samePreposition(base, tokens, (prepositional[1] ?? '').toLowerCase());
   const core = fragment.replace(/^(?:the|a|an|my|our|your)\s+/i, '');
   if (COORDINATED.test(fragment)) return pluralProForm(base, tokens);
+  // "And what about the cons?" after "What are the pros and cons?": one side of a pair the question asked about together.
+  const side = conjunctOf(base, core);
+  if (side) return side;
   const rank = RANKED.exec(fragment);
   if (rank) return sameRank(base, tokens, (rank[1] ?? '').toLowerCase());
   // "what about orders to Canada?" after "how do I track my order?": a noun of the question with a phrase of its own
@@ -246,6 +249,14 @@ function contrastedModifier(base: string, fragment: string, history: readonly Hi
     if (parallel || (nounStem !== undefined && remnantHeads.has(nounStem))) return { name: base.slice(modifier.index, modifier.index + modifier.word.length), index: modifier.index, replacement: core };
   }
   return undefined;
+}
+
+/** The pair "X and Y" / "X or Y" in `base` that `core`, one word, is a side of: the pair is its correlate. */
+function conjunctOf(base: string, core: string): Correlate | undefined {
+  if (!/^[\p{L}-]+$/u.test(core)) return undefined;
+  const side = escapeRegExp(core);
+  const pair = new RegExp(String.raw`(?<![\p{L}-])(?:${side}\s+(?:and|or)\s+[\p{L}-]+|[\p{L}-]+\s+(?:and|or)\s+${side})(?![\p{L}-])`, 'iu').exec(base);
+  return pair ? { name: pair[0], index: pair.index, replacement: core } : undefined;
 }
 
 /**
