@@ -30,16 +30,28 @@ const QUANTIFIERS: ReadonlySet<string> = new Set(['any', 'many', 'few', 'several
  *   auxiliary opens the question. Not before a noun ("any cars") or "of" ("many of them": the partitive names it).
  */
 export function nominalEllipsis(tokens: readonly Token[]): string | undefined {
+  const words = tokens.map((t) => t.word);
   for (let i = 0; i < tokens.length; i++) {
-    const word = (tokens[i] as Token).word;
-    const prev = tokens[i - 1]?.word ?? '';
-    const next = tokens[i + 1]?.word;
-    if (word === 'ones' && isContentWord(prev) && !NOT_MODIFIERS.has(prev) && !IDIOMATIC_ONES.has(prev)) return `${prev} ones`;
-    if (word === 'one' && isContentWord(prev) && !NOT_MODIFIERS.has(prev) && !IDIOMATIC_ONES.has(prev) && DETERMINERS.has(tokens[i - 2]?.word ?? '')) return `${prev} one`;
+    const word = words[i] as string;
+    const prev = words[i - 1] ?? '';
+    const next = words[i + 1];
+    if (substituteAt(words, i)) return `${prev} ${word}`;
     if (!QUANTIFIERS.has(word) || next === undefined || next === 'of' || isNoun(next)) continue;
     const head = prev === 'how' ? word === 'many' : prev === 'a' ? word === 'few' : !isContentWord(prev) || i === 0;
     const subject = AUXILIARIES.has(next) || (AUXILIARIES.has(tokens[0]?.word ?? '') && i === 1);
     if (head && subject) return prev === 'how' || prev === 'a' ? `${prev} ${word}` : word;
   }
   return undefined;
+}
+
+/**
+ * Whether `words[i]` (lower-case) is "ones" after a modifier ("Islamic ones") or "one" after a determiner and a
+ * modifier ("the static one"): a substitute for a noun said before. The gate reads it as a reference; the
+ * topic reader drops the modifier before it, which names no thing of its own ("the vegan ones" gives no topic).
+ */
+export function substituteAt(words: readonly string[], i: number): boolean {
+  const word = words[i];
+  const prev = words[i - 1] ?? '';
+  if ((word !== 'ones' && word !== 'one') || !isContentWord(prev) || NOT_MODIFIERS.has(prev) || IDIOMATIC_ONES.has(prev)) return false;
+  return word === 'ones' || DETERMINERS.has(words[i - 2] ?? '');
 }

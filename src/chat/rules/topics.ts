@@ -9,6 +9,7 @@ import { stem } from '../../text/tokens';
 import { sentencesOf } from './sentences';
 import { englishTexts } from './english';
 import { isContentWord, isEverydayWord, looksPlural } from './words';
+import { substituteAt } from './nominal-ellipsis';
 import { ASPECT_NOUNS, AUXILIARIES, COMMON_VERBS, COMPARATIVES, DETERMINERS, NON_TOPIC_WORDS, PREPOSITIONS, QUESTION_AUXILIARIES, SMALLTALK, WH_WORDS } from './word-lists';
 
 export interface HistoryTurn {
@@ -77,6 +78,7 @@ function readPhrases(text: string): string[] {
     };
     const written = clause.replace(/[’`]/g, "'").split(/\s+/).map((raw) => raw.replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, ''));
     const words = written.map((word) => word.replace(/'s$/i, ''));
+    const lower = words.map((word) => word.toLowerCase());
     const verbAfterName = verbAfterNamedSubject(words);
     const topical = (word: string | undefined) => {
       const lower = word?.toLowerCase() ?? '';
@@ -117,7 +119,7 @@ function readPhrases(text: string): string[] {
       if (!predicate && !verb && !subject && !doVerb && !namedSubjectVerb && (inName || topical(word) || number)) run.push(word);
       // "the vegan ones", "a smart one": a modifier whose noun is left out is no noun phrase; one written as a name still
       // names something ("the CSP one").
-      else if (substitutes(words, i, run.length) && !run.some((w) => /^\p{Lu}/u.test(w))) run = [];
+      else if (run.length > 0 && substituteAt(lower, i) && !run.some((w) => /^\p{Lu}/u.test(w))) run = [];
       else flush();
       // "Melania Trump's religion": a name in the possessive is a topic of its own as well (what "she" means),
       // before the phrase it begins.
@@ -128,16 +130,6 @@ function readPhrases(text: string): string[] {
   // A lone -ing/-ed word is almost always a verb form ("spreading", "banned"), not a topic, unless written
   // as a name ("Boeing") or as an identifier ("magic-string"); so is an -ed word closing a phrase ("garage door opener stopped").
   return phrases.map((p) => (p.includes(' ') ? p.replace(/\s+\S+ed$/i, '') : p)).filter((p) => p.includes(' ') || !/^\p{Ll}\p{L}*(?:ing|ed)$/u.test(p));
-}
-
-/**
- * Whether `words[i]` is a substitute for the noun of the `run` words before it: "ones" ("the vegan ones", "gas ones"),
- * or "one" after a determiner and a single modifier ("a smart one", "the static one"); not "version one", "day one".
- */
-function substitutes(words: readonly string[], i: number, run: number): boolean {
-  const word = words[i]?.toLowerCase();
-  if (run === 0) return false;
-  return word === 'ones' || (word === 'one' && run === 1 && DETERMINERS.has(words[i - 2]?.toLowerCase() ?? ''));
 }
 
 /**
