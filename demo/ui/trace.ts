@@ -47,8 +47,9 @@ export class TraceView {
       );
     } else if (event.type === 'sources') {
       this.hits = event.chunks;
-      const caption = !event.hedged ? 'Retrieved with the condensed question'
-        : `Retrieved (hedged: the condensed question's ranks fused with those of “${event.hedged.text}” at ${event.hedged.weight})`;
+      const searched = this.element.dataset.method === 'kept' ? 'the question as typed' : 'the condensed question';
+      const caption = !event.hedged ? `Retrieved with ${searched}`
+        : `Retrieved (hedged: ${searched}'s ranks fused with those of “${event.hedged.text}” at ${event.hedged.weight})`;
       this.retrieved.replaceChildren(passageTable(event.chunks, event.reading ? `${caption}, near the document of “${event.reading.label}”, quoted last (its other passages favoured)` : caption));
       if (compare) this.compare(compare);
     } else if (event.type === 'done') {

@@ -63,7 +63,8 @@ export async function strategyQuery(strategy: Strategy, c: TurnContext, specific
     case 'llm-expand': {
       if (!llm) return plain(c.turn.user);
       const e = await condenseWithSpecificity(c.turn.user, c.history, windowTurns(c.history), specificity, { llm, mode: 'llm', llmExpansion: strategy === 'llm-expand', expand, forms });
-      if (e.method === 'kept') return plain(c.turn.user);
+      // Kept as typed, searched as the session searches it (the previous question may be ranked beside it).
+      if (e.method === 'kept') return { query: asQuery(e.query), changed: false };
       return { query: asQuery(e.query), question: e.question, changed: true, reason: e.gate };
     }
     case 'oracle': return plain(c.turn.rewrite);

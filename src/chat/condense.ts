@@ -55,7 +55,8 @@ export async function condenseWithSpecificity(
   const kept = keptAsTyped(text);
   const zero = resolveAndExpand(text, history, specificity, ctx.expand, ctx.forms);
   const gate = zero.decision.reason;
-  if (zero.decision.action !== 'condense') return { ...kept, method: 'kept', gate, reason: zero.reason };
+  // Kept as typed; its query may rank the previous question beside it (expand.ts, besidePrevious).
+  if (zero.decision.action !== 'condense') return { ...kept, query: zero.query, method: 'kept', gate, reason: zero.reason };
   if (ctx.llm && ctx.mode !== 'rules') {
     const out = await raced(condenseWithLlm(ctx.llm, text, window, zero.decision, {
       ...(ctx.signal ? { signal: ctx.signal } : {}), ...(ctx.summary ? { summary: ctx.summary } : {}), fallback: () => zero,

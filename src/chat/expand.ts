@@ -50,7 +50,8 @@ export interface ExpandOptions {
   /**
    * Weight of the previous question's other content words, the everyday ones the specificity test leaves out
    * ("records", "options", "hook"): half the previous turn's, as they name the topic less surely than its specific
-   * words. In documentation such words are the API's own vocabulary, which a follow-up continues. 0 adds none. @default 0.15
+   * words. In documentation such words are the API's own vocabulary, which a follow-up continues. 0 adds none.
+   * It is also the weight at which a question kept as typed ranks the previous question beside it (0: none). @default 0.15
    */
   previousWordWeight?: number;
 }
@@ -459,7 +460,22 @@ export function resolveAndExpand(typed: string, fullHistory: readonly HistoryTur
   const read = readHistory(history, specificity, options);
   const resolved = secondReference(resolveTurn(text, history, read.turns, specificity, options, read.antecedents.at(-1)), history, read.turns, specificity, options);
   // A question that stands alone is searched and shown exactly as typed (only its spacing tidied, as before).
-  return resolved.decision.action === 'condense' ? hedged(resolved, text, history, options) : { ...resolved, question: compact, query: { text: compact, terms: [] } };
+  return resolved.decision.action === 'condense' ? hedged(resolved, text, history, options) : besidePrevious({ ...resolved, question: compact, query: { text: compact, terms: [] } }, text, history, options);
+}
+
+/**
+ * A later question that names its own topic is searched exactly as typed, and the previous question with it is
+ * ranked too, fused below at `previousWordWeight` (0.15, half the previous turn's history weight, as that
+ * question's words are for a condensed turn). It decides nothing where the typed question finds its passage
+ * clearly; where several passages score alike, the one the conversation is about comes first ("is there a
+ * smaller build for browsers?" in a conversation about lru-cache; docs/quality-log.md, session 41). Not after
+ * a topic switch ("now, …"), which says the conversation before it is no context.
+ */
+function besidePrevious(kept: ResolvedQuery, text: string, history: readonly HistoryTurn[], options: ExpandOptions): ResolvedQuery {
+  const weight = Math.min(1, options.previousWordWeight ?? EXPAND_DEFAULTS.previousWordWeight);
+  const previous = lastQuestion(history);
+  if (kept.decision.reason !== 'self-contained' || previous === undefined || !(weight > 0)) return kept;
+  return { ...kept, query: { ...kept.query, hedge: `${previous} ${text}`, hedgeWeight: weight }, reason: `${kept.reason}; the previous question ranked beside it at ${weight}` };
 }
 
 /** References resolved by a guess: a pronoun's antecedent, an ellipsis spliced into a question, the topic a bridging definite belongs to or a comparative compares within. */

@@ -337,7 +337,7 @@ describe('chat session with the fake LLM (FakeLlm) and real retrieval', () => {
     expect(find(await run(chat, 'How do I delete my account?'), 'condensed')?.query.terms).toEqual([]);
   });
 
-  it('a pronoun resolved by the rules is hedged with the previous question (searched, and said in the sources event); a question kept as typed, or hedge: true, is not hedged so', async () => {
+  it('a pronoun resolved by the rules is hedged with the previous question (searched, and said in the sources event); a later question kept as typed is searched as typed with the previous question ranked beside it at 0.15; hedge: true hedges with the question as typed', async () => {
     const store = await SessionStore.open(`chat-${unique++}`);
     const queries: Query[] = [];
     const spy: SessionRetriever = { termStats: (words, o) => engine.termStats(words, o), search: (q, o) => { if (typeof q !== 'string') queries.push(q); return engine.search(q, o); } };
@@ -349,6 +349,10 @@ describe('chat session with the fake LLM (FakeLlm) and real retrieval', () => {
     expect(condensed).toMatchObject({ method: 'rules', gate: 'dangling-pronoun', query: { hedge: 'What does the Plus plan cost? does it include offline mode?', hedgeWeight: 0.3 } });
     expect(queries.at(-1)).toMatchObject({ hedge: 'What does the Plus plan cost? does it include offline mode?', hedgeWeight: 0.3 });
     expect(find(events, 'sources')?.hedged).toEqual({ text: 'What does the Plus plan cost? does it include offline mode?', weight: 0.3 });
+    const kept = await run(chat, 'How do I delete my account?');
+    expect(find(kept, 'condensed')).toMatchObject({ method: 'kept', gate: 'self-contained', question: 'How do I delete my account?', query: { text: 'How do I delete my account?', terms: [] } });
+    expect(queries.at(-1)).toMatchObject({ text: 'How do I delete my account?', hedge: 'does it include offline mode? How do I delete my account?', hedgeWeight: 0.15 });
+    expect(find(kept, 'sources')?.hedged).toEqual({ text: 'does it include offline mode? How do I delete my account?', weight: 0.15 });
     // hedge: true hedges with the question as typed, at the default weight, instead.
     const typed = await ChatSession.open(store, spy, undefined, { sessionId: 'hedge-typed', hedge: true });
     await run(typed, 'What does the Plus plan cost?');

@@ -506,9 +506,22 @@ describe('resolve, then expand', () => {
     expect(ones.query.terms.find((t) => t.term === 'poetry')?.weight).toBeLessThan(1);
     expect(ones.query).toMatchObject({ hedge: 'How are literary devices used in Islamic ones?', hedgeWeight: 0.3 });
     expect(ones.reason).toMatch(/^read “islamic ones” with a noun the conversation said; added the topic “Biblical poetry” \(as context\); hedged with the question as typed at 0\.3$/);
-    // A topic appended to an everyday question, and a question kept as typed, are searched as they are.
+    // A topic appended to an everyday question is searched as it is.
     expect(resolveAndExpand('what are the main benefits?', history, sp).query).not.toHaveProperty('hedge');
-    expect(resolveAndExpand('Does the Pro plan include offline mode?', history, sp).query).not.toHaveProperty('hedge');
+  });
+
+  it('a later question kept as typed is searched as typed, with the previous question ranked beside it at the previous question’s word weight; not a first turn, nor after a topic switch', () => {
+    const sp = specific({ plus: 0.7, plan: 0.3, offline: 0.8, mode: 0.3, pro: 0.7, cost: 0.2, pricing: 0.6 });
+    const history = [{ user: 'What does the Plus plan cost?', assistant: 'Plus costs $8 a month.' }];
+    const kept = resolveAndExpand('Does the Pro plan include offline mode?', history, sp);
+    expect(kept).toMatchObject({ decision: { action: 'keep', reason: 'self-contained' }, question: 'Does the Pro plan include offline mode?' });
+    expect(kept.query).toEqual({ text: 'Does the Pro plan include offline mode?', terms: [], hedge: 'What does the Plus plan cost? Does the Pro plan include offline mode?', hedgeWeight: 0.15 });
+    expect(kept.reason).toBe('kept as typed (self-contained); the previous question ranked beside it at 0.15');
+    expect(resolveAndExpand('Does the Pro plan include offline mode?', history, sp, { previousWordWeight: 0 }).query).not.toHaveProperty('hedge');
+    expect(resolveAndExpand('Does the Pro plan include offline mode?', [], sp).query).not.toHaveProperty('hedge');
+    const switched = resolveAndExpand('Different question: does the Pro plan include offline mode?', history, sp);
+    expect(switched.decision.reason).toBe('topic-switch');
+    expect(switched.query).not.toHaveProperty('hedge');
   });
 
   it('a repair (“No, I meant X.”) is a remnant of the previous question: spliced, replacing what it contrasts with; “I mean, what …?” asks anew', () => {
