@@ -37,6 +37,7 @@ describe('topic tracking', () => {
     // Nor deictic ones: "today" is when the user saw it, not part of what they saw.
     expect(candidatePhrases('I saw a Tesla Roadster today.')).toEqual(['Tesla Roadster']);
     expect(candidatePhrases('You also mentioned rain gardens earlier.')).toEqual(['rain gardens']);
+    expect(candidatePhrases('what happens if I remove the same range twice?')).toEqual(['range']);
     // A modifier whose noun is left out ("the vegan ones", "a smart one") is no noun phrase, unless written as a name.
     expect(candidatePhrases('No, the vegan ones. Which of those alternatives is healthiest?')).toEqual(['alternatives']);
     expect(candidatePhrases('What does a smart one do?')).toEqual([]);

@@ -94,7 +94,7 @@ export const NON_TOPIC_WORDS: ReadonlySet<string> = new Set([...INTERJECTIONS, .
   sure yes no okay cool interesting really great nice awesome amazing well fascinating like instead anyway too also either
   dont doesnt didnt isnt arent wasnt werent hasnt havent hadnt cant couldnt wont wouldnt shouldnt im ive youre theyre thats whats
   never ever always often sometimes usually still already soon even anymore almost today yesterday tomorrow tonight nowadays
-  earlier later afterwards beforehand recently lately`)]);
+  earlier later afterwards beforehand recently lately once twice thrice again`)]);
 
 /**
  * Nouns that name an aspect of something rather than a thing ("the main
