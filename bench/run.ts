@@ -106,7 +106,7 @@ try {
     ingest: { chunksPerS: ingest.chunksPerS, overhead: ingest.overhead, ownOverhead: ingest.ownOverhead, bareChunksPerS: ingest.bareChunksPerS, chunks: ingest.chunks, floorOverhead: ingest.floorOverhead, replaceOneMs: ingest.replaceOneMs },
     ingestMarkdown: { chunksPerS: ingestMarkdown.chunksPerS, overhead: ingestMarkdown.overhead, ownOverhead: ingestMarkdown.ownOverhead, bareChunksPerS: ingestMarkdown.bareChunksPerS, chunks: ingestMarkdown.chunks, floorOverhead: ingestMarkdown.floorOverhead },
     ingestTransformer: Object.fromEntries(Object.entries(transformerIngest).map(([k, r]) => [k, { chunksPerS: r.chunksPerS, overhead: r.overhead, overheads: r.overheads, ownMs: r.ownMs, ownOverhead: r.ownOverhead, bareChunksPerS: r.bareChunksPerS, chunks: r.chunks, floorOverhead: r.floorOverhead }])),
-    query: { p50Ms: query.p50Ms, p95Ms: query.p95Ms, chunks: SIZE.query, queries: query.count },
+    query: { p50Ms: query.p50Ms, p95Ms: query.p95Ms, hedgedP50Ms: query.hedgedP50Ms, hedgedP95Ms: query.hedgedP95Ms, chunks: SIZE.query, queries: query.count },
     mainThread: { longestTaskMsIngest: mainThread.longestTaskMsIngest, longestTaskMsQuery: mainThread.longestTaskMsQuery, ingestChunks: mainThread.chunks },
     peers,
     embedder,
@@ -134,6 +134,7 @@ try {
     row(`ingest vs transformer-shaped, ${label}`, `${f(r.chunksPerS, 1)} vs ${f(r.bareChunksPerS, 1)} chunks/s, overhead ${f(r.overhead * 100, 1)}% (rounds ${r.overheads.map((o) => f(o * 100, 1)).join(' / ')}%); add()'s own work ${f(r.ownMs, 0)} ms = ${f(r.ownOverhead * 100, 2)}% of the bare embedder (${r.chunks} chunks; embedder plus one transaction: ${f(r.floorOverhead * 100, 1)}%)`);
   }
   row(`search() main thread, ${SIZE.query} chunks`, `p50 ${f(query.p50Ms)} ms, p95 ${f(query.p95Ms)} ms (${query.count} queries)`);
+  row(`hedged search() (a follow-up's), ${SIZE.query} chunks`, `p50 ${f(query.hedgedP50Ms)} ms, p95 ${f(query.hedgedP95Ms)} ms: ${f(query.hedgedP50Ms / query.p50Ms)}× the plain search's p50, same queries, in turn`);
   row('longest main-thread task', `ingest of ${mainThread.chunks} chunks: ${f(mainThread.longestTaskMsIngest, 0)} ms; 100 queries: ${f(mainThread.longestTaskMsQuery, 0)} ms`);
   for (const [peer, p] of Object.entries(peers)) row(`peer ${peer}`, p.scanMs === undefined ? (p.note ?? 'no result') : `${p.note ? `(${p.note}) ` : ''}N=${p.n}: scan ${f(p.scanMs ?? NaN)} ms vs ours ${f(p.oursMs ?? NaN)} ms = ${f(p.scanRatioToOurs ?? NaN)}× ours${p.recallAt10 !== undefined ? `, recall@10 ${f(p.recallAt10, 3)}` : ''} (build ${f((p.buildMs ?? 0) / 1000, 1)} s)`);
   row('ingest with a second tab open', `${f(twoTabs.withOtherTabMs, 0)} vs ${f(twoTabs.aloneMs, 0)} ms alone = ${f(twoTabs.ratio)}× (${twoTabs.docs} documents into ${twoTabs.baseChunks} chunks)`);
