@@ -218,5 +218,10 @@ describe('the README set (build/eval-readmes, written from the installed package
     const fifteenth = written(15);
     expect(new Set(fifteenth.passages.map((p) => p.source))).toEqual(new Set(['uglify-js/README.md', 'baseline-browser-mapping/README.md', 'langsmith/README.md']));
     expect(text(fifteenth, 'langsmith/logging-traces-outside-langchain')).toMatch(/\n# export LANGSMITH_PROJECT=/);
+    // The sixteenth (session 41, held out): @napi-rs/canvas writes its headings with inline code and emphasis
+    // ("Covert `FillType` in **_Path_**"), read as their words, and puts "Features" beside its title, not under it.
+    const sixteenth = written(16);
+    expect(new Set(sixteenth.passages.map((p) => p.source))).toEqual(new Set(['@napi-rs/canvas/README.md', '@langchain/openai/README.md', '@eslint/config-array/README.md']));
+    expect(text(sixteenth, 'canvas/covert-filltype-in-path')).toMatch(/^@napi-rs\/canvas › Features › PathKit › Covert FillType in Path\. \.asWinding\(\)/);
   });
 });
