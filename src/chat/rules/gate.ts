@@ -337,6 +337,13 @@ function decideOnce(question: string, hasHistory: boolean): GateDecision {
   return { action: 'keep', reason: switchMatch ? 'topic-switch' : 'self-contained', evidence: [] };
 }
 
+/** A question that is only a classifying wh-phrase: "What kinds of innovations?", "Which type of product?". */
+const SLUICE = /(?:^|[.!?]\s+)((?:what|which)\s+(?:kinds?|types?|sorts?)\s+of\s+[\p{L}-]+)\s*\?\s*$/iu;
+/** "which" as the subject of a comparison, with no noun of its own: "Which is more environmentally friendly?", "which are safer for kids?". */
+const WHICH_COMPARES = /(?:^|[.!?]\s+)which\s+(?:is|are|was|were|would\s+be|will\s+be)\s+(\p{L}+)/iu;
+/** What names the alternatives a "which" chooses among, in the question itself. */
+const ALTERNATIVES_GIVEN: ReadonlySet<string> = new Set(['or', 'than', 'between', 'vs', 'versus', 'of', 'among']);
+
 /**
  * "What is the largest ever to have lived on Earth?", "What is the best in my morning latte?": a superlative
  * whose noun is left out (nominal ellipsis), after a bare "what is"/"which is", so nothing in the question says
@@ -344,12 +351,6 @@ function decideOnce(question: string, hasHistory: boolean): GateDecision {
  * planets") or after a subject that names its kind ("Is Everest the highest in the world?", "which language is
  * the easiest to learn?") the superlative has its noun.
  */
-/** A question that is only a classifying wh-phrase: "What kinds of innovations?", "Which type of product?". */
-const SLUICE = /(?:^|[.!?]\s+)((?:what|which)\s+(?:kinds?|types?|sorts?)\s+of\s+[\p{L}-]+)\s*\?\s*$/iu;
-/** "which" as the subject of a comparison, with no noun of its own: "Which is more environmentally friendly?", "which are safer for kids?". */
-const WHICH_COMPARES = /(?:^|[.!?]\s+)which\s+(?:is|are|was|were|would\s+be|will\s+be)\s+(\p{L}+)/iu;
-/** What names the alternatives a "which" chooses among, in the question itself. */
-const ALTERNATIVES_GIVEN: ReadonlySet<string> = new Set(['or', 'than', 'between', 'vs', 'versus', 'of', 'among']);
 const HEADLESS_SUPERLATIVE = /^(?:[^.!?]*[.!?]\s+)?(?:what|which)(?:['’]s|\s+(?:is|are|was|were|would\s+be|will\s+be))\s+the\s+((?:most|least)\s+[\p{L}-]+|[\p{L}]+)(?=\s*[?.!]*\s*$|\s+(?:ever|in|on|at|for|to|among|around|now|today|yet|so\s+far|available|right\s+now|overall)\b)/iu;
 /** A superlative: "best", "worst", "most …", "least …", or an adjective's -est form ("largest", "easiest", "biggest"), not a noun in -est ("interest", "forest"). */
 const SUPERLATIVE = /^(?:best|worst|(?:most|least)\s+\S+|(?!priest$)\p{L}+iest|\p{L}*([bdgmnpt])\1est|(?:larg|long|great|high|low|strong|old|young|new|small|cheap|fast|slow|clos|near|rich|poor|deep|tall|wid|cool|warm|cold|saf|fin|rar|lat|bright|short|light|dark|thick|thin|hard|soft|quick|loud|smart|wis|sweet|strang|pur|tough|weak|kind|nic|rough|simpl)est)$/u;
