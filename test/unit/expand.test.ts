@@ -356,7 +356,7 @@ describe('resolve, then expand', () => {
     expect(subjectPhrases('How does jsPDF handle fonts?')).toEqual(new Set(['jspdf']));
     // A name that modifies a noun ("US law", then the verb; a plural, not a verb's base form) and a lower-case subject (no sign where it ends) stay whole.
     expect(candidatePhrases('Does US law allow it?')).toEqual(['US law']);
-    expect(candidatePhrases('Do DOMPurify hooks run twice?')).toEqual(['DOMPurify hooks', 'twice']);
+    expect(candidatePhrases('Do DOMPurify hooks run twice?')).toEqual(['DOMPurify hooks']);
     expect(candidatePhrases('Does brace expansion work on Windows?')).toEqual(['brace expansion', 'Windows']);
     expect(candidatePhrases('Does lobular carcinoma spread?')).toEqual(['lobular carcinoma spread']);
     // Any subject, lower-case too, ends before the verb when a determiner follows it: a noun phrase has none inside it.
@@ -574,9 +574,9 @@ describe('resolve, then expand', () => {
     expect(slow.question).not.toMatch(/the slow/);
     expect(slow.question).toMatch(/slow the cache down/);
     // "text that moves": the relative "that" stays; "that range" is the reference.
-    const relative = resolveAndExpand('can I insert text that moves along when that range is moved?', [{ user: 'What happens when I move the range twice?', assistant: '' }], sp);
+    const relative = resolveAndExpand('can I insert text that moves along when that range is moved?', [{ user: 'What happens when I move the range twice in magic-string?', assistant: '' }], sp);
     expect(relative.decision.reason).toBe('demonstrative');
-    expect(relative.question).toMatch(/^can I insert text that moves along when the range( twice)? is moved/);
+    expect(relative.question).toMatch(/^can I insert text that moves along when the range is moved/);
   });
 
   it('an ellipsis continues the previous question as it was searched (its own trace), not as the rules alone would read it', () => {
