@@ -27,6 +27,8 @@ export class TraceView {
   private original = '';
   private question = '';
   private hits: SearchHit[] = [];
+  /** Whether the search ranked a second text beside the question (a kept question beside the previous one, say). */
+  private hedged = false;
   private compared: Promise<void> | null = null;
 
   constructor() {
@@ -47,9 +49,10 @@ export class TraceView {
       );
     } else if (event.type === 'sources') {
       this.hits = event.chunks;
-      const searched = this.element.dataset.method === 'kept' ? 'the question as typed' : 'the condensed question';
-      const caption = !event.hedged ? `Retrieved with ${searched}`
-        : `Retrieved (hedged: ${searched}'s ranks fused with those of “${event.hedged.text}” at ${event.hedged.weight})`;
+      this.hedged = event.hedged !== undefined;
+      const kept = this.element.dataset.method === 'kept';
+      const caption = !event.hedged ? `Retrieved with ${kept ? 'the question as typed' : 'the condensed question'}`
+        : `Retrieved (hedged: ${kept ? 'the ranks of the question as typed' : "the condensed question's ranks"} fused with those of “${event.hedged.text}” at ${event.hedged.weight})`;
       this.retrieved.replaceChildren(passageTable(event.chunks, event.reading ? `${caption}, near the document of “${event.reading.label}”, quoted last (its other passages favoured)` : caption));
       if (compare) this.compare(compare);
     } else if (event.type === 'done') {
@@ -62,7 +65,8 @@ export class TraceView {
   compare(search: Search | null): void {
     this.compareBox.hidden = !search;
     if (!search || !this.hits.length || this.compared) return;
-    if (this.original === this.question) {
+    const kept = this.original === this.question;
+    if (kept && !this.hedged) {
       this.compareBox.replaceChildren(h('p', {}, 'The question was kept as typed: raw and condensed retrieval are the same.'));
       this.compared = Promise.resolve();
       return;
@@ -73,10 +77,10 @@ export class TraceView {
       const rawKeys = new Set(raw.map((x) => x.chunkKey));
       const same = raw[0]?.chunkKey === this.hits[0]?.chunkKey;
       this.compareBox.replaceChildren(
-        h('p', { className: 'compare-verdict', dataset: { sameTop: String(same) } }, same ? 'Same top passage either way.' : 'The condensed question changed the top passage.'),
+        h('p', { className: 'compare-verdict', dataset: { sameTop: String(same) } }, same ? 'Same top passage either way.' : kept ? 'The previous question ranked beside it changed the top passage.' : 'The condensed question changed the top passage.'),
         h('div', { className: 'side-by-side' },
           passageTable(raw, `As typed: “${this.original}”`, condensedKeys),
-          passageTable(this.hits, `Condensed: “${this.question}”`, rawKeys)),
+          passageTable(this.hits, kept ? `Kept as typed, the previous question beside it: “${this.question}”` : `Condensed: “${this.question}”`, rawKeys)),
       );
     }, (error: unknown) => {
       this.compared = null;

@@ -447,6 +447,16 @@ describe('playground (built, served by a plain static host)', () => {
     expect(await turn(page, 1).locator('.trace').getAttribute('data-method')).toBe('rules');
     expect(await turn(page, 1).locator('.trace .retrieved caption').textContent()).toMatch(/hedged: the condensed question's ranks fused with those of “what about damaged items\?” at 0\.3/);
     expect(await turn(page, 0).locator('.trace .retrieved caption').textContent()).not.toMatch(/hedged/);
+    // A later question kept as typed is searched as typed, with the previous question ranked beside it, and the trace says so.
+    expect(await turn(page, 2).locator('.trace').getAttribute('data-method')).toBe('kept');
+    expect(await turn(page, 2).locator('.trace q.condensed').textContent()).toBe('how do I reset my password?');
+    expect(await turn(page, 2).locator('.trace .retrieved caption').textContent()).toMatch(/hedged: the ranks of the question as typed fused with those of “what about damaged items\? how do I reset my password\?” at 0\.15/);
+    // Compare searches it as typed alone, beside what was searched (not "the same either way").
+    await page.check('#details');
+    await page.check('#compare');
+    const keptVerdict = turn(page, 2).locator('.compare-verdict');
+    await keptVerdict.waitFor();
+    expect(await turn(page, 2).locator('.side-by-side caption').nth(1).textContent()).toBe('Kept as typed, the previous question beside it: “how do I reset my password?”');
     await page.screenshot({ path: 'test-results/playground-phone.png' });
     await context.close();
   });
