@@ -92,7 +92,9 @@ export type TurnEvent =
      * reading in the user's words (for a pronoun the previous question with this one,
      * for an ellipsis the fragment as typed, for a bridging definite or a comparative
      * the question as typed), ranked
-     * too and fused at `hedgeWeight` (the resolved question's ranking weighs 1).
+     * too and fused at `hedgeWeight` (the resolved question's ranking weighs 1);
+     * and for a later question kept as typed (`self-contained`), the previous
+     * question with this one, at 0.15.
      */
     query: { text: string; terms: WeightedTerm[]; hedge?: string; hedgeWeight?: number };
     method: 'kept' | 'rules' | 'llm';
