@@ -14,9 +14,10 @@ import { specificityFrom, wordsToScore, type Specificity } from './specificity';
 import { readableHistory } from './rules/read-bounds';
 import { NO_FORMS, writtenFormsFrom, type WrittenForm } from './written-forms';
 import type { HistoryTurn } from './rules/topics';
-import type { CondenseMode, TurnEvent } from './types';
+import { keptAsTyped, type CondensedEvent } from './kept-as-typed';
+import type { CondenseMode } from './types';
 
-export type CondensedEvent = Extract<TurnEvent, { type: 'condensed' }>;
+export type { CondensedEvent } from './kept-as-typed';
 
 export interface CondenseContext {
   retriever: Pick<Retriever, 'termStats'>;
@@ -30,17 +31,13 @@ export interface CondenseContext {
 }
 
 export async function condenseTurn(text: string, history: readonly HistoryTurn[], window: readonly HistoryTurn[], ctx: CondenseContext): Promise<CondensedEvent> {
-  if (ctx.mode === 'off') return { ...keptAsTyped(text), method: 'kept', gate: decide(text, history.length > 0).reason, reason: 'condensation is off' };
+  if (ctx.mode === 'off') return keptAsTyped(text, decide(text, history.length > 0).reason, 'condensation is off');
   // One round trip: how specific the turn's and the history's words are in the user's own index, and, for a
   // conversation with a message typed all in lower case, how the index writes them (written-forms.ts).
   const readable = readableHistory(history);
   const forms = [text, ...readable.map((h) => h.user)].some((t) => !/\p{Lu}/u.test(t));
   const stats = history.length ? await raced(ctx.retriever.termStats(wordsToScore(text, readable), { forms, ...(ctx.signal ? { signal: ctx.signal } : {}) }), ctx.signal) : undefined;
   return condenseWithSpecificity(text, history, window, stats ? specificityFrom(stats) : () => 0, { ...ctx, forms: stats ? writtenFormsFrom(stats) : NO_FORMS });
-}
-
-function keptAsTyped(text: string) {
-  return { type: 'condensed' as const, original: text, question: text, query: { text, terms: [] } };
 }
 
 /**
@@ -52,17 +49,16 @@ export async function condenseWithSpecificity(
   text: string, history: readonly HistoryTurn[], window: readonly HistoryTurn[], specificity: Specificity,
   ctx: Omit<CondenseContext, 'retriever'> & { expand?: ExpandOptions; forms?: WrittenForm },
 ): Promise<CondensedEvent> {
-  const kept = keptAsTyped(text);
   const zero = resolveAndExpand(text, history, specificity, ctx.expand, ctx.forms);
-  const gate = zero.decision.reason;
+  const kept = keptAsTyped(text, zero.decision.reason, zero.reason);
   // Kept as typed; its query may rank the previous question beside it (expand.ts, besidePrevious).
-  if (zero.decision.action !== 'condense') return { ...kept, query: zero.query, method: 'kept', gate, reason: zero.reason };
+  if (zero.decision.action !== 'condense') return { ...kept, query: zero.query };
   if (ctx.llm && ctx.mode !== 'rules') {
     const out = await raced(condenseWithLlm(ctx.llm, text, window, zero.decision, {
       ...(ctx.signal ? { signal: ctx.signal } : {}), ...(ctx.summary ? { summary: ctx.summary } : {}), fallback: () => zero,
     }), ctx.signal);
     const query = out.method === 'rules' ? zero.query : { text: out.question, terms: ctx.llmExpansion ? expansionTerms(out.question, history, specificity, ctx.expand) : [] };
-    return { ...kept, question: out.question, query, method: out.method, gate, reason: out.reason, ...(out.fallback ? { fallback: out.fallback } : {}) };
+    return { ...kept, question: out.question, query, method: out.method, reason: out.reason, ...(out.fallback ? { fallback: out.fallback } : {}) };
   }
-  return { ...kept, question: zero.question, query: zero.query, method: 'rules', gate, reason: zero.reason };
+  return { ...kept, question: zero.question, query: zero.query, method: 'rules' };
 }

@@ -622,10 +622,13 @@ function resolveTurn(text: string, history: readonly HistoryTurn[], resolvedHist
   const { preamble, ask: typedAsk } = splitPreamble(text);
   // "Now it stopped working. Why?", "What do the guidelines say? Why?": a bare question asks about what the
   // message said just before it, so that is what is resolved (or kept), and the bare question follows as typed.
-  if (preamble && history.length > 0 && BARE_ASK.test(typedAsk)) {
+  // The statement resolved, the question after it as typed; undefined where the statement needs nothing.
+  const statementFirst = (): ResolvedQuery | undefined => {
     const said = resolveTurn(preamble, history, resolvedHistory, specificity, options, center);
-    if (said.decision.action === 'condense') return { ...said, question: `${said.question} ${typedAsk}`, query: { ...said.query, text: `${said.query.text} ${typedAsk}` } };
-  }
+    return said.decision.action === 'condense' ? { ...said, question: `${said.question} ${typedAsk}`, query: { ...said.query, text: `${said.query.text} ${typedAsk}` } } : undefined;
+  };
+  const bare = preamble && history.length > 0 && BARE_ASK.test(typedAsk) ? statementFirst() : undefined;
+  if (bare) return bare;
   // "can I do it from the command line?": the previous question's action, not a thing it named. The question with
   // the action in it is read again (once), as the action may hold a pronoun of its own ("run it without node").
   const repeated = repeat && history.length > 0 ? repeatedAction(typedAsk, resolvedHistory.at(-1)?.user ?? '') : undefined;
@@ -644,10 +647,8 @@ function resolveTurn(text: string, history: readonly HistoryTurn[], resolvedHist
   const first = gateBySpecificity(text, history.length > 0, specificity, typedAsk);
   // "They met at the Kit Kat Club? Where is that?": the question points at the statement before it, which itself
   // points back ("they"); the statement is resolved, and the question follows it as typed.
-  if (preamble && first.action === 'keep' && pointsBack(preamble)) {
-    const said = resolveTurn(preamble, history, resolvedHistory, specificity, options, center);
-    if (said.decision.action === 'condense') return { ...said, question: `${said.question} ${typedAsk}`, query: { ...said.query, text: `${said.query.text} ${typedAsk}` } };
-  }
+  const pointingStatement = preamble && first.action === 'keep' && pointsBack(preamble) ? statementFirst() : undefined;
+  if (pointingStatement) return pointingStatement;
   // "the College" → "the Electoral College", before anything else reads the question.
   // A demonstrative before a noun ("this theory") is read like "the theory" (demonstratives the gate flagged only).
   const demonstrative = first.reason === 'demonstrative' ? first.evidence[0]?.toLowerCase() : undefined;

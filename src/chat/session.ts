@@ -18,7 +18,7 @@ import { raced } from '../util/abort';
 import { Mutex } from '../util/mutex';
 import { answerTurn, type AbstainRule } from './answer';
 import { validateChatOptions } from './chat-options';
-import type { CondensedEvent } from './condense';
+import { keptAsTyped, type CondensedEvent } from './kept-as-typed';
 import { asQuery } from './searched-query';
 import { eventStream } from './event-stream';
 import type { GateReason } from './rules/gate';
@@ -275,8 +275,8 @@ export class ChatSession {
     const condensed: CondensedEvent = rules
       ? await rules.condenseTurn(text, history, window, { retriever: this.retriever, llm: this.llm, mode: this.options.condense, llmExpansion: this.options.llmExpansion, summary: this.info.summary, signal })
       : rules === undefined
-        ? { type: 'condensed', original: text, question: text, query: { text, terms: [] }, method: 'kept', gate: 'first-turn', reason: 'kept as typed (first-turn)' }
-        : { type: 'condensed', original: text, question: text, query: { text, terms: [] }, method: 'kept', gate: 'condenser-unavailable', reason: 'the condenser\'s code could not be fetched (is the connection lost?): searched as typed; reloading the page fetches it again' };
+        ? keptAsTyped(text, 'first-turn', 'kept as typed (first-turn)')
+        : keptAsTyped(text, 'condenser-unavailable', 'the condenser\'s code could not be fetched (is the connection lost?): searched as typed; reloading the page fetches it again');
     emit(condensed);
     const condenseMs = performance.now() - started;
 
@@ -322,7 +322,7 @@ export class ChatSession {
   }
 
   private async replySmalltalk(text: string, gate: GateReason, emit: (e: TurnEvent) => void, started: number): Promise<void> {
-    emit({ type: 'condensed', original: text, question: text, query: { text, terms: [] }, method: 'kept', gate, reason: 'small talk: answered without retrieval' });
+    emit(keptAsTyped(text, gate, 'small talk: answered without retrieval'));
     const reply = smalltalkReply(text);
     emit({ type: 'token', text: reply });
     const ms = performance.now() - started;
