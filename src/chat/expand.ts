@@ -20,7 +20,9 @@ import { decide, determinesNext, referenceIndex, type GateDecision, type GateRea
 import { isSmalltalk } from './rules/smalltalk';
 import { tokenize } from './rules/tokenize';
 import { isContentWord, isNoun, looksPlural } from './rules/words';
-import { alternativeOf, condenseWithRules } from './rules/rules-condenser';
+import { agreeingTopic, alternativeOf, condenseWithRules } from './rules/rules-condenser';
+import { answerPerson } from './rules/answer-person';
+import { shortNames } from './rules/short-name';
 import { repeatedAction } from './rules/verb-phrase';
 import { generalSpecificity, SPECIFIC, type Specificity } from './specificity';
 import { candidatePhrases, isAspect, isWrittenAsName, stemsOf, subjectPhrases, type HistoryTurn, type Topic } from './rules/topics';
@@ -568,6 +570,15 @@ export function resolveDefinites(ask: string, history: readonly HistoryTurn[], s
     antecedents.push(fuller);
     evidence.push(`${determiner.word} ${noun.word}`);
   }
+  // "Did Bench make it into Cooperstown?" → "Did Johnny Bench make it into Cooperstown?"
+  let moved = 0;
+  for (const name of shortNames(question, history)) {
+    const at = name.index + moved;
+    question = question.slice(0, at) + name.full + question.slice(at + name.short.length);
+    moved += name.full.length - name.short.length;
+    antecedents.push(name.full);
+    evidence.push(name.short);
+  }
   return { question, antecedents, evidence };
 }
 
@@ -671,7 +682,8 @@ function resolveTurn(text: string, history: readonly HistoryTurn[], resolvedHist
   // statement before the question ("You also mentioned rain gardens. How do they compare?") is the newer utterance.
   const personal = ANAPHORIC_PRONOUNS.has((decision.evidence[0] ?? '').toLowerCase().replace(/['’]s$/, ''));
   // The same kind of pronoun: "How did he cook it?" after "Why did Ben Franklin want it …": "he" continued Ben Franklin, and "it" is not he.
-  const kind = pronounKind(decision.evidence[0] ?? '');
+  const pronoun = (decision.evidence[0] ?? '').toLowerCase();
+  const kind = pronounKind(pronoun);
   const sameKind = center.pronoun === undefined || pronounKind(center.pronoun) === kind;
   const continues = decision.reason === 'dangling-pronoun' && personal && !preamble && sameKind ? center.phrases.map((phrase) => stemsOf(phrase).join(' ')) : [];
   // Locative "there" means a place: a phrase the user put after "in", "at", "near", … ("the best Yakiniku
@@ -690,7 +702,10 @@ function resolveTurn(text: string, history: readonly HistoryTurn[], resolvedHist
     const things = decision.reason !== 'dangling-pronoun' || kind === 'person' ? topics : topics.filter((t) => !center.persons?.includes(t.stems.join(' ')));
     if (things.length) topics = things;
     const at = topics.findIndex((t) => continues.includes(t.stems.join(' ')));
-    return at > 0 ? [topics[at] as Topic, ...topics.slice(0, at), ...topics.slice(at + 1)] : topics;
+    if (at > 0) topics = [topics[at] as Topic, ...topics.slice(0, at), ...topics.slice(at + 1)];
+    // "What was he known for?" where no user turn names a person: the one the answers talk about.
+    const person = kind === 'person' && decision.reason === 'dangling-pronoun' && !agreeingTopic(pronoun, topics) ? answerPerson(history.map((h) => h.assistant)) : undefined;
+    return person ? [{ phrase: person, stems: stemsOf(person), score: topics[0]?.score ?? 1 }, ...topics] : topics;
   };
   const rank = (h: readonly HistoryTurn[]) => (h === history ? centered(rankTopics(resolvedHistory, specificity, options, preamble).filter((t) => !t.stems.every((st) => own.has(st)))) : rankTopics(h, specificity, options));
   // An ellipsis continues the previous question as it was searched (its trace), not as the rules alone would read it.
@@ -736,5 +751,6 @@ function resolveTurn(text: string, history: readonly HistoryTurn[], resolvedHist
 }
 
 function readDefinites(definite: { antecedents: string[]; evidence: string[] }): string {
-  return `read ${definite.evidence.map((e, i) => `“${e}” as “the ${definite.antecedents[i] ?? ''}”`).join(', ')}`;
+  // "the college" as "the Electoral College"; a name said short ("Bench", no article) as the name in full.
+  return `read ${definite.evidence.map((e, i) => `“${e}” as “${/\s/.test(e) ? 'the ' : ''}${definite.antecedents[i] ?? ''}”`).join(', ')}`;
 }

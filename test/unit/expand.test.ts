@@ -278,6 +278,39 @@ describe('resolve, then expand', () => {
     expect(resolveAndExpand('How big is the garden bed?', [{ user: 'How do I start a vegetable garden?', assistant: '' }], sp).question).toMatch(/^How big is the garden bed/);
   });
 
+  it('a name said short (“Bench”, “Anne”) is the name the conversation wrote in full', () => {
+    const sp = specific({ cooperstown: 0.9, bench: 0.3, bonny: 0.9, anne: 0.5, catchers: 0.6 });
+    const pirates = [{ user: 'Who was Anne Bonny?', assistant: '' }, { user: 'What was she famous for?', assistant: '' }];
+    const anne = resolveAndExpand('What happened to Anne?', pirates, sp);
+    expect(anne).toMatchObject({ question: 'What happened to Anne Bonny?', decision: { action: 'condense', reason: 'definite-description', evidence: ['Anne'] }, antecedents: ['Anne Bonny'] });
+    expect(anne.reason).toMatch(/^read “Anne” as “Anne Bonny”/);
+    // No user turn names him: the answers do, in full and by the last name.
+    const catchers = [{ user: 'Who are the greatest catchers of all time?', assistant: 'Johnny Bench is the greatest catcher in baseball history. Bench was Rookie of the Year in 1968. Yogi Berra fans will disagree.' }];
+    expect(resolveAndExpand('Did Bench make it into Cooperstown?', catchers, sp).question).toBe('Did Johnny Bench make it into Cooperstown?');
+    // A capitalized word before the noun it modifies is no name of its own; nor is one that opens the sentence,
+    // nor the full name itself, nor the head of a place's name.
+    const poetry = [{ user: 'Tell me about Hebrew Biblical poetry.', assistant: '' }];
+    expect(resolveAndExpand('Did Biblical poetry influence hymns?', poetry, sp).question).toBe('Did Biblical poetry influence hymns?');
+    expect(resolveAndExpand('Bench made it into Cooperstown?', catchers, sp).question).not.toMatch(/Johnny/);
+    expect(resolveAndExpand('Did Anne Bonny have children?', pirates, sp).question).toBe('Did Anne Bonny have children?');
+    expect(resolveAndExpand('Is the Lake frozen in winter?', [{ user: 'What is there to see in Salt Lake City?', assistant: '' }], sp).question).not.toMatch(/Salt Lake City/);
+  });
+
+  it('“he” where no user turn names a person: the person the answers name in full and again by the last name', () => {
+    const sp = specific({ catchers: 0.6, known: 0.1, award: 0.4, married: 0.3 });
+    const catchers = [{ user: 'Who are the greatest catchers of all time?', assistant: 'Johnny Bench is the greatest catcher in baseball history. Bench was Rookie of the Year in 1968. Yogi Berra fans will disagree.' }];
+    const out = resolveAndExpand('What was he known for?', catchers, sp);
+    expect(out.question).toBe('What was Johnny Bench known for?');
+    // Possessive, and no article from a longer name the answer also writes ("the Johnny Bench Award").
+    const award = [{ ...catchers[0]!, assistant: `${catchers[0]!.assistant} The best college catcher receives the Johnny Bench Award.` }];
+    expect(resolveAndExpand('Who won his award?', award, sp).question).toBe('Who won Johnny Bench\'s award?');
+    // A name never shortened in the answer ("Major League Baseball") is no person's; a user-named person comes first.
+    const league = [{ user: 'Who are the greatest catchers of all time?', assistant: 'Catchers in Major League Baseball are rare. Major League Baseball says so.' }];
+    expect(resolveAndExpand('Was he married?', league, sp).question).not.toMatch(/League/);
+    const named = [{ user: 'Tell me about Yogi Berra.', assistant: 'Johnny Bench is the greatest catcher. Bench won twice.' }];
+    expect(resolveAndExpand('Was he married?', named, sp).question).toBe('Was Yogi Berra married?');
+  });
+
   it('a demonstrative before a noun is read like a definite one: “this theory” after an answer naming the Catecholamine Theory', () => {
     const sp = specific({ depression: 0.9, theory: 0.4, cause: 0.2, phenylalanine: 0.9 });
     const history = [{ user: 'How does phenylalanine affect mood?', assistant: 'One explanation is the Catecholamine Theory, which links low norepinephrine to low mood.' }];

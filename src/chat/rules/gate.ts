@@ -49,7 +49,7 @@ export type GateReason =
   | 'fragment'
   /** Condense: only everyday words, no specific topic named ("what are the main benefits?"). */
   | 'implicit-topic'
-  /** Condense: "the College" after "the Electoral College": a definite noun an earlier turn named more fully. */
+  /** Condense: "the College" after "the Electoral College", "Bench" after "Johnny Bench": a definite noun or a name the conversation said more fully. */
   | 'definite-description'
   /** Condense: a definite noun of everyday words whose referent the conversation supplies ("the batteries", "the team"), or a name of everyday words whose setting it supplies ("the Museum of Art", "the 321 method"). */
   | 'bridging'

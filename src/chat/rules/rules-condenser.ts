@@ -11,7 +11,7 @@ import { isContentWord, isNoun } from './words';
 import { readableHistory } from './read-bounds';
 import { sentencesOf } from './sentences';
 import { isWrittenAsName, stemsOf, trackTopics, type HistoryTurn, type Topic } from './topics';
-import { COMMON_VERBS, ELLIPSIS_OPENERS, PERSONAL_PRONOUNS, PLURAL_PRONOUNS, REPAIR } from './word-lists';
+import { COMMON_VERBS, ELLIPSIS_OPENERS, NO_PERSON_HEADS, PERSONAL_PRONOUNS, PLURAL_PRONOUNS, REPAIR } from './word-lists';
 import { escapeRegExp } from '../../util/escape-regexp';
 
 export interface Condensation {
@@ -384,14 +384,16 @@ const DETERMINERS: Readonly<Record<string, string>> = { the: 'the', a: 'the', an
  * then the answers, whose possessives speak for the assistant.
  */
 function withDeterminer(phrase: string, history: readonly HistoryTurn[]): string {
-  // One word may stand between ("the same note", "my old phone": words no topic holds).
-  const pattern = new RegExp(`(?:^|[^\\p{L}\\p{N}'’-])(the|an?|this|that|these|those|my|our|your)\\s+(?:[\\p{L}-]+\\s+)?${escapeRegExp(phrase).replace(/\s+/g, '\\s+')}(?![\\p{L}\\p{N}])`, 'iu');
+  // One word may stand between ("the same note", "my old phone": words no topic holds). Not before a longer name:
+  // in "the Johnny Bench Award" the article is the award's, not Johnny Bench's.
+  const pattern = new RegExp(`(?:^|[^\\p{L}\\p{N}'’-])(the|an?|this|that|these|those|my|our|your)\\s+(?:[\\p{L}-]+\\s+)?${escapeRegExp(phrase).replace(/\s+/g, '\\s+')}(?![\\p{L}\\p{N}])`, 'giu');
   const bare = new RegExp(`(?:^|[^\\p{L}\\p{N}'’-])${escapeRegExp(phrase).replace(/\s+/g, '\\s+')}(?![\\p{L}\\p{N}])`, 'iu');
+  const name = isWrittenAsName(phrase);
   for (const role of ['user', 'assistant'] as const) {
     for (let t = history.length - 1; t >= 0; t--) {
       const text = (history[t] as HistoryTurn)[role];
       if (!bare.test(text)) continue;
-      const found = pattern.exec(text)?.[1]?.toLowerCase();
+      const found = [...text.matchAll(pattern)].find((m) => !(name && /^\s+\p{Lu}\p{Ll}/u.test(text.slice((m.index ?? 0) + m[0].length))))?.[1]?.toLowerCase();
       if (!found) return phrase;
       const determiner = role === 'assistant' ? 'the' : DETERMINERS[found] ?? 'the';
       return `${determiner} ${phrase}`;
@@ -405,8 +407,6 @@ const IRREGULAR_PLURALS = new Set(['people', 'children', 'men', 'women', 'police
 /** Singular nouns for groups, which English refers to as "they" as readily as "it". */
 const COLLECTIVE_NOUNS = new Set(['government', 'team', 'company', 'band', 'group', 'family', 'staff', 'public', 'crew', 'committee', 'army', 'club', 'party', 'board', 'council', 'administration', 'audience', 'community', 'organization', 'organisation', 'firm', 'congress', 'parliament', 'court', 'union', 'church', 'navy', 'industry', 'population', 'tribe', 'squad', 'agency', 'department', 'ministry']);
 
-/** Heads of names that name a place, an institution or a thing, never a person "he" or "she" means. */
-const NO_PERSON_HEADS = new Set(['club', 'company', 'corporation', 'inc', 'ltd', 'university', 'college', 'school', 'academy', 'institute', 'church', 'cathedral', 'city', 'county', 'state', 'states', 'country', 'kingdom', 'republic', 'river', 'lake', 'mountain', 'island', 'street', 'avenue', 'road', 'house', 'museum', 'park', 'party', 'band', 'team', 'hotel', 'restaurant', 'airport', 'bank', 'foundation', 'council', 'agency', 'department', 'ministry', 'army', 'navy', 'war', 'act', 'law', 'festival', 'games', 'olympics', 'award', 'prize', 'center', 'centre', 'station', 'bridge', 'tower', 'empire', 'movement', 'project', 'experiment', 'program', 'programme', 'system', 'disease', 'syndrome']);
 
 /**
  * The antecedent a pronoun agrees with, among the topics close to the best:
@@ -414,7 +414,13 @@ const NO_PERSON_HEADS = new Set(['club', 'company', 'corporation', 'inc', 'ltd',
  * No agreeing topic: the best one.
  */
 function agreeing(word: string, topics: Topic[]): Topic {
-  const top = topics[0] as Topic;
+  return agreeingTopic(word, topics) ?? (topics[0] as Topic);
+}
+
+/** The topic close to the best that `word` agrees with (see agreeing), or undefined where none does. */
+export function agreeingTopic(word: string, topics: readonly Topic[]): Topic | undefined {
+  const top = topics[0];
+  if (!top) return undefined;
   const close = topics.slice(0, 4).filter((t) => t.score >= top.score * 0.4);
   const head = (t: Topic) => t.phrase.split(/\s+/).at(-1)?.toLowerCase() ?? '';
   const plural = (t: Topic) => /[^s]s$/i.test(t.phrase) || IRREGULAR_PLURALS.has(head(t));
@@ -428,7 +434,7 @@ function agreeing(word: string, topics: Topic[]): Topic {
     : word === 'there' ? (t: Topic) => /^\p{Lu}/u.test(t.phrase)
     : PLURAL_PRONOUNS.has(word) ? (t: Topic) => plural(t) || COLLECTIVE_NOUNS.has(head(t))
       : (t: Topic) => !plural(t);
-  return close.find(test) ?? top;
+  return close.find(test);
 }
 
 function appendTopics(question: string, topics: Topic[]): Condensation {

@@ -108,3 +108,6 @@ export const ASPECT_NOUNS = words(`type types kinds effect effects impact impact
 /** Prepositions the search stopwords leave in (they are rare enough to index): never part of a topic phrase. */
 export const PREPOSITIONS = words(`behind across among amongst toward towards upon beyond beneath despite via around along within without
   throughout near onto underneath besides except unlike per amid inside outside`);
+
+/** Heads of names that name a place, an institution or a thing, never a person "he" or "she" means. */
+export const NO_PERSON_HEADS: ReadonlySet<string> = new Set(['club', 'company', 'corporation', 'inc', 'ltd', 'university', 'college', 'school', 'academy', 'institute', 'church', 'cathedral', 'city', 'county', 'state', 'states', 'country', 'kingdom', 'republic', 'river', 'lake', 'mountain', 'island', 'street', 'avenue', 'road', 'house', 'museum', 'park', 'party', 'band', 'team', 'hotel', 'restaurant', 'airport', 'bank', 'foundation', 'council', 'agency', 'department', 'ministry', 'army', 'navy', 'war', 'act', 'law', 'festival', 'games', 'olympics', 'award', 'prize', 'center', 'centre', 'station', 'bridge', 'tower', 'empire', 'movement', 'project', 'experiment', 'program', 'programme', 'system', 'disease', 'syndrome']);
