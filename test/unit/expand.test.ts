@@ -656,6 +656,26 @@ describe('resolve, then expand', () => {
     expect(resolveAndExpand('what about side effects?', [{ user: 'what are the symptoms of anxiety disorders?', assistant: '' }], sp).question).toBe('what are the symptoms of anxiety disorders, for side effects?');
   });
 
+  it('an alternative that repeats a noun with a new phrase parallels the question that asked about that noun, not the previous one', () => {
+    const sp = specific({ stigma: 0.8, africa: 0.7, asia: 0.7, america: 0.7, north: 0.4, methods: 0.3, western: 0.5, medicine: 0.5, causes: 0.2 });
+    const history = [
+      { user: 'What are the causes of stigma in Africa?', assistant: '' },
+      { user: 'Could you expand on some of these methods?', assistant: '' },
+      { user: 'How effective are these methods and could they be combined with Western medicine?', assistant: '' },
+    ];
+    // "Okay. Now, …": both markers read past; "the causes" repeated, "in Asia" takes the place of "in Africa".
+    expect(resolveAndExpand('Okay. Now, what about the causes in Asia?', history, sp).question).toBe('Okay. What are the causes of stigma in Asia?');
+    // A second alternative parallels the question the first one did, not the first one's reading of it.
+    const second = [...history, { user: 'What about the causes in Asia?', assistant: '' }, { user: 'Is there a relationship between these values and mental illness?', assistant: '' }];
+    expect(resolveAndExpand('What about the causes in North America?', second, sp).question).toBe('What are the causes of stigma in North America?');
+    // A noun alone contrasts with what the previous question asked about; a repair corrects the previous question.
+    const dog = [{ user: 'Can my dog get the virus?', assistant: '' }, { user: 'How can I protect my family?', assistant: '' }];
+    expect(resolveAndExpand('what about my dog?', dog, sp).question).toMatch(/^How can I protect/);
+    expect(resolveAndExpand('No, I meant the causes in Asia.', history, sp).question).not.toMatch(/stigma/);
+    // Nothing older names the noun: the previous question, as before.
+    expect(resolveAndExpand('what about the risks in Asia?', history, sp).question).toMatch(/^How effective are/);
+  });
+
   it('a noun asked "of" a bare noun phrase of two words or more names its topic, everyday as the words are; an article, a pro-form or one word does not', () => {
     const everyday = specific({ solar: 0.3, energy: 0.3, advantages: 0.2, conflict: 0.3, theory: 0.3, examples: 0.2, treatment: 0.3, melatonin: 0.9 });
     expect(gateBySpecificity('What are advantages of solar energy?', true, everyday)).toMatchObject({ action: 'keep', reason: 'self-contained', evidence: ['solar energy'] });

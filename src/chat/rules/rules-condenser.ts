@@ -11,7 +11,7 @@ import { isContentWord, isNoun } from './words';
 import { readableHistory } from './read-bounds';
 import { sentencesOf } from './sentences';
 import { isWrittenAsName, stemsOf, trackTopics, type HistoryTurn, type Topic } from './topics';
-import { COMMON_VERBS, ELLIPSIS_OPENERS, NO_PERSON_HEADS, PERSONAL_PRONOUNS, PLURAL_PRONOUNS, REPAIR } from './word-lists';
+import { COMMON_VERBS, DETERMINERS as DETERMINER_WORDS, ELLIPSIS_OPENERS, FUNCTION_WORDS, NO_PERSON_HEADS, PERSONAL_PRONOUNS, PLURAL_PRONOUNS, PREPOSITIONS, REPAIR, TOPIC_SWITCH } from './word-lists';
 import { escapeRegExp } from '../../util/escape-regexp';
 
 export interface Condensation {
@@ -92,7 +92,10 @@ export function lastQuestionClause(question: string): string {
 const OWN_QUESTION = /^(?:what|which|who|whom|whose|when|where|why|how|is|are|was|were|do|does|did|can|could|will|would|should)\b/i;
 
 /** The fragment after an ellipsis opener ("what about damaged items?" → "damaged items"), or '' for a bare one. */
-function fragmentOf(body: string): { opener: string; fragment: string } {
+function fragmentOf(typed: string): { opener: string; fragment: string } {
+  // "Now, what about the causes in Asia?": a marker of a new turn in the talk before it (the gate reads past it too).
+  // "Okay. Now, what about …": two such markers, read past one after the other.
+  const body = typed.replace(TOPIC_SWITCH, '').replace(TOPIC_SWITCH, '');
   const opener = ELLIPSIS_OPENERS.exec(body);
   return { opener: opener?.[0] ?? '', fragment: opener ? body.slice(opener[0].length).trim().replace(/^[,:;-]\s*/, '') : '' };
 }
@@ -126,7 +129,9 @@ function continuedQuestion(history: readonly HistoryTurn[], depth: number, rank:
 function spliceEllipsis(question: string, history: readonly HistoryTurn[], top: Topic | undefined, depth: number, rank: (h: readonly HistoryTurn[]) => Topic[], asked?: AskedAs): Condensation {
   const body = strip(question);
   const { opener, fragment } = fragmentOf(body);
-  const previous = fragment && ALTERNATIVE.test(opener) ? continuedQuestion(history, depth, rank, asked) : resolvedQuestion(history, depth, rank, asked);
+  const continued = fragment && ALTERNATIVE.test(opener) ? continuedQuestion(history, depth, rank, asked) : resolvedQuestion(history, depth, rank, asked);
+  const contrasting = fragment && ALTERNATIVE.test(opener) && !new RegExp(`${REPAIR}$`, 'i').test(opener);
+  const previous = continued !== undefined && contrasting ? parallelQuestion(fragment, continued, history, asked) ?? continued : continued;
   if (!previous) return top ? appendTopics(question, [top]) : { question, reason: 'no earlier question; kept as typed' };
   if (fragment && OWN_QUESTION.test(fragment) && fragment.split(/\s+/).length >= 3) {
     return top ? appendTopics(fragment, [top]) : { question: fragment, reason: `a question of its own after “${opener}”` };
@@ -142,6 +147,48 @@ function spliceEllipsis(question: string, history: readonly HistoryTurn[], top: 
   }
   const glue = /^(?:for|in|on|at|with|without|from|during|after|before|to|of|by|about|if|when)\b/i.test(fragment) ? ' ' : ', for ';
   return { question: `${base}${glue}${fragment}?`, reason: `spliced “${fragment}” into the previous question “${base}”` };
+}
+
+/** User turns an alternative may reach back to for the question it parallels, before the previous one. */
+const PARALLEL_TURNS = 3;
+
+/**
+ * "What are the causes of stigma in Africa?", two questions about methods, then "Okay. Now, what about the causes in
+ * Asia?": an alternative that repeats a noun with a new modifier ("the causes" + "in Asia") parallels the question
+ * that asked about that noun, the newest such one of the last PARALLEL_TURNS before the previous question, where
+ * the previous question does not name it (parallelism decides an ellipsis's antecedent clause). Matched on what the
+ * user typed, not on how an earlier turn was resolved (a wrong guess there must not attract the remnant). Undefined
+ * where the previous question names the noun, where the remnant is a noun alone ("what about my dog?" contrasts
+ * with something the previous question asked about, not with an older mention of dogs), or where no question does.
+ */
+function parallelQuestion(fragment: string, previous: string, history: readonly HistoryTurn[], asked?: AskedAs): string | undefined {
+  const head = modifiedHead(fragment);
+  const names = (question: string) => tokenize(lastQuestionClause(question)).some((t) => t.word === head);
+  if (head === undefined || names(previous)) return undefined;
+  // A parallel alternative before ("what about the causes in Asia?") is read as it was asked ("What are the causes
+  // of stigma in Asia?"), and its phrase is what this one replaces.
+  const questions = history.filter((t) => decide(t.user, true).action !== 'reply').slice(0, -1);
+  const parallel = questions.slice(-PARALLEL_TURNS).reverse().find((turn) => names(turn.user));
+  return parallel && (asked?.(parallel) ?? parallel.user);
+}
+
+/**
+ * The head of a remnant that is a noun with a modifier of its own, lower case: "the causes in Asia" → causes,
+ * "damaged items" → items; undefined for a noun alone ("my dog"), a name, or a prepositional remnant ("for lobular").
+ */
+function modifiedHead(fragment: string): string | undefined {
+  const tokens = tokenize(fragment);
+  if (FUNCTION_WORDS.has(tokens[0]?.word ?? '') || PREPOSITIONS.has(tokens[0]?.word ?? '')) return undefined;
+  const end = tokens.findIndex((t, i) => i > 0 && (FUNCTION_WORDS.has(t.word) || PREPOSITIONS.has(t.word)));
+  const words = tokens.slice(0, end < 0 ? undefined : end);
+  const phrase = words.filter((t) => !DETERMINER_WORDS.has(t.word));
+  const head = phrase.at(-1);
+  // After a determiner a word is a noun ("the causes"), whatever else it can be.
+  const noun = head !== undefined && (isNoun(head.word) || DETERMINER_WORDS.has(words[0]?.word ?? ''));
+  if (!head || !noun || /^\p{Lu}/u.test(fragment.slice(head.index, head.index + 1))) return undefined;
+  // A modifier: a word before the head, or a phrase after it.
+  const modified = phrase.length >= 2 || (end >= 0 && tokens.slice(end).some((t) => isContentWord(t.word)));
+  return modified ? head.word : undefined;
 }
 
 /** Capitalized words (a name) inside a sentence, not its first word; "I" is no name. */
@@ -169,6 +216,9 @@ function contrastedName(base: string, fragment: string): Correlate | undefined {
 /** A remnant's correlate in the previous question: the text it replaces there, where, and what goes in (the remnant without a leading determiner). */
 interface Correlate { name: string; index: number; replacement?: string }
 
+/** A remnant that is a noun and a phrase after it: "the causes in Asia" (causes; in Asia). */
+const REPEATED_NOUN = /^(?:(?:the|a|an|my|our|your)\s+)?([\p{L}-]+)\s+(\p{Ll}+\s+\S.*)$/u;
+
 /** Prepositions whose phrase a remnant with the same preposition replaces ("per month" → "per year", "to Germany" → "to Canada"). */
 const CONTRAST_PREPOSITIONS = /^(for|in|on|at|with|without|from|during|after|before|to|by|per|under|over|near|since|until)\s+(\S.*)$/i;
 
@@ -192,6 +242,14 @@ function contrastedModifier(base: string, fragment: string, history: readonly Hi
   const tokens = tokenize(base);
   const prepositional = CONTRAST_PREPOSITIONS.exec(fragment);
   if (prepositional) return samePreposition(base, tokens, (prepositional[1] ?? '').toLowerCase());
+  // "what about the causes in Asia?" after "What are the causes of stigma in Africa?": the noun repeated, its
+  // phrase with the same preposition is the contrast ("in Africa" → "in Asia").
+  const repeated = REPEATED_NOUN.exec(fragment);
+  const phrase = repeated ? CONTRAST_PREPOSITIONS.exec(repeated[2] ?? '') : null;
+  if (repeated && phrase && tokens.some((t) => t.word === (repeated[1] ?? '').toLowerCase())) {
+    const correlate = samePreposition(base, tokens, (phrase[1] ?? '').toLowerCase());
+    if (correlate) return { ...correlate, replacement: repeated[2] ?? '' };
+  }
   const core = fragment.replace(/^(?:the|a|an|my|our|your)\s+/i, '');
   if (COORDINATED.test(fragment)) return pluralProForm(base, tokens);
   // "And what about the cons?" after "What are the pros and cons?": one side of a pair the question asked about together.
