@@ -20,6 +20,14 @@ describe('topic tracking', () => {
     expect(candidatePhrases("Lumen pens carry a one-year limited warranty.")).toEqual(['Lumen pens', 'one-year limited warranty']);
     // "like" before a noun phrase is a preposition, never part of the topic.
     expect(candidatePhrases('That sounds like organic farming.')).toEqual(['organic farming']);
+    // A question opened by a copula and a determined subject ends in its predicate, no part of the subject's phrase;
+    // not a predicate noun phrase of its own ("a sports car"). Without a determiner nothing says where the subject
+    // ends ("Is Python open source?"), so such a question stays one phrase.
+    expect(candidatePhrases('Was the disruption widespread?')).toEqual(['disruption']);
+    expect(candidatePhrases('Is the Spy Museum free?')).toEqual(['Spy Museum']);
+    expect(candidatePhrases('Why is the sky blue?')).toEqual(['sky']);
+    expect(candidatePhrases('Is the Roadster a sports car?')).toEqual(['Roadster', 'sports car']);
+    expect(candidatePhrases('Is oat milk healthy?')).toEqual(['oat milk healthy']);
     // Numbers inside names, not counts; two names joined by "and"; no verb before a name; "become" is a verb.
     expect(candidatePhrases('What is a 529 plan?')).toEqual(['529 plan']);
     expect(candidatePhrases('What is unique about the Model 3?')).toEqual(['unique', 'Model 3']);

@@ -80,6 +80,7 @@ function readPhrases(text: string): string[] {
     const words = written.map((word) => word.replace(/'s$/i, ''));
     const lower = words.map((word) => word.toLowerCase());
     const verbAfterName = verbAfterNamedSubject(words);
+    const copulaPredicate = predicateOfCopula(words);
     const topical = (word: string | undefined) => {
       const lower = word?.toLowerCase() ?? '';
       return !!word && !lower.includes("'") && isContentWord(lower) && !COMMON_VERBS.has(lower) && !COMPARATIVES.has(lower) && !SMALLTALK.has(lower) && !NON_TOPIC_WORDS.has(lower) && !PREPOSITIONS.has(lower) && !/ly$/.test(lower) && lower.length >= 2 && !/^\d/.test(lower);
@@ -96,7 +97,7 @@ function readPhrases(text: string): string[] {
       const number = /^\d[\d/.-]*$/.test(word) && ((word.length > 1 && topical(words[i + 1])) || (/^\p{Lu}\p{Ll}/u.test(words[i - 1] ?? '') && topical(words[i - 1]) && run.length > 0));
       // "Which is the most delicious?", "is it more expensive?": a word after a degree word that closes its
       // clause is a predicate adjective, no topic.
-      const predicate = i === words.length - 1 && DEGREE_WORDS.has(words[i - 1]?.toLowerCase() ?? '') && !/^\p{Lu}/u.test(word);
+      const predicate = (i === words.length - 1 && DEGREE_WORDS.has(words[i - 1]?.toLowerCase() ?? '') && !/^\p{Lu}/u.test(word)) || i === copulaPredicate;
       // "when two devices edit the same note": after a plural noun, a word without -s before a determiner is
       // the plural subject's verb (a noun phrase has no determiner inside it), whatever verb lists say; so is
       // one after an auxiliary's subject ("Why does ignore throw an error?"), whose verb is in the base form.
@@ -142,6 +143,26 @@ function subjectOfAuxiliary(words: readonly string[], start: number): boolean {
   if (QUESTION_AUXILIARIES.has(before)) return true;
   return DETERMINERS.has(before) && QUESTION_AUXILIARIES.has(words[start - 2]?.toLowerCase() ?? '');
 }
+
+/**
+ * "Was the disruption widespread?", "Is the Spy Museum free?", "Why is the sky blue?": a question opened by a
+ * copula whose subject opens with a determiner ends in its predicate, an adjective, no part of the subject's
+ * phrase. The position of that last word, or -1: where a determiner, a function word or a number comes after the
+ * subject's first word ("Is the Roadster a sports car?": a predicate noun phrase of its own), or the last word is capitalized.
+ */
+function predicateOfCopula(words: readonly string[]): number {
+  const at = words.map((w, i) => (w.length > 0 ? i : -1)).filter((i) => i >= 0);
+  let k = 0;
+  if (/^(?:why|how|when|where)$/i.test(words[at[k] ?? -1] ?? '')) k++;
+  if (!COPULA_OPENERS.has((words[at[k] ?? -1] ?? '').toLowerCase()) || !SUBJECT_DETERMINERS.has((words[at[k + 1] ?? -1] ?? '').toLowerCase())) return -1;
+  const last = at.at(-1) ?? -1;
+  const inner = at.slice(k + 2, -1);
+  if (inner.length === 0 || !/^\p{Ll}/u.test(words[last] ?? '')) return -1;
+  // A number starts a predicate noun phrase of its own ("Is the refund window 30 days?").
+  return inner.every((i) => { const w = (words[i] ?? '').toLowerCase(); return isContentWord(w) && !DETERMINERS.has(w) && !/\d/.test(w); }) ? last : -1;
+}
+const COPULA_OPENERS: ReadonlySet<string> = new Set(['is', 'are', 'was', 'were', "isn't", "aren't", "wasn't", "weren't"]);
+const SUBJECT_DETERMINERS: ReadonlySet<string> = new Set(['the', 'this', 'that', 'these', 'those', 'my', 'your', 'our', 'its', 'their']);
 
 /**
  * The position of the verb in a question whose auxiliary (first, or after a wh-word and up to three words)
