@@ -163,6 +163,7 @@ const LATER_TURNS: Row[] = [
   ['Which is the best programming language for beginners?', 'keep', 'self-contained'],
   // a wh-phrase whose clause is left to the conversation (sluicing)
   ['Cool! What kinds of innovations?', 'condense', 'missing-argument'],
+  ['cool! what kinds of innovations', 'condense', 'missing-argument'],
   ['What kinds of innovations were made in cathedrals?', 'keep', 'self-contained'],
   ['What are popular ones in France?', 'condense', 'which-one'],
   // substitution and quantifier ellipsis: the noun is the conversation's, whatever else the question names

@@ -338,7 +338,8 @@ function decideOnce(question: string, hasHistory: boolean): GateDecision {
 }
 
 /** A question that is only a classifying wh-phrase: "What kinds of innovations?", "Which type of product?". */
-const SLUICE = /(?:^|[.!?]\s+)((?:what|which)\s+(?:kinds?|types?|sorts?)\s+of\s+[\p{L}-]+)\s*\?\s*$/iu;
+// The question mark may be left out, as on a phone ("cool! what kinds of innovations").
+const SLUICE = /(?:^|[.!?]\s+)((?:what|which)\s+(?:kinds?|types?|sorts?)\s+of\s+[\p{L}-]+)\s*\??\s*$/iu;
 /** "which" as the subject of a comparison, with no noun of its own: "Which is more environmentally friendly?", "which are safer for kids?". */
 const WHICH_COMPARES = /(?:^|[.!?]\s+)which\s+(?:is|are|was|were|would\s+be|will\s+be)\s+(\p{L}+)/iu;
 /** What names the alternatives a "which" chooses among, in the question itself. */
