@@ -30,12 +30,16 @@ const UNIQUE_NOUNS: ReadonlySet<string> = new Set(['world', 'environment', 'eart
  */
 const SELF_IDENTIFYING = /^(?:most|least|best|worst|first|second|third|last|next|previous|same|whole|entire|only|main|following|above|other|famous|influential|popular|important|major|key|notable|leading|prominent|top|well-known|best-known|\S{3,}est)$/;
 
+/** Cardinal numbers as words, which the phrase reader leaves out of a phrase. */
+const CARDINALS = '(?:two|three|four|five|six|seven|eight|nine|ten|twelve)';
+
 /** The bridging definite phrase of `ask` (its words as the phrase reader found them), or undefined. */
 export function bridgingDefinite(ask: string, specificity: Specificity): string | undefined {
   for (const phrase of candidatePhrases(ask)) {
     // A name ("the Spy Museum", "the A380") says which one it is (one of everyday words still needs a setting: descriptiveName).
     if (/[\p{Lu}\p{N}]/u.test(phrase)) continue;
-    const found = new RegExp(`\\bthe\\s+${escapeRegExp(phrase)}\\b([^\\p{L}]*)(\\p{L}+)?`, 'iu').exec(ask);
+    // A number between ("the three periods", "the two types") presupposes a set the conversation introduced, as "the" does.
+    const found = new RegExp(`\\bthe\\s+(?:${CARDINALS}\\s+)?${escapeRegExp(phrase)}\\b([^\\p{L}]*)(\\p{L}+)?`, 'iu').exec(ask);
     if (!found) continue;
     const words = phrase.toLowerCase().split(/\s+/);
     if (SELF_IDENTIFYING.test(words[0] ?? '')) continue;

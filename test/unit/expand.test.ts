@@ -73,6 +73,9 @@ describe('resolve, then expand', () => {
     expect(gateBySpecificity('What makes the batteries unique?', true, sp)).toMatchObject({ action: 'condense', reason: 'bridging' });
     // Spider-Man is named, and specific: before, that kept the question; "the team" still needs the conversation.
     expect(gateBySpecificity('What is the relationship of Spider-Man to the team?', true, sp)).toMatchObject({ action: 'condense', reason: 'bridging', evidence: ['team'] });
+    // A number after "the" presupposes a set the conversation introduced ("the three periods"); "of" after it still anchors it.
+    expect(gateBySpecificity('How did Rome change across the three periods?', true, sp)).toMatchObject({ action: 'condense', reason: 'bridging', evidence: ['periods'] });
+    expect(gateBySpecificity('What are the three branches of the Spy Museum?', true, sp).action).toBe('keep');
     // Identified in the question: anchored by what follows it, a name, a specific word, unique by itself or by its own description.
     for (const own of ['What is the cost of solar power?', 'Is the Spy Museum free?', 'How does the phenylalanine convert to tyrosine?', 'Which type of driveway is better for the environment?',
       'What is the best time to visit Rome?', 'Which museums are the most popular?', 'What are the pros and cons of solar power?', 'Who did the Avengers fight in the last movie?',
