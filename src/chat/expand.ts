@@ -682,7 +682,7 @@ function resolveTurn(text: string, history: readonly HistoryTurn[], resolvedHist
   // statement before the question ("You also mentioned rain gardens. How do they compare?") is the newer utterance.
   const personal = ANAPHORIC_PRONOUNS.has((decision.evidence[0] ?? '').toLowerCase().replace(/['’]s$/, ''));
   // The same kind of pronoun: "How did he cook it?" after "Why did Ben Franklin want it …": "he" continued Ben Franklin, and "it" is not he.
-  const pronoun = (decision.evidence[0] ?? '').toLowerCase();
+  const pronoun = (decision.evidence[0] ?? '').toLowerCase().replace(/['’]s$/, '');
   const kind = pronounKind(pronoun);
   const sameKind = center.pronoun === undefined || pronounKind(center.pronoun) === kind;
   const continues = decision.reason === 'dangling-pronoun' && personal && !preamble && sameKind ? center.phrases.map((phrase) => stemsOf(phrase).join(' ')) : [];

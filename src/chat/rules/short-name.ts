@@ -22,10 +22,10 @@ export interface ShortName {
 }
 
 /**
- * The one-word names of `ask`, not opening a sentence (where any word is capitalized) nor modifying a noun, that a name of two or three
- * words in the conversation begins or ends with: the user's turns first, newest first, then the last answers, where
- * the name they write most often wins. A name headed by a place or an institution ("Salt Lake City") is left alone:
- * "Lake" is no short form of it.
+ * The one-word names of `ask`, not opening a sentence (where any word is capitalized) nor modifying a noun, that
+ * a name of two or three words in the conversation begins or ends with: the user's turns first, newest first, then
+ * the last answers, where the name they write most often wins. A name headed by a place or an institution ("Salt
+ * Lake City") is left alone: "Lake" is no short form of it.
  */
 export function shortNames(ask: string, history: readonly HistoryTurn[]): ShortName[] {
   const found: ShortName[] = [];
