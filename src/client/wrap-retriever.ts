@@ -12,6 +12,7 @@ import { ThreadlineError, throwIfAborted } from '../errors';
 import type { ProgressListener } from '../progress';
 import { RETRIEVER_METHODS, type Retriever, type RetrieverMethod } from '../retriever';
 import { fromWire, type RetrievalPort, type WorkerInit } from '../worker/protocol';
+import { STAGED, stagedParts } from '../worker/staged-documents';
 import { raced } from '../util/abort';
 import { pageListener } from '../util/page-listener';
 import { watchWorker } from './worker-watch';
@@ -97,7 +98,18 @@ export function wrapRetriever(makeWorker: () => Worker, init: Omit<WorkerInit, '
     try {
       // Starting the worker (hydrating a large index) can take a while: an abort meanwhile is honoured at once.
       await raced(Promise.race([current.ready, current.dead]), signal);
-      const call = current.remote.invoke(method, [...args.slice(0, arity), options], opId, pageListener(listener));
+      let data = args.slice(0, arity);
+      // A large add() goes ahead in parts, so that no one message blocks the page (staged-documents.ts).
+      const parts = method === 'add' ? stagedParts(data[0]) : null;
+      if (parts) {
+        for (const part of parts) {
+          throwIfAborted(signal);
+          await Promise.race([current.remote.stage(opId, part), current.dead]).catch((error: unknown) => { throw asCloneError(error); });
+        }
+        throwIfAborted(signal);
+        data = [STAGED];
+      }
+      const call = current.remote.invoke(method, [...data, options], opId, pageListener(listener));
       const result = await Promise.race([call, current.dead]).catch((error: unknown) => { throw asCloneError(error); });
       if (!result.ok) throw fromWire(result.error);
       return result.value;

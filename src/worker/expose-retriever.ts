@@ -10,6 +10,7 @@ import { RETRIEVER_METHODS, type IndexStats, type Retriever } from '../retriever
 import { lockManager } from '../util/web-locks';
 import { progressRelay } from '../util/progress-relay';
 import { envelope, type RetrievalPort, type WorkerInit } from './protocol';
+import { isStaged, StagedDocuments } from './staged-documents';
 
 /** An opened retriever the port can serve; `stats` answers init. */
 export type ServedRetriever = Retriever & { close(): void; stats(): Promise<IndexStats> };
@@ -20,6 +21,7 @@ export function exposeRetriever(
 ): RetrievalPort {
   let served: ServedRetriever | null = null;
   const aborts = new Map<number, AbortController>();
+  const staged = new StagedDocuments();
 
   return {
     init: (config, onProgress) => envelope(async () => {
@@ -49,14 +51,17 @@ export function exposeRetriever(
           signal: controller.signal,
           ...(relay.report ? { onProgress: relay.report } : {}),
         };
-        return (fn as (...a: unknown[]) => Promise<unknown>).apply(target, [...args.slice(0, arity), options]);
-      }).finally(() => aborts.delete(opId));
+        // A large add() sent its documents ahead (staged-documents.ts): the call carries a marker in their place.
+        const data = args.slice(0, arity).map((arg, i) => (i === 0 && isStaged(arg) ? staged.take(opId) : arg));
+        return (fn as (...a: unknown[]) => Promise<unknown>).apply(target, [...data, options]);
+      }).finally(() => { aborts.delete(opId); staged.drop(opId); });
       await relay.delivered(); // every event of the call is heard before its result, failed or not
       // comlink finds transferables by the returned object, so the envelope itself is marked.
       if (result.ok && ArrayBuffer.isView(result.value) && result.value.buffer instanceof ArrayBuffer) return transfer(result, [result.value.buffer]);
       return result;
     },
-    abort: (opId) => aborts.get(opId)?.abort(),
+    stage: (opId, parts) => { staged.receive(opId, parts); return Promise.resolve(); },
+    abort: (opId) => { aborts.get(opId)?.abort(); staged.drop(opId); },
     close: () => { served?.close(); served = null; return Promise.resolve(); },
   };
 }

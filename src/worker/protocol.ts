@@ -44,7 +44,9 @@ export interface RetrievalPort {
   init(config: WorkerInit, onProgress?: RemoteListener): Promise<WireResult<IndexStats>>;
   /** Calls one method of the engine; `args` are its data arguments, then its options minus signal and listener. */
   invoke(method: string, args: unknown[], opId: number, onProgress?: RemoteListener): Promise<WireResult<unknown>>;
-  /** Aborts the call with this operation id. */
+  /** Receives part of a large `add()` ahead of the call with this operation id (staged-documents.ts). */
+  stage(opId: number, parts: unknown): Promise<void>;
+  /** Aborts the call with this operation id (and drops what was staged for it). */
   abort(opId: number): void;
   close(): Promise<void>;
 }

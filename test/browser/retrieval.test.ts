@@ -87,6 +87,38 @@ describe('retrieval in Chromium (real worker, real IndexedDB, real offline model
     await tl.dispose();
   });
 
+  it('a large add() crosses to the worker in parts, no message over 256k characters of text; aborted at once it rejects with ABORTED and stores nothing, and sent again it indexes every document', async () => {
+    const name = freshName('staged');
+    const workers = capturingWorkers();
+    // The characters of text each message to the worker carries (comlink's messages, counted as cloning walks them).
+    const carried: number[] = [];
+    const chars = (value: unknown, depth = 0): number => (typeof value === 'string' ? value.length
+      : typeof value === 'object' && value !== null && depth < 8 ? Object.values(value).reduce((n: number, v) => n + chars(v, depth + 1), 0) : 0);
+    const tl = await createThreadline({ name, worker: () => {
+      const worker = workers.factory();
+      const post = worker.postMessage.bind(worker) as (message: unknown, transfer: Transferable[]) => void;
+      worker.postMessage = ((message: unknown, transfer: Transferable[] = []) => { carried.push(chars(message)); post(message, transfer); }) as typeof worker.postMessage;
+      return worker;
+    } });
+    // Two megabytes of text in eight documents, and one long document of its own.
+    const big = Array.from({ length: 8 }, (_, i) => ({ id: `big-${i}`, text: `Document ${i} about shipping zone ${i}. ${'Parcels travel by road and rail. '.repeat(8_000)}` }));
+    big.push({ id: 'long', text: `The long one about customs forms. ${'Forms are filled in online. '.repeat(40_000)}` });
+    const controller = new AbortController();
+    const run = tl.add(big, { signal: controller.signal });
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    controller.abort();
+    await expect(run).rejects.toMatchObject({ code: 'ABORTED' });
+    expect(await auditStore(name)).toMatchObject({ docs: [], partialDocs: [] });
+    carried.length = 0;
+    expect(await tl.add(big)).toMatchObject({ added: 9, failed: [] });
+    expect(carried.length).toBeGreaterThan(10);
+    expect(Math.max(...carried)).toBeLessThanOrEqual(256 * 1024 + 1_000);
+    expect((await tl.search('shipping zone 5', { k: 1, mode: 'lexical' }))[0]?.docId).toBe('big-5');
+    expect((await tl.search('customs forms', { k: 1, mode: 'lexical' }))[0]?.docId).toBe('long');
+    expect((await tl.documents()).find((d) => d.id === 'long')?.chunks).toBeGreaterThan(100);
+    await tl.dispose();
+  });
+
   it('a worker killed mid-ingest rejects pending calls within a second; the next call restarts it', async () => {
     const name = freshName('kill');
     const workers = capturingWorkers();
