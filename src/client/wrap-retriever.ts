@@ -99,8 +99,8 @@ export function wrapRetriever(makeWorker: () => Worker, init: Omit<WorkerInit, '
       // Starting the worker (hydrating a large index) can take a while: an abort meanwhile is honoured at once.
       await raced(Promise.race([current.ready, current.dead]), signal);
       let data = args.slice(0, arity);
-      // A large add() goes ahead in parts, so that no one message blocks the page (staged-documents.ts).
-      const parts = method === 'add' ? stagedParts(data[0]) : null;
+      // A large add() or embed() goes ahead in parts, so that no one message blocks the page (staged-documents.ts).
+      const parts = method === 'add' || method === 'embed' ? stagedParts(data[0]) : null;
       if (parts) {
         for (const part of parts) {
           throwIfAborted(signal);

@@ -51,7 +51,7 @@ export function exposeRetriever(
           signal: controller.signal,
           ...(relay.report ? { onProgress: relay.report } : {}),
         };
-        // A large add() sent its documents ahead (staged-documents.ts): the call carries a marker in their place.
+        // A large add() or embed() sent its documents or texts ahead (staged-documents.ts): the call carries a marker in their place.
         const data = args.slice(0, arity).map((arg, i) => (i === 0 && isStaged(arg) ? staged.take(opId) : arg));
         return (fn as (...a: unknown[]) => Promise<unknown>).apply(target, [...data, options]);
       }).finally(() => { aborts.delete(opId); staged.drop(opId); });

@@ -1,10 +1,10 @@
 /**
- * Large `add()` calls cross to the worker in parts. Posting a message clones its data on the page's main thread
- * in one task: nine million characters of documents took 80–180 ms in Chromium on a 2-core machine, long enough
- * for the page to miss frames and input (test/browser/hostile.test.ts counts long tasks). So documents whose
- * text adds up to more than STAGE_CHARS are sent ahead as parts of at most that many characters, each in its own
- * message (a long text split across several), and the call itself carries only a marker; the worker puts them
- * back together, in order, before the engine sees them. Between parts the page's event loop runs.
+ * Large `add()` and `embed()` calls cross to the worker in parts. Posting a message clones its data on the page's
+ * main thread in one task: nine million characters of documents took 80–180 ms in Chromium on a 2-core machine,
+ * long enough for the page to miss frames and input (test/browser/hostile.test.ts counts long tasks). So documents
+ * (or texts) whose text adds up to more than STAGE_CHARS are sent ahead as parts of at most that many characters,
+ * each in its own message (a long text split across several), and the call itself carries only a marker; the
+ * worker puts them back together, in order, before the engine sees them. Between parts the page's event loop runs.
  */
 
 /** Characters of document text per message: about 5 ms of cloning (measured as above). */
@@ -13,7 +13,7 @@ export const STAGE_CHARS = 256 * 1024;
 /** A part sent ahead: a document (its text possibly cut short), or more of the last document's text. */
 export type StagedPart = { doc: unknown } | { more: string };
 
-/** The data argument of an `add()` whose documents were sent ahead under its operation id. */
+/** The data argument of a call whose documents (or texts) were sent ahead under its operation id. */
 export interface StagedMarker { readonly staged: true }
 
 export const STAGED: StagedMarker = Object.freeze({ staged: true });
@@ -22,12 +22,22 @@ export function isStaged(value: unknown): value is StagedMarker {
   return typeof value === 'object' && value !== null && (value as { staged?: unknown }).staged === true && !Array.isArray(value);
 }
 
-function textOf(doc: unknown): string | undefined {
-  const text = typeof doc === 'object' && doc !== null ? (doc as { text?: unknown }).text : undefined;
+/** The text an item carries: a document's `text`, or the item itself where it is a string (`embed()`'s texts). */
+function textOf(item: unknown): string | undefined {
+  if (typeof item === 'string') return item;
+  const text = typeof item === 'object' && item !== null ? (item as { text?: unknown }).text : undefined;
   return typeof text === 'string' ? text : undefined;
 }
 
-/** `docs` as messages of parts, or null where one message is short enough (or `docs` is no array: the worker refuses it as before). */
+/** `item` with its text replaced by `text`. */
+function withText(item: unknown, text: string): unknown {
+  return typeof item === 'string' ? text : { ...(item as object), text };
+}
+
+/**
+ * `docs` (documents, or `embed()`'s strings) as messages of parts, or null where one message is short enough (or
+ * `docs` is no array: the worker refuses it as before).
+ */
 export function stagedParts(docs: unknown): StagedPart[][] | null {
   if (!Array.isArray(docs)) return null;
   let total = 0;
@@ -48,7 +58,7 @@ export function stagedParts(docs: unknown): StagedPart[][] | null {
     }
     flush();
     // A copy with its text cut short (own enumerable fields, as cloning takes them), then the rest in pieces.
-    messages.push([{ doc: { ...(doc as object), text: text.slice(0, STAGE_CHARS) } }]);
+    messages.push([{ doc: withText(doc, text.slice(0, STAGE_CHARS)) }]);
     for (let at = STAGE_CHARS; at < length; at += STAGE_CHARS) messages.push([{ more: text.slice(at, at + STAGE_CHARS) }]);
   }
   flush();
@@ -67,8 +77,10 @@ export class StagedDocuments {
       if (typeof part !== 'object' || part === null) continue;
       if ('doc' in part) docs.push(part.doc);
       else if (typeof (part as { more?: unknown }).more === 'string') {
-        const last = docs.at(-1) as { text?: unknown } | undefined;
-        if (last && typeof last === 'object' && typeof last.text === 'string') last.text += (part as { more: string }).more;
+        const more = (part as { more: string }).more;
+        const last = docs.at(-1) as { text?: unknown } | string | undefined;
+        if (typeof last === 'string') docs[docs.length - 1] = last + more;
+        else if (last && typeof last === 'object' && typeof last.text === 'string') last.text += more;
       }
     }
   }

@@ -87,7 +87,7 @@ describe('retrieval in Chromium (real worker, real IndexedDB, real offline model
     await tl.dispose();
   });
 
-  it('a large add() crosses to the worker in parts, no message over 256k characters of text; aborted at once it rejects with ABORTED and stores nothing, and sent again it indexes every document', async () => {
+  it('a large add() or embed() crosses to the worker in parts, no message over 256k characters of text; aborted at once it rejects with ABORTED and stores nothing, and sent again it indexes every document', async () => {
     const name = freshName('staged');
     const workers = capturingWorkers();
     // The characters of text each message to the worker carries (comlink's messages, counted as cloning walks them).
@@ -116,6 +116,14 @@ describe('retrieval in Chromium (real worker, real IndexedDB, real offline model
     expect((await tl.search('shipping zone 5', { k: 1, mode: 'lexical' }))[0]?.docId).toBe('big-5');
     expect((await tl.search('customs forms', { k: 1, mode: 'lexical' }))[0]?.docId).toBe('long');
     expect((await tl.documents()).find((d) => d.id === 'long')?.chunks).toBeGreaterThan(100);
+    // embed()'s texts the same way: each row the embedding of its whole text, as one short call gives it.
+    carried.length = 0;
+    const texts = ['customs forms', 'Forms are filled in online. '.repeat(20_000), 'customs forms'];
+    const rows = await tl.embed(texts);
+    expect(Math.max(...carried)).toBeLessThanOrEqual(256 * 1024 + 1_000);
+    const dims = rows.length / texts.length;
+    expect(Array.from(rows.subarray(0, dims))).toEqual(Array.from(rows.subarray(2 * dims)));
+    expect(Array.from(rows.subarray(0, dims))).toEqual(Array.from(await tl.embed(['customs forms'])));
     await tl.dispose();
   });
 

@@ -43,6 +43,19 @@ describe('large add() calls cross to the worker in parts (staged-documents.ts)',
     expect(await port.invoke('add', [STAGED, {}], 7)).toMatchObject({ ok: true, value: { added: 0 } });
   });
 
+  it('embed()\'s texts cross the same way: a long string split and put back whole', async () => {
+    const texts = ['short', 'x'.repeat(STAGE_CHARS * 2 + 3), 'y'.repeat(STAGE_CHARS)];
+    const parts = stagedParts(texts) ?? [];
+    expect(parts.length).toBeGreaterThanOrEqual(4);
+    const received: unknown[] = [];
+    const served = { embed: (list: unknown) => { received.push(list); return Promise.resolve(new Float32Array(0)); }, close: () => undefined, stats: () => Promise.resolve({ docs: 0 }) } as unknown as ServedRetriever;
+    const port = exposeRetriever(() => Promise.resolve(served), { embed: 1 });
+    await port.init({} as WorkerInit);
+    for (const message of parts) await port.stage(9, message);
+    expect(await port.invoke('embed', [STAGED, {}], 9)).toMatchObject({ ok: true });
+    expect(received).toEqual([texts]);
+  });
+
   it('an abort drops what was staged for the call', async () => {
     const { received, port } = recording();
     await port.init({} as WorkerInit);
