@@ -51,8 +51,9 @@ export function exposeRetriever(
           signal: controller.signal,
           ...(relay.report ? { onProgress: relay.report } : {}),
         };
-        // A large add() or embed() sent its documents or texts ahead (staged-documents.ts): the call carries a marker in their place.
-        const data = args.slice(0, arity).map((arg, i) => (i === 0 && isStaged(arg) ? staged.take(opId) : arg));
+        // A large add() or embed() sent its documents or texts ahead (staged-documents.ts): the call carries a marker in
+        // their place. Only where parts came: a caller's own { staged: true } reaches the engine, which refuses it.
+        const data = args.slice(0, arity).map((arg, i) => (i === 0 && isStaged(arg) && staged.has(opId) ? staged.take(opId) : arg));
         return (fn as (...a: unknown[]) => Promise<unknown>).apply(target, [...data, options]);
       }).finally(() => { aborts.delete(opId); staged.drop(opId); });
       await relay.delivered(); // every event of the call is heard before its result, failed or not

@@ -85,6 +85,11 @@ export class StagedDocuments {
     }
   }
 
+  /** Whether parts came for `opId`. */
+  has(opId: number): boolean {
+    return this.byOp.has(opId);
+  }
+
   /** The documents sent ahead for `opId` (none: an empty list), forgotten here. */
   take(opId: number): unknown[] {
     const docs = this.byOp.get(opId) ?? [];

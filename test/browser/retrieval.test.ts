@@ -124,6 +124,8 @@ describe('retrieval in Chromium (real worker, real IndexedDB, real offline model
     const dims = rows.length / texts.length;
     expect(Array.from(rows.subarray(0, dims))).toEqual(Array.from(rows.subarray(2 * dims)));
     expect(Array.from(rows.subarray(0, dims))).toEqual(Array.from(await tl.embed(['customs forms'])));
+    // A caller's own marker object is no staged call: refused as any non-array is.
+    await expect(tl.embed({ staged: true } as unknown as string[])).rejects.toMatchObject({ code: 'INVALID_INPUT' });
     await tl.dispose();
   });
 

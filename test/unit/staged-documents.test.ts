@@ -39,8 +39,10 @@ describe('large add() calls cross to the worker in parts (staged-documents.ts)',
     for (const message of parts ?? []) await port.stage(7, message);
     expect(await port.invoke('add', [STAGED, {}], 7)).toMatchObject({ ok: true, value: { added: 5 } });
     expect(received).toEqual([docs]);
-    // Taken once: a second call under the same id finds nothing staged.
+    // Taken once: a second call under the same id finds nothing staged, and the marker reaches the engine as it
+    // came (a caller's own { staged: true } is refused there as no array, not read as an empty list).
     expect(await port.invoke('add', [STAGED, {}], 7)).toMatchObject({ ok: true, value: { added: 0 } });
+    expect(received[1]).toEqual(STAGED);
   });
 
   it('embed()\'s texts cross the same way: a long string split and put back whole', async () => {
@@ -66,5 +68,8 @@ describe('large add() calls cross to the worker in parts (staged-documents.ts)',
     await port.invoke('add', [STAGED, {}], 3);
     // Only what came after the abort is left: a document-less remainder, which puts nothing together.
     expect(received).toEqual([[]]);
+    port.abort(3);
+    await port.invoke('add', [STAGED, {}], 3);
+    expect(received[1]).toEqual(STAGED);
   });
 });
