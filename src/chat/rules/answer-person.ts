@@ -8,7 +8,7 @@ import { nameRuns } from './name-runs';
 import { NO_PERSON_HEADS } from './word-lists';
 
 /** At most this many answers back, newest first: a person named longer ago is no longer what "he" means. */
-const ANSWERS_READ = 3;
+export const ANSWERS_READ = 3;
 
 /**
  * The most mentioned person of the newest of the last ANSWERS_READ answers that names one in full and again by

@@ -15,7 +15,7 @@ import { tokenize, type Token } from './tokenize';
 import { isContentWord, isEverydayWord, isNoun, looksPlural, NOT_NOUNS, POSSESSIVE_PRONOUNS } from './words';
 import {
   ANAPHORIC_PRONOUNS, AUXILIARIES, BARE_FOLLOWUPS, COMMON_VERBS, COMPARATIVES, DEMONSTRATIVES, DETERMINERS, ELLIPSIS_OPENERS, EXPLETIVE_IT_COMPLEMENTS, FUNCTION_WORDS, PLURAL_PRONOUNS, QUESTION_AUXILIARIES,
-  TIME_NOUNS, TOPIC_SWITCH, WH_WORDS,
+  COPULAS, TIME_NOUNS, TOPIC_SWITCH, WH_WORDS,
 } from './word-lists';
 
 export type GateReason =
@@ -222,7 +222,6 @@ export function referenceIndex(text: string, tokens: readonly Token[], word: str
 
 /** Words a demonstrative pronoun is often followed by that are no noun of its: adverbs ("for that instead", "is that enough?"). */
 const ADVERBS_AFTER: ReadonlySet<string> = new Set([...NOT_NOUNS, 'still', 'already', 'never', 'always', 'often', 'sometimes', 'later', 'either', 'enough', 'even', 'though', 'much']);
-const COPULAS: ReadonlySet<string> = new Set(['is', 'was', 'are', 'were', "isn't", "wasn't", "aren't", "weren't"]);
 const DO_SUPPORT: ReadonlySet<string> = new Set([...QUESTION_AUXILIARIES, "doesn't", "don't", "didn't", "won't", "can't"]);
 
 /**

@@ -102,6 +102,8 @@ function fragmentOf(typed: string): { opener: string; fragment: string } {
 
 /** "what about X?", "how about X?": X as an alternative to what was asked, not an addition to it ("and X?"). */
 const ALTERNATIVE = new RegExp(String.raw`(?:what|how) about$|\b${REPAIR}$`, 'i');
+/** A repair's opener ("No, I meant"): it corrects the previous question, never an older one. */
+const REPAIR_OPENER = new RegExp(`${REPAIR}$`, 'i');
 
 /** The X of "what about X?" / "how about X?" (an alternative to what was asked), or undefined. */
 export function alternativeOf(question: string): string | undefined {
@@ -130,7 +132,7 @@ function spliceEllipsis(question: string, history: readonly HistoryTurn[], top: 
   const body = strip(question);
   const { opener, fragment } = fragmentOf(body);
   const continued = fragment && ALTERNATIVE.test(opener) ? continuedQuestion(history, depth, rank, asked) : resolvedQuestion(history, depth, rank, asked);
-  const contrasting = fragment && ALTERNATIVE.test(opener) && !new RegExp(`${REPAIR}$`, 'i').test(opener);
+  const contrasting = fragment && ALTERNATIVE.test(opener) && !REPAIR_OPENER.test(opener);
   const previous = continued !== undefined && contrasting ? parallelQuestion(fragment, continued, history, asked) ?? continued : continued;
   if (!previous) return top ? appendTopics(question, [top]) : { question, reason: 'no earlier question; kept as typed' };
   if (fragment && OWN_QUESTION.test(fragment) && fragment.split(/\s+/).length >= 3) {

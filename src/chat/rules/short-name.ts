@@ -5,12 +5,10 @@
  * full it finds what the short form, often an everyday word ("bench"), cannot.
  */
 import type { HistoryTurn } from './topics';
+import { ANSWERS_READ } from './answer-person';
 import { nameRuns } from './name-runs';
 import { NO_PERSON_HEADS } from './word-lists';
 import { isNoun } from './words';
-
-/** At most this many answers back, newest first, after every user turn. */
-const ANSWERS_READ = 3;
 
 export interface ShortName {
   /** The short form as typed ("Bench"). */

@@ -10,7 +10,7 @@ import { sentencesOf } from './sentences';
 import { englishTexts } from './english';
 import { isContentWord, isEverydayWord, looksPlural } from './words';
 import { substituteAt } from './nominal-ellipsis';
-import { ASPECT_NOUNS, AUXILIARIES, COMMON_VERBS, COMPARATIVES, DETERMINERS, NON_TOPIC_WORDS, PREPOSITIONS, QUESTION_AUXILIARIES, SMALLTALK, WH_WORDS } from './word-lists';
+import { ASPECT_NOUNS, AUXILIARIES, COMMON_VERBS, COPULAS, COMPARATIVES, DETERMINERS, NON_TOPIC_WORDS, PREPOSITIONS, QUESTION_AUXILIARIES, SMALLTALK, WH_WORDS } from './word-lists';
 
 export interface HistoryTurn {
   user: string;
@@ -154,14 +154,13 @@ function predicateOfCopula(words: readonly string[]): number {
   const at = words.map((w, i) => (w.length > 0 ? i : -1)).filter((i) => i >= 0);
   let k = 0;
   if (/^(?:why|how|when|where)$/i.test(words[at[k] ?? -1] ?? '')) k++;
-  if (!COPULA_OPENERS.has((words[at[k] ?? -1] ?? '').toLowerCase()) || !SUBJECT_DETERMINERS.has((words[at[k + 1] ?? -1] ?? '').toLowerCase())) return -1;
+  if (!COPULAS.has((words[at[k] ?? -1] ?? '').toLowerCase()) || !SUBJECT_DETERMINERS.has((words[at[k + 1] ?? -1] ?? '').toLowerCase())) return -1;
   const last = at.at(-1) ?? -1;
   const inner = at.slice(k + 2, -1);
   if (inner.length === 0 || !/^\p{Ll}/u.test(words[last] ?? '')) return -1;
   // A number starts a predicate noun phrase of its own ("Is the refund window 30 days?").
   return inner.every((i) => { const w = (words[i] ?? '').toLowerCase(); return isContentWord(w) && !DETERMINERS.has(w) && !/\d/.test(w); }) ? last : -1;
 }
-const COPULA_OPENERS: ReadonlySet<string> = new Set(['is', 'are', 'was', 'were', "isn't", "aren't", "wasn't", "weren't"]);
 const SUBJECT_DETERMINERS: ReadonlySet<string> = new Set(['the', 'this', 'that', 'these', 'those', 'my', 'your', 'our', 'its', 'their']);
 
 /**

@@ -111,3 +111,6 @@ export const PREPOSITIONS = words(`behind across among amongst toward towards up
 
 /** Heads of names that name a place, an institution or a thing, never a person "he" or "she" means. */
 export const NO_PERSON_HEADS: ReadonlySet<string> = new Set(['club', 'company', 'corporation', 'inc', 'ltd', 'university', 'college', 'school', 'academy', 'institute', 'church', 'cathedral', 'city', 'county', 'state', 'states', 'country', 'kingdom', 'republic', 'river', 'lake', 'mountain', 'island', 'street', 'avenue', 'road', 'house', 'museum', 'park', 'party', 'band', 'team', 'hotel', 'restaurant', 'airport', 'bank', 'foundation', 'council', 'agency', 'department', 'ministry', 'army', 'navy', 'war', 'act', 'law', 'festival', 'games', 'olympics', 'award', 'prize', 'center', 'centre', 'station', 'bridge', 'tower', 'empire', 'movement', 'project', 'experiment', 'program', 'programme', 'system', 'disease', 'syndrome']);
+
+/** Forms of "be" that open a yes/no question or a predicate ("is that safe?", "Was the disruption widespread?"). */
+export const COPULAS: ReadonlySet<string> = new Set(['is', 'was', 'are', 'were', "isn't", "wasn't", "aren't", "weren't"]);
