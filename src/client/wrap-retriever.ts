@@ -95,6 +95,7 @@ export function wrapRetriever(makeWorker: () => Worker, init: Omit<WorkerInit, '
     const current = connect();
     const onAbort = () => { void current.remote.abort(opId); };
     signal?.addEventListener('abort', onAbort, { once: true });
+    let staging = false;
     try {
       // Starting the worker (hydrating a large index) can take a while: an abort meanwhile is honoured at once.
       await raced(Promise.race([current.ready, current.dead]), signal);
@@ -102,6 +103,7 @@ export function wrapRetriever(makeWorker: () => Worker, init: Omit<WorkerInit, '
       // A large add() or embed() goes ahead in parts, so that no one message blocks the page (staged-documents.ts).
       const parts = method === 'add' || method === 'embed' ? stagedParts(data[0]) : null;
       if (parts) {
+        staging = true;
         for (const part of parts) {
           throwIfAborted(signal);
           await Promise.race([current.remote.stage(opId, part), current.dead]).catch((error: unknown) => { throw asCloneError(error); });
@@ -113,6 +115,11 @@ export function wrapRetriever(makeWorker: () => Worker, init: Omit<WorkerInit, '
       const result = await Promise.race([call, current.dead]).catch((error: unknown) => { throw asCloneError(error); });
       if (!result.ok) throw fromWire(result.error);
       return result.value;
+    } catch (error) {
+      // Parts sent ahead stay in the worker until their call ends there; a call that never got there (a part or the
+      // call itself that cannot be cloned) would leave them for good: the worker drops them on an abort.
+      if (staging) void current.remote.abort(opId).catch(() => undefined);
+      throw error;
     } finally {
       signal?.removeEventListener('abort', onAbort);
     }

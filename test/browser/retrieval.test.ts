@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createThreadline, isThreadlineError, type Progress } from '../../src/index';
+import { createThreadline, isThreadlineError, type AddOptions, type Progress } from '../../src/index';
 import { auditStore, bulkDocs, capturingWorkers, freshName, sampleDocs, within } from './helpers';
 
 const QUESTIONS = ['what is the refund window?', 'how do I track my order?', 'which plan has shared team notebooks?', 'reset password link'];
@@ -126,6 +126,36 @@ describe('retrieval in Chromium (real worker, real IndexedDB, real offline model
     expect(Array.from(rows.subarray(0, dims))).toEqual(Array.from(await tl.embed(['customs forms'])));
     // A caller's own marker object is no staged call: refused as any non-array is.
     await expect(tl.embed({ staged: true } as unknown as string[])).rejects.toMatchObject({ code: 'INVALID_INPUT' });
+    await tl.dispose();
+  });
+
+  it('a large add() whose call cannot be cloned after its parts went rejects with INVALID_INPUT and tells the worker to drop those parts; the next add() indexes', async () => {
+    const name = freshName('staged-clone');
+    const workers = capturingWorkers();
+    // Each comlink call posted to the worker: its method path and its operation id (stage and abort take it first, invoke third).
+    const calls: { path: string; op: unknown }[] = [];
+    const tl = await createThreadline({ name, worker: () => {
+      const worker = workers.factory();
+      const post = worker.postMessage.bind(worker) as (message: unknown, transfer: Transferable[]) => void;
+      worker.postMessage = ((message: unknown, transfer: Transferable[] = []) => {
+        const m = message as { path?: unknown; argumentList?: { value?: unknown }[] };
+        const path = Array.isArray(m.path) ? m.path.join('.') : '';
+        if (path) calls.push({ path, op: m.argumentList?.[path === 'invoke' ? 2 : 0]?.value });
+        post(message, transfer);
+      }) as typeof worker.postMessage;
+      return worker;
+    } });
+    const big = Array.from({ length: 4 }, (_, i) => ({ id: `big-${i}`, text: `Zone ${i}. ${'Parcels travel by road. '.repeat(12_000)}` }));
+    // Documents are checked on the page, options are not: one holding a function passes until the call itself is
+    // cloned, after every part went ahead.
+    const options = { skipInvalid: false, describe: () => 'my options' } as unknown as AddOptions;
+    await expect(tl.add(big, options)).rejects.toMatchObject({ code: 'INVALID_INPUT' });
+    const staged = calls.filter((c) => c.path === 'stage');
+    expect(staged.length).toBeGreaterThan(1);
+    const op = staged[0]?.op;
+    await expect.poll(() => calls.some((c) => c.path === 'abort' && c.op === op)).toBe(true);
+    expect(await tl.add(big)).toMatchObject({ added: 4, failed: [] });
+    expect((await tl.search('Zone 3', { k: 1, mode: 'lexical' }))[0]?.docId).toBe('big-3');
     await tl.dispose();
   });
 
