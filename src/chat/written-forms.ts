@@ -31,8 +31,19 @@ export function writtenFormsFrom(stats: TermStats): WrittenForm {
 /** `text` with the capitals its writer left out, where it has none at all; otherwise `text` itself. */
 export function restoreCase(text: string, form: WrittenForm): string {
   if (/\p{Lu}/u.test(text)) return text;
-  return text.replace(/(?<![\p{L}\p{N}])[\p{L}\p{N}]+(?![\p{L}\p{N}])/gu, (word) => (word === 'i' ? 'I' : form(word) ?? word));
+  return text.replace(COMPOUND, (compound) => {
+    const parts = compound.split(JOINER);
+    if (parts.length === 1) return compound === 'i' ? 'I' : form(compound) ?? compound;
+    // "es-module-lexer", "magic-string": a name written as code, in lower case, whatever its parts are elsewhere
+    // ("Lexer" in a title). Its parts get their capitals only where every part has some ("js-yaml" → "JS-YAML").
+    const forms = parts.map((part) => (JOINER.test(part) ? part : form(part)));
+    return forms.every((f) => f !== undefined) ? forms.join('') : compound;
+  });
 }
+
+/** A word, or words joined by hyphens, underscores or dots with nothing between ("es-module-lexer", "node.js"). */
+const COMPOUND = /(?<![\p{L}\p{N}])[\p{L}\p{N}]+(?:[-_.][\p{L}\p{N}]+)*(?![\p{L}\p{N}])/gu;
+const JOINER = /([-_.])/u;
 
 /** `text` read as written: its capitals (restoreCase) and its contractions' apostrophes put back. */
 export function asWritten(text: string, form: WrittenForm): string {

@@ -77,6 +77,18 @@ describe('asWritten: a message read with what its typist left out', () => {
     expect(restoreCase('does plus work?', NO_FORMS)).toBe('does plus work?');
   });
 
+  it('leaves a name written as code whole: a part of "es-module-lexer" is not capitalized because the documents capitalize it elsewhere', () => {
+    const parts: Record<string, string> = { lexer: 'Lexer', map: 'Map', node: 'Node', js: 'JS', yaml: 'YAML', jean: 'Jean', paul: 'Paul' };
+    const forms = (word: string) => parts[word];
+    expect(restoreCase('which node versions does es-module-lexer support', forms)).toBe('which Node versions does es-module-lexer support');
+    expect(restoreCase('can i use source-map-support or source_map here', forms)).toBe('can I use source-map-support or source_map here');
+    expect(restoreCase('is node.js fine', (word) => (word === 'node' ? 'Node' : undefined))).toBe('is node.js fine');
+    // Every part written with capitals: the compound is a name so written ("JS-YAML", "Jean-Paul").
+    expect(restoreCase('is js-yaml safe? ask jean-paul', forms)).toBe('is JS-YAML safe? ask Jean-Paul');
+    // A sentence's end is no joiner.
+    expect(restoreCase('i use node. lexer too', forms)).toBe('I use Node. Lexer too');
+  });
+
   it('puts back the apostrophe of contractions that are no other word, and leaves those that are', () => {
     expect(restoreApostrophes('whats that? ive heard it doesnt work, dont you think')).toBe("what's that? I've heard it doesn't work, don't you think");
     expect(restoreApostrophes('Thats odd. im sure')).toBe("That's odd. I'm sure");
