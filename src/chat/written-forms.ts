@@ -56,8 +56,21 @@ const CONTRACTIONS: ReadonlyMap<string, string> = new Map(`what's that's there's
   don't doesn't didn't isn't aren't wasn't weren't can't won't wouldn't shouldn't couldn't hasn't haven't hadn't mustn't needn't`
   .split(/\s+/).map((form) => [form.replace("'", '').toLowerCase(), form]));
 
-/** `text` with the apostrophes of unambiguous contractions put back ("dont" → "don't", "ive" → "I've"). */
+/**
+ * What may follow "it's" but never the possessive "its", which a noun phrase follows ("its output", "its very own",
+ * "its only child"): an article, a negation, a participle of "be", or an adverb that modifies no noun.
+ */
+const AFTER_ITS_ONLY = /^(?:a|an|the|not|been|being|just|also|still|already|always|never|too|so|there|here|because)$/i;
+
+/**
+ * `text` with the apostrophes of unambiguous contractions put back ("dont" → "don't", "ive" → "I've"), and "its"
+ * read as "it's" where the word after it cannot begin the noun phrase a possessive takes ("its just a string").
+ */
 export function restoreApostrophes(text: string): string {
+  return contractions(text).replace(/(?<![\p{L}\p{N}'’])(its|Its)(\s+)(\p{L}+)(?![\p{L}\p{N}'’])/gu, (whole, its: string, space: string, next: string) => (AFTER_ITS_ONLY.test(next) ? `${its.charAt(0)}t's${space}${next}` : whole));
+}
+
+function contractions(text: string): string {
   return text.replace(/(?<![\p{L}\p{N}'’])\p{L}+(?![\p{L}\p{N}'’])/gu, (word) => {
     const form = CONTRACTIONS.get(word);
     if (form !== undefined) return form;
