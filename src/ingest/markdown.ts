@@ -17,8 +17,14 @@ import { decodeEntities, imageAltText, stripTags } from './html';
 import { TextBuilder, sanitizeText } from './text-builder';
 
 const FENCE = /^\s{0,3}(`{3,}|~{3,})/;
-/** An ATX heading's opening; its text is the rest of the line less a closing run of #s (headingText). */
-const ATX = /^[ \t]{0,3}(#{1,6})(?=\s|$)/;
+/**
+ * An ATX heading's opening; its text is the rest of the line less a closing run of #s (headingText). At most three
+ * spaces before it: a tab is four columns, and a line indented that far is code ("\t# OR" in uri-js's install
+ * snippet, a shell comment, had started a section named "OR").
+ */
+const ATX = /^ {0,3}(#{1,6})(?=\s|$)/;
+/** A list item's marker. */
+const LIST_ITEM = /^\s*(?:[-*+]|\d{1,9}[.)])\s/;
 const SETEXT = /^\s{0,3}(=+|-+)\s*$/;
 /** An HTML heading as a block ("<h1 align=\"center\">Picomatch</h1>", a README's centred title): its level, and where its text starts. */
 const HTML_HEADING = /^\s{0,3}<h([1-6])(?:\s[^<>]*)?>/i;
@@ -164,6 +170,12 @@ export function* markdownSteps(raw: string): Generator<void, ParsedDocument> {
     if (end > 0) i = end + 1;
   }
   let fence: string | null = null;
+  // An indented code block (CommonMark): after a blank line, lines indented four columns or more are code, kept as
+  // written (no heading, tag or emphasis read in them), until a line indented less. Not inside a list, where such
+  // lines continue an item; a list lasts until a line that is neither blank, indented nor an item.
+  let indentedCode = false;
+  let inList = false;
+  let afterBlank = true;
   for (; i < lines.length; i++) {
     yield;
     const line = lines[i] ?? '';
@@ -172,6 +184,13 @@ export function* markdownSteps(raw: string): Generator<void, ParsedDocument> {
       if (fenceMatch && fenceMatch[1]?.startsWith(fence)) { fence = null; out.block(); } else { out.inline(line); out.line(); }
       continue;
     }
+    const blank = line.trim() === '';
+    const indent = blank ? 0 : indentColumns(line);
+    if (indentedCode && (blank || indent >= 4)) { out.inline(blank ? '' : dropColumns(line, 4)); out.line(); continue; }
+    if (indentedCode) { indentedCode = false; out.block(); }
+    if (!blank && indent >= 4 && afterBlank && !inList) { indentedCode = true; out.block(); out.inline(dropColumns(line, 4)); out.line(); continue; }
+    if (!blank) inList = LIST_ITEM.test(line) || (inList && indent >= 2) || (inList && !afterBlank);
+    afterBlank = blank;
     if (fenceMatch) { fence = fenceMatch[1] ?? '```'; out.block(); continue; }
     const atx = ATX.exec(line);
     if (atx) { out.heading(atx[1]?.length ?? 1, headingTitle(headingText(line.slice(atx[0].length)))); continue; }
@@ -209,6 +228,31 @@ export function* markdownSteps(raw: string): Generator<void, ParsedDocument> {
     out.line();
   }
   return out.finish();
+}
+
+/** The columns of a line's leading whitespace, a tab reaching the next multiple of four. */
+function indentColumns(line: string): number {
+  let columns = 0;
+  for (const c of line) {
+    if (c === ' ') columns++;
+    else if (c === '\t') columns += 4 - (columns % 4);
+    else break;
+  }
+  return columns;
+}
+
+/** `line` less `count` columns of leading whitespace (a tab that reaches past them leaves its remainder as spaces). */
+function dropColumns(line: string, count: number): string {
+  let columns = 0;
+  let at = 0;
+  while (at < line.length && columns < count) {
+    const c = line.charAt(at);
+    if (c === ' ') columns++;
+    else if (c === '\t') columns += 4 - (columns % 4);
+    else break;
+    at++;
+  }
+  return ' '.repeat(Math.max(0, columns - count)) + line.slice(at);
 }
 
 /**

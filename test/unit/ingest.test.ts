@@ -28,6 +28,24 @@ describe('Markdown', () => {
     expect(parseHtml('<h2>One</h2><p>a</p><h2>Two</h2><p>b</p><h4>Four</h4><p>c</p><h3>Three</h3><p>d</p>').sections.map((s) => s.headingPath)).toEqual([['One'], ['Two'], ['Two', 'Four'], ['Two', 'Three']]);
   });
 
+  it('reads an indented code block as code: a shell comment in it starts no section, and its tags, pipes and stars stay as written; a nested list item indented as far is still a list item', () => {
+    // uri-js's README: a tab-indented install snippet whose "# OR" had started a section named "OR".
+    const md = '## Usage\nTo load in a browser, use the following tag:\n\n\t<script src="uri.min.js"></script>\n\nThen install:\n\n\tnpm install uri-js\n\t# OR\n\tyarn add uri-js\n\n    cat a.js | terser **x**\n\nAfter it.\n\n## API\nparse';
+    const doc = parseMarkdown(md);
+    expect(doc.sections.map((s) => s.headingPath)).toEqual([['Usage'], ['API']]);
+    const usage = doc.text.slice(doc.sections[0]?.start, doc.sections[0]?.end);
+    expect(usage).toContain('<script src="uri.min.js"></script>');
+    expect(usage).toContain('npm install uri-js\n# OR\nyarn add uri-js');
+    expect(usage).toContain('cat a.js | terser **x**');
+    expect(usage).toContain('After it.');
+    // Indented lines that continue a paragraph or a list are no code, and a tab is four columns before a heading's #.
+    const list = parseMarkdown('# T\n- item one\n    - nested [link](https://x.test)\n\n    more of item one, **bold**\n\nText\n    still text\n\t# not a heading either');
+    expect(list.sections.map((s) => s.headingPath)).toEqual([['T']]);
+    expect(list.text).toContain('nested link');
+    expect(list.text).toContain('more of item one, bold');
+    expect(list.text).toContain('still text');
+  });
+
   it('reads an HTML heading block as a heading: a centred title, over lines, a logo by its alt text, an unnamed one dropped, an unclosed one as text', () => {
     const doc = parseMarkdown('<h1 align="center">Picomatch</h1>\n\nFast globs.\n\n## Usage\nx');
     expect(doc.title).toBe('Picomatch');
