@@ -223,5 +223,11 @@ describe('the README set (build/eval-readmes, written from the installed package
     const sixteenth = written(16);
     expect(new Set(sixteenth.passages.map((p) => p.source))).toEqual(new Set(['@napi-rs/canvas/README.md', '@langchain/openai/README.md', '@eslint/config-array/README.md']));
     expect(text(sixteenth, 'canvas/covert-filltype-in-path')).toMatch(/^@napi-rs\/canvas › Features › PathKit › Covert FillType in Path\. \.asWinding\(\)/);
+    // The seventeenth (session 43, held out): uri-js indents its install snippet with a tab, and its shell comment
+    // "# OR" is code, not a heading.
+    const seventeenth = written(17);
+    expect(new Set(seventeenth.passages.map((p) => p.source))).toEqual(new Set(['wink-nlp/README.md', 'word-wrap/README.md', 'uri-js/README.md']));
+    expect(text(seventeenth, 'urijs/usage')).toMatch(/npm install uri-js\n# OR\nyarn add uri-js/);
+    expect(seventeenth.ids.has('urijs/or')).toBe(false);
   });
 });
