@@ -384,6 +384,19 @@ describe('resolve, then expand', () => {
     expect(subjectPhrases('What is the Bronze Age collapse?')).toEqual(new Set());
   });
 
+  it('reads the word after an opening "how" that an auxiliary follows as the degree asked about, no topic: "how fast is it?" then "how much memory does that take?" no longer reads "does fast take"', () => {
+    expect(candidatePhrases('how fast is it?')).toEqual([]);
+    expect(candidatePhrases('And how long does the refund take?')).toEqual(['refund']);
+    expect(candidatePhrases('How accurate is winkNLP?')).toEqual(['winkNLP']);
+    // A noun there: an embedded question ("explain how …"), a name, or "how many/much" before its noun.
+    expect(candidatePhrases('explain how caffeine is metabolized')).toEqual(['caffeine']);
+    expect(candidatePhrases('how Redis is used')).toEqual(['Redis']);
+    expect(candidatePhrases('How much memory does it use?')).toEqual(['memory']);
+    const history = [{ user: 'How accurate is the tagger of winkNLP?', assistant: 'About 95%.' }, { user: 'how fast is it?', assistant: '650,000 tokens a second.' }];
+    // "fast" is specific in that corpus (its speed section): it was what "that" pointed at.
+    expect(resolveAndExpand('how much memory does that take?', history, (w) => (w === 'fast' ? 1 : 0.6)).question).toBe('how much memory does winkNLP take?');
+  });
+
   it('after an auxiliary, a subject ends where its verb begins, however much a noun the verb is elsewhere: a name at the next lower-case word, any subject before a determiner', () => {
     expect(candidatePhrases('Does DOMPurify support trusted types?')).toEqual(['DOMPurify', 'trusted types']);
     expect(candidatePhrases('Does Internet Explorer support trusted types?')).toEqual(['Internet Explorer', 'trusted types']);

@@ -97,7 +97,12 @@ function readPhrases(text: string): string[] {
       const number = /^\d[\d/.-]*$/.test(word) && ((word.length > 1 && topical(words[i + 1])) || (/^\p{Lu}\p{Ll}/u.test(words[i - 1] ?? '') && topical(words[i - 1]) && run.length > 0));
       // "Which is the most delicious?", "is it more expensive?": a word after a degree word that closes its
       // clause is a predicate adjective, no topic.
-      const predicate = (i === words.length - 1 && DEGREE_WORDS.has(words[i - 1]?.toLowerCase() ?? '') && !/^\p{Lu}/u.test(word)) || i === copulaPredicate;
+      // "How fast is it?", "and how long does it take?", "How accurate can it get?": in a question that opens with "how",
+      // the word after it that an auxiliary follows is the degree asked about, an adjective or adverb ("explain how
+      // blockchain is used", an embedded question, has its noun there).
+      const degreeAsked = lower[i - 1] === 'how' && lower.slice(0, i - 1).every((w) => w === '' || QUESTION_OPENERS.has(w))
+        && (i === words.length - 1 || AUXILIARIES.has(lower[i + 1] ?? '')) && !/^\p{Lu}/u.test(word);
+      const predicate = (i === words.length - 1 && DEGREE_WORDS.has(words[i - 1]?.toLowerCase() ?? '') && !/^\p{Lu}/u.test(word)) || i === copulaPredicate || degreeAsked;
       // "when two devices edit the same note": after a plural noun, a word without -s before a determiner is
       // the plural subject's verb (a noun phrase has no determiner inside it), whatever verb lists say; so is
       // one after an auxiliary's subject ("Why does ignore throw an error?"), whose verb is in the base form.
@@ -161,6 +166,8 @@ function predicateOfCopula(words: readonly string[]): number {
   // A number starts a predicate noun phrase of its own ("Is the refund window 30 days?").
   return inner.every((i) => { const w = (words[i] ?? '').toLowerCase(); return isContentWord(w) && !DETERMINERS.has(w) && !/\d/.test(w); }) ? last : -1;
 }
+/** Words a question may open with before its wh-word: "and how …", "so how …", "ok, how …". */
+const QUESTION_OPENERS: ReadonlySet<string> = new Set(['and', 'but', 'so', 'then', 'now', 'ok', 'okay', 'also', 'well']);
 const SUBJECT_DETERMINERS: ReadonlySet<string> = new Set(['the', 'this', 'that', 'these', 'those', 'my', 'your', 'our', 'its', 'their']);
 
 /**
