@@ -2,7 +2,7 @@ import 'fake-indexeddb/auto';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { decide } from '../../src/chat/rules/gate';
-import { condenseWithRules } from '../../src/chat/rules/rules-condenser';
+import { agreeingTopic, condenseWithRules } from '../../src/chat/rules/rules-condenser';
 import { candidatePhrases, trackTopics, type HistoryTurn } from '../../src/chat/rules/topics';
 import { embedderIdentity, loadEmbedder } from '../../src/embedding/load-embedder';
 import { RetrievalEngine } from '../../src/worker/retrieval-engine';
@@ -170,5 +170,22 @@ describe('the support-corpus contrast (rules condenser + real retrieval, Node)',
     expect(third.question).toBe('and how long does the full refund take?');
     expect(last.slice(0, 2).map((h) => h.headingPath.at(-1))).toContain('Refund processing time');
     engine.close();
+  });
+});
+
+describe('pronoun agreement', () => {
+  const topic = (phrase: string, score: number) => ({ phrase, stems: phrase.toLowerCase().split(/\s+/), score });
+  it('"it" passes over plurals close to the best to a name further down ("and the named entities?" then "can it count …?": winkNLP), never to a phrase of everyday words there', () => {
+    const topics = [topic('the named entities', 1), topic('sentences', 0.5), topic('text', 0.09), topic('winkNLP', 0.15)];
+    expect(agreeingTopic('it', topics)?.phrase).toBe('winkNLP');
+    expect(agreeingTopic('it', [topic('the named entities', 1), topic('word-wrap', 0.2)])?.phrase).toBe('word-wrap');
+    expect(agreeingTopic('it', [topic('the named entities', 1), topic('Node', 0.2)])?.phrase).toBe('Node');
+    // An everyday singular that far down is as often a misread adjective or verb: none agrees, and the best stands.
+    expect(agreeingTopic('it', [topic('the named entities', 1), topic('particular', 0.2)])).toBeUndefined();
+    // Too far down (under a tenth of the best) names nothing this question continues.
+    expect(agreeingTopic('it', [topic('the named entities', 1), topic('winkNLP', 0.05)])).toBeUndefined();
+    // Within the close topics the rule is as before; "they" is not widened.
+    expect(agreeingTopic('it', [topic('bugs', 1), topic('the cache', 0.5)])?.phrase).toBe('the cache');
+    expect(agreeingTopic('they', [topic('winkNLP', 1), topic('entities', 0.2)])).toBeUndefined();
   });
 });

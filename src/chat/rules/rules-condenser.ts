@@ -464,6 +464,8 @@ function withDeterminer(phrase: string, history: readonly HistoryTurn[]): string
 
 /** Plurals without an -s. */
 const IRREGULAR_PLURALS = new Set(['people', 'children', 'men', 'women', 'police', 'mice', 'teeth', 'feet', 'geese', 'cattle', 'data', 'media', 'criteria', 'bacteria', 'fungi', 'phenomena']);
+/** A name written as code: a dot or a hyphen inside a word ("URI.js", "word-wrap"), or a capital after a lower-case letter ("winkNLP"). */
+const WRITTEN_AS_CODE = /\p{L}[.-]\p{L}|\p{Ll}\p{Lu}/u;
 /** Singular nouns for groups, which English refers to as "they" as readily as "it". */
 const COLLECTIVE_NOUNS = new Set(['government', 'team', 'company', 'band', 'group', 'family', 'staff', 'public', 'crew', 'committee', 'army', 'club', 'party', 'board', 'council', 'administration', 'audience', 'community', 'organization', 'organisation', 'firm', 'congress', 'parliament', 'court', 'union', 'church', 'navy', 'industry', 'population', 'tribe', 'squad', 'agency', 'department', 'ministry']);
 
@@ -494,7 +496,13 @@ export function agreeingTopic(word: string, topics: readonly Topic[]): Topic | u
     : word === 'there' ? (t: Topic) => /^\p{Lu}/u.test(t.phrase)
     : PLURAL_PRONOUNS.has(word) ? (t: Topic) => plural(t) || COLLECTIVE_NOUNS.has(head(t))
       : (t: Topic) => !plural(t);
-  return close.find(test);
+  const found = close.find(test);
+  if (found || word !== 'it') return found;
+  // "and the named entities?" then "can it count …": a plural cannot be "it"; past the topics close to the best, a
+  // name further down may be (written as one, capitalized or as code, since a low-ranked phrase of everyday words
+  // is as often a misread verb or adjective).
+  const named = (t: Topic) => isWrittenAsName(t.phrase) || WRITTEN_AS_CODE.test(t.phrase);
+  return topics.slice(0, 8).filter((t) => t.score >= top.score * 0.1 && named(t)).find(test);
 }
 
 function appendTopics(question: string, topics: Topic[]): Condensation {
