@@ -67,7 +67,7 @@ const AFTER_ITS_ONLY = /^(?:a|an|the|not|been|being|just|also|still|already|alwa
  * read as "it's" where the word after it cannot begin the noun phrase a possessive takes ("its just a string").
  */
 export function restoreApostrophes(text: string): string {
-  return contractions(text).replace(/(?<![\p{L}\p{N}'’])(its|Its)(\s+)(\p{L}+)(?![\p{L}\p{N}'’])/gu, (whole, its: string, space: string, next: string) => (AFTER_ITS_ONLY.test(next) ? `${its.charAt(0)}t's${space}${next}` : whole));
+  return contractions(text).replace(/(?<![\p{L}\p{N}'’])(its|Its)(\s+)(\p{L}+)(?![\p{L}\p{N}'’-])/gu, (whole, its: string, space: string, next: string) => (AFTER_ITS_ONLY.test(next) ? `${its.charAt(0)}t's${space}${next}` : whole));
 }
 
 function contractions(text: string): string {

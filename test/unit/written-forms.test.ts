@@ -97,7 +97,7 @@ describe('asWritten: a message read with what its typist left out', () => {
     expect(asWritten('whats plus', forms)).toBe("what's Plus");
     // "its" before what no possessive takes is "it's"; before a noun phrase, the possessive.
     expect(restoreApostrophes('what if its just a string? its not there, Its a bug')).toBe("what if it's just a string? it's not there, It's a bug");
-    expect(restoreApostrophes('its output, its very own type, its only child, its ever-growing list')).toBe('its output, its very own type, its only child, its ever-growing list');
+    expect(restoreApostrophes('its output, its very own type, its only child, its ever-growing list, its so-called cache')).toBe('its output, its very own type, its only child, its ever-growing list, its so-called cache');
   });
 
   it('trusts a form only as a change of case (a tampered reply cannot rewrite the question)', () => {
