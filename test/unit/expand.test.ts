@@ -384,6 +384,15 @@ describe('resolve, then expand', () => {
     expect(subjectPhrases('What is the Bronze Age collapse?')).toEqual(new Set());
   });
 
+  it('leaves a file extension after a name\'s dot out of phrases: "URI.js" is "URI", not "URI" and "js"', () => {
+    expect(candidatePhrases('How do I parse a URI into its parts with URI.js?')).toEqual(['URI', 'URI']);
+    expect(candidatePhrases('How do I use Node.js streams?')).toEqual(['Node', 'streams']);
+    expect(candidatePhrases('my package.json scripts')).toEqual(['package', 'scripts']);
+    // A member after a dot is a word of its own ("prototype"), and a sentence's end is no extension.
+    expect(candidatePhrases('Use Array.prototype.filter')).toEqual(['Array', 'prototype', 'filter']);
+    expect(candidatePhrases('I write JS. Ts is next')).toEqual(['JS', 'Ts']);
+  });
+
   it('reads the word after an opening "how" that an auxiliary follows as the degree asked about, no topic: "how fast is it?" then "how much memory does that take?" no longer reads "does fast take"', () => {
     expect(candidatePhrases('how fast is it?')).toEqual([]);
     expect(candidatePhrases('And how long does the refund take?')).toEqual(['refund']);

@@ -69,7 +69,9 @@ export const candidatePhrases: (text: string) => readonly string[] = remembering
 
 function readPhrases(text: string): string[] {
   const phrases: string[] = [];
-  for (const clause of text.split(/[.,;:!?()[\]"“”\n]+|\s[-–—]\s/)) {
+  // "URI.js", "Node.js streams": a file extension after a name's dot is no word of a phrase ("js streams").
+  const plain = text.replace(/(?<=\p{L})\.(?:[cm]?js|jsx|ts|tsx|json)(?![\p{L}\p{N}])/giu, '.');
+  for (const clause of plain.split(/[.,;:!?()[\]"“”\n]+|\s[-–—]\s/)) {
     let run: string[] = [];
     const flush = () => {
       while (run.length > MAX_PHRASE_WORDS) phrases.push(run.splice(0, MAX_PHRASE_WORDS).join(' '));
