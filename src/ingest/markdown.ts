@@ -1,7 +1,8 @@
 /**
  * Markdown to visible text: ATX and setext headings become the heading path,
  * inline syntax is dropped (links keep their text, images their alt text),
- * code blocks keep their content, front matter and link definitions go.
+ * code blocks (fenced or indented) keep their content, front matter, link
+ * definitions and closed HTML comments go.
  * Line-based, and linear in the length of a line: every pattern below either
  * is anchored or stops scanning at the next character that could start
  * another match, so a line of 10⁶ brackets, stars or spaces costs what a
@@ -162,7 +163,7 @@ export function parseMarkdown(raw: string): ParsedDocument {
 
 /** parseMarkdown as steps: it pauses after each line (time-slice.ts). */
 export function* markdownSteps(raw: string): Generator<void, ParsedDocument> {
-  const lines = sanitizeText(raw).split('\n');
+  const lines = withoutComments(sanitizeText(raw).split('\n'));
   const out = new TextBuilder();
   let i = 0;
   if (lines[0]?.trim() === '---') {
@@ -228,6 +229,69 @@ export function* markdownSteps(raw: string): Generator<void, ParsedDocument> {
     out.line();
   }
   return out.finish();
+}
+
+/**
+ * The lines with their HTML comments left out ("<!-- TODO: … -->", a section commented out over several lines):
+ * a page shows none of it, so it is no passage's text and starts no section ("<!--\n# Old API\n…\n-->" had
+ * become a section named "Old API", its hidden text quoted in answers). Only a comment that closes: one opened
+ * at a line's start (an HTML block) by a later "-->" anywhere, one opened inside a line before its paragraph
+ * ends; an unclosed "<!--" is text ("Escape <!-- in output"), so a stray one never hides the rest of a page. Not
+ * inside fenced code, which shows what it holds, nor inside a code span ("`<!-- toc -->`"). A line wholly inside
+ * a comment becomes blank. Linear in the text: each line is scanned forward once, and where the next "-->" and
+ * the next blank line are is known for every line beforehand.
+ */
+function withoutComments(lines: readonly string[]): string[] {
+  // The first line at or after each line that holds "-->", and the first blank one (lines.length where none).
+  const nextClose = new Array<number>(lines.length + 1).fill(lines.length);
+  const nextBlank = new Array<number>(lines.length + 1).fill(lines.length);
+  for (let i = lines.length - 1; i >= 0; i--) {
+    const line = lines[i] ?? '';
+    nextClose[i] = line.includes('-->') ? i : (nextClose[i + 1] ?? lines.length);
+    nextBlank[i] = line.trim() === '' ? i : (nextBlank[i + 1] ?? lines.length);
+  }
+  const out: string[] = [];
+  let fence: string | null = null;
+  let inComment = false;
+  lines.forEach((line, i) => {
+    if (!inComment) {
+      const fenceMatch = FENCE.exec(line);
+      if (fence !== null) {
+        if (fenceMatch && fenceMatch[1]?.startsWith(fence)) fence = null;
+        out.push(line);
+        return;
+      }
+      if (fenceMatch) { fence = fenceMatch[1] ?? '```'; out.push(line); return; }
+      if (!line.includes('<!--')) { out.push(line); return; }
+    }
+    let kept = '';
+    let at = 0;
+    let ticks = 0;
+    const lastClose = line.lastIndexOf('-->');
+    while (at < line.length) {
+      if (inComment) {
+        const end = line.indexOf('-->', at);
+        if (end < 0) { at = line.length; break; }
+        at = end + 3;
+        inComment = false;
+        continue;
+      }
+      const start = line.indexOf('<!--', at);
+      const stop = start < 0 ? line.length : start;
+      for (let j = at; j < stop; j++) if (line.charCodeAt(j) === 96) ticks++;
+      if (start < 0) { kept += line.slice(at); break; }
+      const block = line.slice(0, start).trim() === '';
+      const later = nextClose[i + 1] ?? lines.length;
+      const closes = lastClose >= start + 4 || (later < lines.length && (block || later < (nextBlank[i + 1] ?? lines.length)));
+      // Inside a code span (an odd number of backticks before it), or never closed, "<!--" is text.
+      if (ticks % 2 === 1 || !closes) { kept += line.slice(at, start + 4); at = start + 4; continue; }
+      kept += line.slice(at, start);
+      at = start + 4;
+      inComment = true;
+    }
+    out.push(kept);
+  });
+  return out;
 }
 
 /** The columns of a line's leading whitespace, a tab reaching the next multiple of four. */

@@ -121,6 +121,19 @@ describe('Markdown inline syntax, as READMEs write it', () => {
     expect(text('Escape <!-- and <script in output')).toBe('Escape <!-- and <script in output');
   });
 
+  it('leaves out an HTML comment over several lines: its text is no passage and its headings start no section; an unclosed one, one in code, and one left open in a paragraph stay text', () => {
+    // semver's README: a TODO note for its maintainers, over three lines, had been indexed as "Exported Modules".
+    const doc = parseMarkdown('# A\ntext\n<!--\n# Old API\nsecret notes\n-->\nmore\n\n## B\nb <!-- x --> c');
+    expect(doc.sections.map((s) => s.headingPath)).toEqual([['A'], ['A', 'B']]);
+    expect(doc.text).not.toMatch(/Old API|secret|<!--|-->/);
+    expect(doc.text).toContain('more');
+    expect(text('a <!-- open\nstill\nclosed --> tail')).toBe('a\n\ntail');
+    expect(text('Add `<!-- toc -->` here.\n\n```html\n<!-- kept -->\n```')).toBe('Add <!-- toc --> here.\n\n<!-- kept -->');
+    // A comment opened inside a paragraph must close before it ends; one never closed hides nothing.
+    expect(text('mid <!-- open\n\npara two\n-->\nend')).toBe('mid <!-- open\n\npara two\n-->\nend');
+    expect(parseMarkdown('<!-- never closed\n# H\nhidden').sections.map((s) => s.headingPath)).toEqual([[], ['H']]);
+  });
+
   it('a tag whose attributes go on over lines is a tag (READMEs wrap badges so), within bounds', () => {
     // magic-string's README: before, "<img src=…" and "alt=…>" were each left in the text.
     expect(text('<a href="https://ci.test">\n  <img src="https://ci.test/b.svg"\n       alt="build status">\n</a>\n\nSuppose you have some code.')).toBe('Suppose you have some code.');
