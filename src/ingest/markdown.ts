@@ -2,7 +2,7 @@
  * Markdown to visible text: ATX and setext headings become the heading path,
  * inline syntax is dropped (links keep their text, images their alt text),
  * code blocks (fenced or indented) keep their content, front matter, link
- * definitions and closed HTML comments go.
+ * definitions, closed HTML comments and script, style and template elements go.
  * Line-based, and linear in the length of a line: every pattern below either
  * is anchored or stops scanning at the next character that could start
  * another match, so a line of 10⁶ brackets, stars or spaces costs what a
@@ -163,7 +163,7 @@ export function parseMarkdown(raw: string): ParsedDocument {
 
 /** parseMarkdown as steps: it pauses after each line (time-slice.ts). */
 export function* markdownSteps(raw: string): Generator<void, ParsedDocument> {
-  const lines = withoutComments(sanitizeText(raw).split('\n'));
+  const lines = withoutHidden(sanitizeText(raw).split('\n'));
   const out = new TextBuilder();
   let i = 0;
   if (lines[0]?.trim() === '---') {
@@ -171,12 +171,7 @@ export function* markdownSteps(raw: string): Generator<void, ParsedDocument> {
     if (end > 0) i = end + 1;
   }
   let fence: string | null = null;
-  // An indented code block (CommonMark): after a blank line, lines indented four columns or more are code, kept as
-  // written (no heading, tag or emphasis read in them), until a line indented less. Not inside a list, where such
-  // lines continue an item; a list lasts until a line that is neither blank, indented nor an item.
-  let indentedCode = false;
-  let inList = false;
-  let afterBlank = true;
+  const indented = new IndentedCode();
   for (; i < lines.length; i++) {
     yield;
     const line = lines[i] ?? '';
@@ -185,13 +180,10 @@ export function* markdownSteps(raw: string): Generator<void, ParsedDocument> {
       if (fenceMatch && fenceMatch[1]?.startsWith(fence)) { fence = null; out.block(); } else { out.inline(line); out.line(); }
       continue;
     }
-    const blank = line.trim() === '';
-    const indent = blank ? 0 : indentColumns(line);
-    if (indentedCode && (blank || indent >= 4)) { out.inline(blank ? '' : dropColumns(line, 4)); out.line(); continue; }
-    if (indentedCode) { indentedCode = false; out.block(); }
-    if (!blank && indent >= 4 && afterBlank && !inList) { indentedCode = true; out.block(); out.inline(dropColumns(line, 4)); out.line(); continue; }
-    if (!blank) inList = LIST_ITEM.test(line) || (inList && indent >= 2) || (inList && !afterBlank);
-    afterBlank = blank;
+    const code = indented.read(line);
+    if (code === 'start') out.block();
+    if (code === 'start' || code === 'code') { out.inline(line.trim() === '' ? '' : dropColumns(line, 4)); out.line(); continue; }
+    if (code === 'end') out.block();
     if (fenceMatch) { fence = fenceMatch[1] ?? '```'; out.block(); continue; }
     const atx = ATX.exec(line);
     if (atx) { out.heading(atx[1]?.length ?? 1, headingTitle(headingText(line.slice(atx[0].length)))); continue; }
@@ -231,30 +223,44 @@ export function* markdownSteps(raw: string): Generator<void, ParsedDocument> {
   return out.finish();
 }
 
+/** What a page never shows: an HTML comment, and the content of a script, style or template element. */
+const HIDDEN = [
+  { open: '<!--', close: '-->' },
+  { open: '<script', close: '</script' },
+  { open: '<style', close: '</style' },
+  { open: '<template', close: '</template' },
+] as const;
+/** Where any of them opens (an element's name ends at a space, ">" or "/"). */
+const HIDDEN_OPEN = /<!--|<(?:script|style|template)(?=[\s>/]|$)/g;
+
 /**
- * The lines with their HTML comments left out ("<!-- TODO: … -->", a section commented out over several lines):
- * a page shows none of it, so it is no passage's text and starts no section ("<!--\n# Old API\n…\n-->" had
- * become a section named "Old API", its hidden text quoted in answers). Only a comment that closes: one opened
- * at a line's start (an HTML block) by a later "-->" anywhere, one opened inside a line before its paragraph
- * ends; an unclosed "<!--" is text ("Escape <!-- in output"), so a stray one never hides the rest of a page. Not
- * inside fenced code, which shows what it holds, nor inside a code span ("`<!-- toc -->`"). A line wholly inside
- * a comment becomes blank. Linear in the text: each line is scanned forward once, and where the next "-->" and
- * the next blank line are is known for every line beforehand.
+ * The lines without what a page never shows: HTML comments ("<!-- TODO: … -->", a section commented out over
+ * several lines) and script, style and template elements (a VitePress page's `<script setup>` block). None of it
+ * is passage text, and a heading inside starts no section ("<!--\n# Old API\n…\n-->" had become a section named
+ * "Old API", its hidden text quoted in answers). Only what closes: one opened at a line's start (an HTML block)
+ * by a later close anywhere, one opened inside a line before its paragraph ends; an unclosed "<!--" is text
+ * ("Escape <!-- in output"), so a stray one never hides the rest of a page. Not inside fenced code, which shows
+ * what it holds, nor in an indented code block or a code span ("`<!-- toc -->`"). A line wholly hidden becomes blank. Linear in the
+ * text: each line is scanned forward once, and where each kind's next close and the next blank line are is
+ * known for every line beforehand.
  */
-function withoutComments(lines: readonly string[]): string[] {
-  // The first line at or after each line that holds "-->", and the first blank one (lines.length where none).
-  const nextClose = new Array<number>(lines.length + 1).fill(lines.length);
+function withoutHidden(lines: readonly string[]): string[] {
+  const lower = lines.map((line) => line.toLowerCase());
+  // Per kind, the first line at or after each line that holds its close; the first blank line (lines.length where none).
+  const nextClose = HIDDEN.map(() => new Array<number>(lines.length + 1).fill(lines.length));
   const nextBlank = new Array<number>(lines.length + 1).fill(lines.length);
   for (let i = lines.length - 1; i >= 0; i--) {
-    const line = lines[i] ?? '';
-    nextClose[i] = line.includes('-->') ? i : (nextClose[i + 1] ?? lines.length);
+    const line = lower[i] ?? '';
+    HIDDEN.forEach((kind, k) => { (nextClose[k] as number[])[i] = line.includes(kind.close) ? i : ((nextClose[k] as number[])[i + 1] ?? lines.length); });
     nextBlank[i] = line.trim() === '' ? i : (nextBlank[i + 1] ?? lines.length);
   }
   const out: string[] = [];
   let fence: string | null = null;
-  let inComment = false;
+  let hidden: number | null = null;
+  const indented = new IndentedCode();
   lines.forEach((line, i) => {
-    if (!inComment) {
+    const low = lower[i] ?? '';
+    if (hidden === null) {
       const fenceMatch = FENCE.exec(line);
       if (fence !== null) {
         if (fenceMatch && fenceMatch[1]?.startsWith(fence)) fence = null;
@@ -262,36 +268,68 @@ function withoutComments(lines: readonly string[]): string[] {
         return;
       }
       if (fenceMatch) { fence = fenceMatch[1] ?? '```'; out.push(line); return; }
-      if (!line.includes('<!--')) { out.push(line); return; }
+      const code = indented.read(line);
+      if (code === 'start' || code === 'code') { out.push(line); return; }
+      if (!low.includes('<!--') && !/<(?:script|style|template)/.test(low)) { out.push(line); return; }
     }
+    const lastClose = HIDDEN.map((kind) => low.lastIndexOf(kind.close));
     let kept = '';
     let at = 0;
     let ticks = 0;
-    const lastClose = line.lastIndexOf('-->');
     while (at < line.length) {
-      if (inComment) {
-        const end = line.indexOf('-->', at);
+      if (hidden !== null) {
+        const kind = HIDDEN[hidden] as (typeof HIDDEN)[number];
+        const end = low.indexOf(kind.close, at);
         if (end < 0) { at = line.length; break; }
-        at = end + 3;
-        inComment = false;
+        // A closing tag ends at its ">"; a comment's close is "-->" itself.
+        const gt = kind.open === '<!--' ? end + kind.close.length - 1 : low.indexOf('>', end);
+        at = gt < 0 ? line.length : gt + 1;
+        hidden = null;
         continue;
       }
-      const start = line.indexOf('<!--', at);
-      const stop = start < 0 ? line.length : start;
-      for (let j = at; j < stop; j++) if (line.charCodeAt(j) === 96) ticks++;
-      if (start < 0) { kept += line.slice(at); break; }
+      HIDDEN_OPEN.lastIndex = at;
+      const open = HIDDEN_OPEN.exec(low);
+      const start = open ? open.index : line.length;
+      for (let j = at; j < start; j++) if (line.charCodeAt(j) === 96) ticks++;
+      if (!open) { kept += line.slice(at); break; }
+      const k = HIDDEN.findIndex((kind) => open[0] === kind.open);
+      const later = (nextClose[k] as number[])[i + 1] ?? lines.length;
       const block = line.slice(0, start).trim() === '';
-      const later = nextClose[i + 1] ?? lines.length;
-      const closes = lastClose >= start + 4 || (later < lines.length && (block || later < (nextBlank[i + 1] ?? lines.length)));
-      // Inside a code span (an odd number of backticks before it), or never closed, "<!--" is text.
-      if (ticks % 2 === 1 || !closes) { kept += line.slice(at, start + 4); at = start + 4; continue; }
+      const closes = (lastClose[k] ?? -1) >= start + open[0].length || (later < lines.length && (block || later < (nextBlank[i + 1] ?? lines.length)));
+      // Inside a code span (an odd number of backticks before it), or never closed, it is text.
+      if (ticks % 2 === 1 || !closes) { kept += line.slice(at, start + 1); at = start + 1; continue; }
       kept += line.slice(at, start);
-      at = start + 4;
-      inComment = true;
+      at = start + open[0].length;
+      hidden = k;
     }
     out.push(kept);
   });
   return out;
+}
+
+/**
+ * CommonMark's indented code blocks, read line by line outside fenced code: after a blank line, lines indented four
+ * columns or more are code, kept as written (no heading, tag, comment or emphasis read in them), until a line
+ * indented less. Not inside a list, where such lines continue an item; a list lasts until a line that is neither
+ * blank, indented nor an item.
+ */
+class IndentedCode {
+  private code = false;
+  private list = false;
+  private afterBlank = true;
+
+  /** 'start' for a block's first line, 'code' for its others (blank ones included), 'end' for the first line after one, 'text' otherwise. */
+  read(line: string): 'start' | 'code' | 'end' | 'text' {
+    const blank = line.trim() === '';
+    const indent = blank ? 0 : indentColumns(line);
+    if (this.code && (blank || indent >= 4)) return 'code';
+    const ended = this.code;
+    this.code = false;
+    if (!blank && indent >= 4 && this.afterBlank && !this.list) { this.code = true; return 'start'; }
+    if (!blank) this.list = LIST_ITEM.test(line) || (this.list && indent >= 2) || (this.list && !this.afterBlank);
+    this.afterBlank = blank;
+    return ended ? 'end' : 'text';
+  }
 }
 
 /** The columns of a line's leading whitespace, a tab reaching the next multiple of four. */

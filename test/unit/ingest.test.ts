@@ -121,7 +121,7 @@ describe('Markdown inline syntax, as READMEs write it', () => {
     expect(text('Escape <!-- and <script in output')).toBe('Escape <!-- and <script in output');
   });
 
-  it('leaves out an HTML comment over several lines: its text is no passage and its headings start no section; an unclosed one, one in code, and one left open in a paragraph stay text', () => {
+  it('leaves out an HTML comment over several lines, and script, style and template elements: their text is no passage and their headings start no section; an unclosed one, one in code, and one left open in a paragraph stay text', () => {
     // semver's README: a TODO note for its maintainers, over three lines, had been indexed as "Exported Modules".
     const doc = parseMarkdown('# A\ntext\n<!--\n# Old API\nsecret notes\n-->\nmore\n\n## B\nb <!-- x --> c');
     expect(doc.sections.map((s) => s.headingPath)).toEqual([['A'], ['A', 'B']]);
@@ -132,6 +132,12 @@ describe('Markdown inline syntax, as READMEs write it', () => {
     // A comment opened inside a paragraph must close before it ends; one never closed hides nothing.
     expect(text('mid <!-- open\n\npara two\n-->\nend')).toBe('mid <!-- open\n\npara two\n-->\nend');
     expect(parseMarkdown('<!-- never closed\n# H\nhidden').sections.map((s) => s.headingPath)).toEqual([[], ['H']]);
+    // A VitePress page's <script setup> and <style> blocks, and an inline script: code the page runs, never shows.
+    const page = parseMarkdown('<script setup>\nimport Chart from "./Chart.vue"\n// # not a heading\n</script>\n\n# Title\nbody <script>track()</script> end\n\n<style scoped>\n.x { color: red }\n</style>\n<template>\n<p>slot</p>\n</template>\nafter');
+    expect(page.sections.map((s) => s.headingPath)).toEqual([['Title']]);
+    expect(page.text).toBe('body end\n\nafter');
+    // In code it is what the page shows: an indented block, a code span.
+    expect(text('Load it:\n\n    <script src="a.js"></script>\n    <!-- note -->\n\nor `<script>` tags.')).toBe('Load it:\n\n<script src="a.js"></script>\n<!-- note -->\n\nor <script> tags.');
   });
 
   it('a tag whose attributes go on over lines is a tag (READMEs wrap badges so), within bounds', () => {
