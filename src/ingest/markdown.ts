@@ -170,21 +170,16 @@ export function* markdownSteps(raw: string): Generator<void, ParsedDocument> {
     const end = lines.findIndex((l, j) => j > 0 && /^(---|\.\.\.)\s*$/.test(l));
     if (end > 0) i = end + 1;
   }
-  let fence: string | null = null;
-  const indented = new IndentedCode();
+  const code = new CodeLines();
   for (; i < lines.length; i++) {
     yield;
     const line = lines[i] ?? '';
-    const fenceMatch = FENCE.exec(line);
-    if (fence !== null) {
-      if (fenceMatch && fenceMatch[1]?.startsWith(fence)) { fence = null; out.block(); } else { out.inline(line); out.line(); }
-      continue;
-    }
-    const code = indented.read(line);
-    if (code === 'start') out.block();
-    if (code === 'start' || code === 'code') { out.inline(line.trim() === '' ? '' : dropColumns(line, 4)); out.line(); continue; }
-    if (code === 'end') out.block();
-    if (fenceMatch) { fence = fenceMatch[1] ?? '```'; out.block(); continue; }
+    const read = code.read(line);
+    if (read.ended) out.block();
+    if (read.kind === 'fenced') { out.inline(line); out.line(); continue; }
+    if (read.kind === 'fence') { out.block(); continue; }
+    if (read.kind === 'indented-start') out.block();
+    if (read.kind === 'indented-start' || read.kind === 'indented') { out.inline(line.trim() === '' ? '' : dropColumns(line, 4)); out.line(); continue; }
     const atx = ATX.exec(line);
     if (atx) { out.heading(atx[1]?.length ?? 1, headingTitle(headingText(line.slice(atx[0].length)))); continue; }
     const html = HTML_HEADING.exec(line);
@@ -232,6 +227,8 @@ const HIDDEN = [
 ] as const;
 /** Where any of them opens (an element's name ends at a space, ">" or "/"). */
 const HIDDEN_OPEN = /<!--|<(?:script|style|template)(?=[\s>/]|$)/g;
+/** Whether a line holds any of them (HIDDEN_OPEN without the state a global pattern keeps). */
+const ANY_HIDDEN_OPEN = new RegExp(HIDDEN_OPEN.source);
 
 /**
  * The lines without what a page never shows: HTML comments ("<!-- TODO: … -->", a section commented out over
@@ -245,7 +242,8 @@ const HIDDEN_OPEN = /<!--|<(?:script|style|template)(?=[\s>/]|$)/g;
  * known for every line beforehand.
  */
 function withoutHidden(lines: readonly string[]): string[] {
-  const lower = lines.map((line) => line.toLowerCase());
+  // Only a line with a "<" can open or close anything but a comment, whose "-->" has no case.
+  const lower = lines.map((line) => (line.includes('<') ? line.toLowerCase() : line));
   // Per kind, the first line at or after each line that holds its close; the first blank line (lines.length where none).
   const nextClose = HIDDEN.map(() => new Array<number>(lines.length + 1).fill(lines.length));
   const nextBlank = new Array<number>(lines.length + 1).fill(lines.length);
@@ -255,23 +253,12 @@ function withoutHidden(lines: readonly string[]): string[] {
     nextBlank[i] = line.trim() === '' ? i : (nextBlank[i + 1] ?? lines.length);
   }
   const out: string[] = [];
-  let fence: string | null = null;
   let hidden: number | null = null;
-  const indented = new IndentedCode();
+  // Code as markdownSteps reads it (the same reader, the same order), so both passes agree on which lines are code.
+  const code = new CodeLines();
   lines.forEach((line, i) => {
     const low = lower[i] ?? '';
-    if (hidden === null) {
-      const fenceMatch = FENCE.exec(line);
-      if (fence !== null) {
-        if (fenceMatch && fenceMatch[1]?.startsWith(fence)) fence = null;
-        out.push(line);
-        return;
-      }
-      if (fenceMatch) { fence = fenceMatch[1] ?? '```'; out.push(line); return; }
-      const code = indented.read(line);
-      if (code === 'start' || code === 'code') { out.push(line); return; }
-      if (!low.includes('<!--') && !/<(?:script|style|template)/.test(low)) { out.push(line); return; }
-    }
+    if (hidden === null && (code.read(line).kind !== 'text' || !ANY_HIDDEN_OPEN.test(low))) { out.push(line); return; }
     const lastClose = HIDDEN.map((kind) => low.lastIndexOf(kind.close));
     let kept = '';
     let at = 0;
@@ -305,6 +292,29 @@ function withoutHidden(lines: readonly string[]): string[] {
     out.push(kept);
   });
   return out;
+}
+
+/**
+ * Which lines are code, read line by line: fenced code first, then indented code (an indented "```" stays a line
+ * of its block). `ended` says an indented block ended on this line, whatever the line is.
+ */
+class CodeLines {
+  private fence: string | null = null;
+  private readonly indented = new IndentedCode();
+
+  read(line: string): { kind: 'fence' | 'fenced' | 'indented-start' | 'indented' | 'text'; ended: boolean } {
+    const match = FENCE.exec(line);
+    if (this.fence !== null) {
+      if (match && match[1]?.startsWith(this.fence)) { this.fence = null; return { kind: 'fence', ended: false }; }
+      return { kind: 'fenced', ended: false };
+    }
+    const indented = this.indented.read(line);
+    if (indented === 'start') return { kind: 'indented-start', ended: false };
+    if (indented === 'code') return { kind: 'indented', ended: false };
+    const ended = indented === 'end';
+    if (match) { this.fence = match[1] ?? '```'; return { kind: 'fence', ended }; }
+    return { kind: 'text', ended };
+  }
 }
 
 /**

@@ -138,6 +138,8 @@ describe('Markdown inline syntax, as READMEs write it', () => {
     expect(page.text).toBe('body end\n\nafter');
     // In code it is what the page shows: an indented block, a code span.
     expect(text('Load it:\n\n    <script src="a.js"></script>\n    <!-- note -->\n\nor `<script>` tags.')).toBe('Load it:\n\n<script src="a.js"></script>\n<!-- note -->\n\nor <script> tags.');
+    // Both passes read code alike: a tab-indented "```" is a line of indented code, no fence that would keep the comment after it.
+    expect(text('\t```\n\n<!--\nsecret\n-->\nafter')).toBe('```\n\nafter');
   });
 
   it('a tag whose attributes go on over lines is a tag (READMEs wrap badges so), within bounds', () => {
