@@ -24,6 +24,7 @@ import { agreeingTopic, alternativeOf, condenseWithRules } from './rules/rules-c
 import { answerPerson } from './rules/answer-person';
 import { shortNames } from './rules/short-name';
 import { repeatedAction } from './rules/verb-phrase';
+import { pointsAtPrevious } from './rules/discourse-deixis';
 import { generalSpecificity, SPECIFIC, type Specificity } from './specificity';
 import { candidatePhrases, isAspect, isWrittenAsName, stemsOf, subjectPhrases, type HistoryTurn, type Topic } from './rules/topics';
 import { englishTexts } from './rules/english';
@@ -710,6 +711,8 @@ function resolveTurn(text: string, history: readonly HistoryTurn[], resolvedHist
   const rank = (h: readonly HistoryTurn[]) => (h === history ? centered(rankTopics(resolvedHistory, specificity, options, preamble).filter((t) => !t.stems.every((st) => own.has(st)))) : rankTopics(h, specificity, options));
   // An ellipsis continues the previous question as it was searched (its trace), not as the rules alone would read it.
   const asked = (turn: HistoryTurn) => resolvedHistory[history.indexOf(turn)]?.asked;
+  const restated = pointing && !preamble ? restatedPrevious(ask, decision.evidence[0] ?? '', history, specificity, options) : undefined;
+  if (restated) return { ...restated, decision };
   const resolved = condenseWithRules(ask, history, decision, 0, rank, asked);
   const question = preamble ? `${preamble} ${resolved.question}` : resolved.question;
   // "Okay. I'd like to spend time with my baby while working out. Any ideas for that?", "Are sharks endangered?
@@ -748,6 +751,26 @@ function resolveTurn(text: string, history: readonly HistoryTurn[], resolvedHist
   const topic = [...new Set(contentWords(context[1] ?? ''))].filter((w) => !typed.has(w)).map((term) => ({ term, weight: turnWeight(term, history, options) }));
   const merged = [...topic, ...terms.filter((t) => !topic.some((x) => x.term === t.term))];
   return { decision, question, query: { text: preamble ? `${preamble} ${searched}` : searched, terms: merged }, reason: `${read}${resolved.reason} (as context)${added}`, antecedents };
+}
+
+/**
+ * "how do I stop that?" after "will it find eslint from my node_modules?": the demonstrative points at what the
+ * previous question described (discourse-deixis.ts), so that question, as the user typed it, is put before this one
+ * and both are searched, where a noun phrase read for "that" ("how do I stop grep?") pulls toward the wrong
+ * section. Undefined where the demonstrative is no action's object or no earlier question is there.
+ */
+function restatedPrevious(ask: string, word: string, history: readonly HistoryTurn[], specificity: Specificity, options: ExpandOptions): Omit<ResolvedQuery, 'decision'> | undefined {
+  if (pointsAtPrevious(ask) !== word.toLowerCase()) return undefined;
+  const at = history.findLastIndex((turn) => !isSmalltalk(turn.user));
+  const turn = history[at];
+  if (!turn) return undefined;
+  // As typed, not as resolved: "will it find eslint …?" had been read "will grep find eslint …?", and a wrong guess
+  // restated is a wrong guess searched twice (as typed ranks as well or better on every set).
+  const said = turn.user.trim();
+  const previous = /[.?!]$/.test(said) ? said : `${said}?`;
+  const question = `${previous} ${ask}`;
+  const terms = specificWords(ask, specificity).length <= 1 ? historyTerms(question, history, specificity, options) : [];
+  return { question, query: { text: question, terms }, reason: `read “${word}” as what the previous question described`, antecedents: [] };
 }
 
 function readDefinites(definite: { antecedents: string[]; evidence: string[] }): string {

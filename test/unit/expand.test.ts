@@ -461,6 +461,33 @@ describe('resolve, then expand', () => {
     expect(resolveAndExpand('can I do it from the command line?', [{ user: 'What is mammoth?', assistant: '' }], sp).reason).not.toMatch(/^read “do/);
   });
 
+  it('“how do I stop that?” points at what the previous question described (discourse deixis): that question is restated before it, as typed', () => {
+    const sp = specific({ tinyexec: 0.9, eslint: 0.9, grep: 0.9, node_modules: 0.8, mustache: 0.9, html: 0.6, escape: 0.5 });
+    const history = [
+      { user: 'How do I run a command with tinyexec?', assistant: 'Call `x(command, args)`.' },
+      { user: 'and pipe the output into grep?', assistant: 'Pipe one result into another.' },
+      { user: 'will it find eslint from my node_modules?', assistant: 'Yes: node_modules/.bin is prepended to PATH.' },
+    ];
+    const out = resolveAndExpand('how do I stop that?', history, sp);
+    // Not a thing the previous question named ("how do I stop grep?").
+    expect(out.question).toBe('will it find eslint from my node_modules? how do I stop that?');
+    expect(out.query.text).toBe(out.question);
+    expect(out.decision).toMatchObject({ action: 'condense', reason: 'demonstrative' });
+    expect(out.reason).toMatch(/^read “that” as what the previous question described/);
+    expect(out.query.terms.map((t) => t.term)).toContain('tinyexec'); // the conversation's topic, below the typed words
+    // An ellipsis after it continues both sentences: "that" still needs the one before.
+    const escaping = [{ user: 'How do I render a template with mustache?', assistant: '' }, { user: 'does it escape HTML?', assistant: 'Yes, {{name}} is escaped.' }];
+    expect(resolveAndExpand('how do I turn that off for one variable?', escaping, sp).question).toBe('does it escape HTML? how do I turn that off for one variable?');
+    const next = [...escaping, { user: 'how do I turn that off for one variable?', assistant: 'Use {{{name}}}.' }];
+    expect(resolveAndExpand('and for everything?', next, sp).question).toBe('does it escape HTML? how do I turn that off for everything?');
+    // A subject or a preposition's object names a thing as often ("Did that help?"); a clause before it in the same
+    // sentence is what it points at ("long strings get wrapped, how do I stop that?"); "do that" repeats an action.
+    for (const typed of ['does that escape quotes too?', 'tell me more about that', 'HTML gets escaped, how do I stop that?', 'how do I stop that process?']) {
+      expect(resolveAndExpand(typed, escaping, sp).reason).not.toMatch(/previous question described/);
+    }
+    expect(resolveAndExpand('how do I do that for everything?', next, sp).reason).toMatch(/^read “do that”/);
+  });
+
   it('a question with a pronoun and a place reads both (“how do I enable it there?”); a second pronoun keeps meaning the first one\'s', () => {
     const sp = specific({ debug: 0.5, browser: 0.6, jerry: 0.9, garcia: 0.9, finger: 0.6 });
     const out = resolveAndExpand('how do I enable it there?', [{ user: 'Does debug work in the browser?', assistant: '' }], sp);
@@ -615,9 +642,11 @@ describe('resolve, then expand', () => {
   it('a demonstrative standing alone points at what the previous turn said; with a noun it is read like “the”', () => {
     const sp = specific({ offline: 0.9, devices: 0.4, note: 0.4, edit: 0.5, fix: 0.3 });
     const history = [{ user: 'does it work offline?', assistant: 'Yes.' }, { user: 'what happens when two devices edit the same note?', assistant: 'Both versions are kept.' }];
-    const out = resolveAndExpand('how do I fix that?', history, sp);
+    const out = resolveAndExpand('why does that happen?', history, sp);
     expect(out.decision.reason).toBe('demonstrative');
-    expect(out.question).toBe('how do I fix the note?');
+    expect(out.question).toMatch(/note/); // the phrase just said, not the conversation's topic ("offline")
+    // As the object of what the user wants to do, it points at what that turn described, which is restated.
+    expect(resolveAndExpand('how do I fix that?', history, sp).question).toBe('what happens when two devices edit the same note? how do I fix that?');
     // "it" continues the conversation's topic instead.
     expect(resolveAndExpand('how do I turn it on?', history, sp).question).not.toMatch(/note/);
   });

@@ -5,6 +5,7 @@
  * with the conversation's most salient topic, and otherwise adds that topic as
  * context. Deterministic, and it always says what it did.
  */
+import { pointsAtPrevious } from './discourse-deixis';
 import { decide, determinesNext, referenceIndex, type GateDecision } from './gate';
 import { tokenize } from './tokenize';
 import { isContentWord, isNoun } from './words';
@@ -83,9 +84,14 @@ export function condenseWithRules(question: string, fullHistory: readonly Histor
  */
 export function lastQuestionClause(question: string): string {
   const plain = question.replace(/\s*\([^()]*\)/g, '').trim();
-  const sentences = sentencesOf(plain).map(strip).filter((x) => x.length > 0);
+  const written = sentencesOf(plain).map((x) => x.trim()).filter((x) => strip(x).length > 0);
+  const sentences = written.map(strip);
   const asking = sentences.filter((x) => /^(?:\S+\s+)?(?:what|which|who|whom|whose|when|where|why|how|is|are|was|were|do|does|did|can|could|will|would|should|may|might|tell|explain|describe|list|give|show)\b/i.test(x));
-  return asking.at(-1) ?? sentences.at(-1) ?? strip(plain);
+  const last = asking.at(-1) ?? sentences.at(-1) ?? strip(plain);
+  // "Does mustache.js escape HTML? how do I turn that off?" (expand.ts, restatedPrevious): a clause whose "that"
+  // points at the sentence before it keeps that sentence, so "and for everything?" continues both.
+  const at = sentences.lastIndexOf(last);
+  return at > 0 && pointsAtPrevious(last) !== undefined ? `${written[at - 1] ?? ''} ${last}` : last;
 }
 
 /** "and how long does it take?": a question of its own after a continuation word, not a fragment to splice. */
