@@ -229,5 +229,11 @@ describe('the README set (build/eval-readmes, written from the installed package
     expect(new Set(seventeenth.passages.map((p) => p.source))).toEqual(new Set(['wink-nlp/README.md', 'word-wrap/README.md', 'uri-js/README.md']));
     expect(text(seventeenth, 'urijs/usage')).toMatch(/npm install uri-js\n# OR\nyarn add uri-js/);
     expect(seventeenth.ids.has('urijs/or')).toBe(false);
+    // The eighteenth (session 44, held out): hnswlib-wasm repeats its parameters' names as headings under two
+    // parents ("Construction Parameters: M", "M:"), each a section of its own.
+    const eighteenth = written(18);
+    expect(new Set(eighteenth.passages.map((p) => p.source))).toEqual(new Set(['acorn/README.md', 'hnswlib-wasm/README.md', 'expect-type/README.md']));
+    expect(text(eighteenth, 'hnsw/m')).toMatch(/^hnswlib-wasm › hnswlib-wasm › Parameter Selection for hnswlib-wasm › M:\. Choose a value in the range of 12-48/);
+    expect(text(eighteenth, 'hnsw/construction-parameters-m')).toMatch(/M \* 8-10 bytes per stored element/);
   });
 });
