@@ -714,6 +714,10 @@ function resolveTurn(text: string, history: readonly HistoryTurn[], resolvedHist
   const restated = pointing && !preamble ? restatedPrevious(ask, decision.evidence[0] ?? '', history, specificity, options) : undefined;
   if (restated) return { ...restated, decision };
   const resolved = condenseWithRules(ask, history, decision, 0, rank, asked);
+  // "what's the default for that option?" where no topic is an option: a demonstrative points at what was just said
+  // (the previous question or its answer), which the conversation's main topic appended for context is not.
+  const unnamed = resolved.unnamed !== undefined && !preamble ? restatement(ask, history, specificity, options, `read “${resolved.unnamed}” as what the previous question said`) : undefined;
+  if (unnamed) return { ...unnamed, decision };
   const question = preamble ? `${preamble} ${resolved.question}` : resolved.question;
   // "Okay. I'd like to spend time with my baby while working out. Any ideas for that?", "Are sharks endangered?
   // If so, which species?": a demonstrative or fragment that resolves to nothing but words of the message's own
@@ -761,16 +765,26 @@ function resolveTurn(text: string, history: readonly HistoryTurn[], resolvedHist
  */
 function restatedPrevious(ask: string, word: string, history: readonly HistoryTurn[], specificity: Specificity, options: ExpandOptions): Omit<ResolvedQuery, 'decision'> | undefined {
   if (pointsAtPrevious(ask) !== word.toLowerCase()) return undefined;
+  return restatement(ask, history, specificity, options, `read “${word}” as what the previous question described`);
+}
+
+/**
+ * The previous question restated before this one, both searched at full weight, with the history words of a turn
+ * whose own words are not specific enough; for a demonstrative whose referent was said just before and named by
+ * no topic (restatedPrevious, and "that option" where no topic is an option). Undefined where no question came before.
+ */
+function restatement(ask: string, history: readonly HistoryTurn[], specificity: Specificity, options: ExpandOptions, reason: string): Omit<ResolvedQuery, 'decision'> | undefined {
   const at = history.findLastIndex((turn) => !isSmalltalk(turn.user));
   const turn = history[at];
   if (!turn) return undefined;
   // As typed, not as resolved: "will it find eslint …?" had been read "will grep find eslint …?", and a wrong guess
-  // restated is a wrong guess searched twice (as typed ranks as well or better on every set).
+  // restated is a wrong guess searched twice (as typed ranks as well or better on every set; a fragment's spliced
+  // question instead of the fragment as typed moved nothing but one CAsT 2021 turn, 3 → 4).
   const said = turn.user.trim();
   const previous = /[.?!]$/.test(said) ? said : `${said}?`;
   const question = `${previous} ${ask}`;
   const terms = specificWords(ask, specificity).length <= 1 ? historyTerms(question, history, specificity, options) : [];
-  return { question, query: { text: question, terms }, reason: `read “${word}” as what the previous question described`, antecedents: [] };
+  return { question, query: { text: question, terms }, reason, antecedents: [] };
 }
 
 function readDefinites(definite: { antecedents: string[]; evidence: string[] }): string {

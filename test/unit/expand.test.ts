@@ -639,6 +639,23 @@ describe('resolve, then expand', () => {
     expect(resolveAndExpand('What about the largest to ever walk the earth?', [{ user: 'What is the largest mammal in the world?', assistant: '' }], sp).question).toMatch(/in the world, for the largest to ever walk the earth\?$/);
   });
 
+  it('a demonstrative whose noun names no topic (“that option”) points at what was just said: the previous question is restated before it', () => {
+    const sp = specific({ wrap: 0.9, xml: 0.9, escape: 0.6, width: 0.5 });
+    const history = [
+      { user: 'How do I wrap text at 60 characters with word-wrap?', assistant: 'wrap(str, {width: 60}).' },
+      { user: "I'm putting wrapped text into XML, can word-wrap escape each line?", assistant: 'Yes: pass a function as the escape option.' },
+    ];
+    const out = resolveAndExpand("what's the default for that option?", history, sp);
+    // Not the conversation's topic appended ("what's the default for the option (XML)?").
+    expect(out.question).toBe("I'm putting wrapped text into XML, can word-wrap escape each line? what's the default for that option?");
+    expect(out.reason).toMatch(/^read “that option” as what the previous question said/);
+    expect(out.query.text).toBe(out.question);
+    // A noun a topic names is read as that topic, as before ("that width" → "the width"), and nothing is restated.
+    const named = resolveAndExpand('can I change that width later?', history, sp);
+    expect(named.question).not.toMatch(/XML/);
+    expect(named.reason).not.toMatch(/previous question said/);
+  });
+
   it('a demonstrative standing alone points at what the previous turn said; with a noun it is read like “the”', () => {
     const sp = specific({ offline: 0.9, devices: 0.4, note: 0.4, edit: 0.5, fix: 0.3 });
     const history = [{ user: 'does it work offline?', assistant: 'Yes.' }, { user: 'what happens when two devices edit the same note?', assistant: 'Both versions are kept.' }];
@@ -660,10 +677,12 @@ describe('resolve, then expand', () => {
     const slow = resolveAndExpand('Does this slow the cache down?', [{ user: 'How do I close entries with dispose when the cache evicts them?', assistant: '' }], sp);
     expect(slow.question).not.toMatch(/the slow/);
     expect(slow.question).toMatch(/slow the cache down/);
-    // "text that moves": the relative "that" stays; "that range" is the reference.
-    const relative = resolveAndExpand('can I insert text that moves along when that range is moved?', [{ user: 'What happens when I move the range twice in magic-string?', assistant: '' }], sp);
-    expect(relative.decision.reason).toBe('demonstrative');
-    expect(relative.question).toMatch(/^can I insert text that moves along when the range is moved/);
+    // "text that moves": the relative "that" stays; "that range" is the reference, read as the topic it heads.
+    const relative = resolveAndExpand('can I insert text that moves along when that range is moved?', [{ user: 'What happens when I move the character range twice in magic-string?', assistant: '' }], specific({ character: 0.6, range: 0.6, magicstring: 0.9, text: 0.3 }));
+    expect(relative.question).toBe('can I insert text that moves along when the character range is moved?');
+    // Where no topic of more words is headed by its noun, what it points at is restated, the relative "that" as typed.
+    const restated = resolveAndExpand('can I insert text that moves along when that range is moved?', [{ user: 'What happens when I move the range twice in magic-string?', assistant: '' }], sp);
+    expect(restated.question).toBe('What happens when I move the range twice in magic-string? can I insert text that moves along when that range is moved?');
   });
 
   it('an ellipsis continues the previous question as it was searched (its own trace), not as the rules alone would read it', () => {

@@ -23,6 +23,11 @@ export interface Condensation {
   antecedents?: string[];
   /** A name the question put aside ("and Plus?" after "… the Pro plan?": Pro): not searched as context either. */
   replaced?: string[];
+  /**
+   * A demonstrative and its noun where no topic is headed by that noun ("that option" where no topic is an option;
+   * the noun alone is the question's own word, no antecedent): what it points at was said just before.
+   */
+  unnamed?: string;
 }
 
 const POSSESSIVES = new Set(['its', 'their', 'theirs', 'his', 'her', 'hers']);
@@ -418,7 +423,7 @@ function replaceReference(question: string, word: string, topics: Topic[], histo
     }
     const rewritten = splice(question, token.index, token.index + word.length, 'the');
     return nounTopic ? { question: rewritten, reason: `“${word} ${next.word}” names its topic; determiner made definite` }
-      : { question: `${strip(rewritten)} (${top.phrase})?`, reason: `“${word} ${next.word}” read in the context of “${top.phrase}”`, antecedents: [top.phrase] };
+      : { question: `${strip(rewritten)} (${top.phrase})?`, reason: `“${word} ${next.word}” read in the context of “${top.phrase}”`, antecedents: [top.phrase], unnamed: `${word} ${next.word}` };
   }
   // "they" is mostly generic ("what do they eat?" → "what do Spanish people eat?"): its phrase stays bare.
   const named = PLURAL_PRONOUNS.has(word) ? top.phrase : withDeterminer(top.phrase, history);
