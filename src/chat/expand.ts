@@ -780,11 +780,22 @@ function restatement(ask: string, history: readonly HistoryTurn[], specificity: 
   // As typed, not as resolved: "will it find eslint …?" had been read "will grep find eslint …?", and a wrong guess
   // restated is a wrong guess searched twice (as typed ranks as well or better on every set; a fragment's spliced
   // question instead of the fragment as typed moved nothing but one CAsT 2021 turn, 3 → 4).
-  const said = turn.user.trim();
+  const said = lastSentences(turn.user, RESTATED_CHARS);
   const previous = /[.?!]$/.test(said) ? said : `${said}?`;
   const question = `${previous} ${ask}`;
   const terms = specificWords(ask, specificity).length <= 1 ? historyTerms(question, history, specificity, options) : [];
   return { question, query: { text: question, terms }, reason, antecedents: [] };
+}
+
+/** How much of the previous message a restatement repeats: a question and the sentence or two before it, not a pasted log. */
+const RESTATED_CHARS = 300;
+
+/** The last sentences of `text` within `max` characters (the last one whole, however long it is). */
+function lastSentences(text: string, max: number): string {
+  const sentences = sentencesOf(text.trim());
+  let kept = sentences.pop() ?? '';
+  for (let s = sentences.pop(); s !== undefined && s.length + 1 + kept.length <= max; s = sentences.pop()) kept = `${s} ${kept}`;
+  return kept;
 }
 
 function readDefinites(definite: { antecedents: string[]; evidence: string[] }): string {

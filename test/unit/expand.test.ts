@@ -486,6 +486,11 @@ describe('resolve, then expand', () => {
       expect(resolveAndExpand(typed, escaping, sp).reason).not.toMatch(/previous question described/);
     }
     expect(resolveAndExpand('how do I do that for everything?', next, sp).reason).toMatch(/^read “do that”/);
+    // A pasted log before the previous question is not repeated: its question and what fits of the sentences before it.
+    const log = `${'Error: cannot find module. '.repeat(40)}Our CI prints this. Will it find eslint from my node_modules?`;
+    const pasted = resolveAndExpand('how do I stop that?', [{ user: log, assistant: 'Yes.' }], sp).question;
+    expect(pasted.endsWith('Our CI prints this. Will it find eslint from my node_modules? how do I stop that?')).toBe(true);
+    expect(pasted.length).toBeLessThan(330);
   });
 
   it('a question with a pronoun and a place reads both (“how do I enable it there?”); a second pronoun keeps meaning the first one\'s', () => {

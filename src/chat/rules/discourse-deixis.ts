@@ -21,13 +21,14 @@ const NO_ACTION: ReadonlySet<string> = new Set(['do', 'does', 'did', 'be', 'have
 /** The demonstrative ("that", "this") `question` points back with as an action's object, or undefined. */
 export function pointsAtPrevious(question: string): string | undefined {
   const tokens = tokenize(question);
+  // "long strings get wrapped, how do I stop that?": a clause before it in the same sentence is what it points at.
+  const clauseBreak = question.search(/[,;:]/);
   for (let i = 2; i < tokens.length; i++) {
     const word = (tokens[i] as { word: string }).word;
     if (word !== 'that' && word !== 'this') continue;
+    if (clauseBreak >= 0 && clauseBreak < (tokens[i] as { index: number }).index) return undefined;
     const verb = (tokens[i - 1] as { word: string }).word;
     const actor = (tokens[i - 2] as { word: string }).word;
-    // "long strings get wrapped, how do I stop that?": a clause before it in the same sentence is what it points at.
-    if (/[,;:]/.test(question.slice(0, (tokens[i] as { index: number }).index))) return undefined;
     if (!ACTORS.has(actor) || NO_ACTION.has(verb) || PREPOSITIONS.has(verb) || !isContentWord(verb)) continue;
     // Standing alone ("stop that?"), not a noun's determiner ("stop that process").
     if (!determinesNext(question, tokens, i)) return word;
