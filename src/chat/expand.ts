@@ -34,6 +34,7 @@ import { escapeRegExp } from '../util/escape-regexp';
 import { namesInAnswer, namesInProse } from './identifiers';
 import { asWritten, NO_FORMS, type WrittenForm } from './written-forms';
 import { bridgingDefinite, descriptiveName } from './bridging';
+import { besidePrevious, hedged } from './hedge';
 import { readDefinites, resolveDefinites } from './definites';
 
 export interface ExpandOptions {
@@ -463,53 +464,10 @@ export function resolveAndExpand(typed: string, fullHistory: readonly HistoryTur
   const read = readHistory(history, specificity, options);
   const resolved = secondReference(resolveTurn(text, history, read.turns, specificity, options, read.antecedents.at(-1)), history, read.turns, specificity, options);
   // A question that stands alone is searched and shown exactly as typed (only its spacing tidied, as before).
-  return resolved.decision.action === 'condense' ? hedged(resolved, text, history, options) : besidePrevious({ ...resolved, question: compact, query: { text: compact, terms: [] } }, text, history, options);
-}
-
-/**
- * A later question that names its own topic is searched exactly as typed, and the previous question with it is
- * ranked too, fused below at `previousWordWeight` (0.15, half the previous turn's history weight, as that
- * question's words are for a condensed turn). It decides nothing where the typed question finds its passage
- * clearly; where several passages score alike, the one the conversation is about comes first ("is there a
- * smaller build for browsers?" in a conversation about lru-cache; docs/quality-log.md, session 41). Not after
- * a topic switch ("now, …"), which says the conversation before it is no context.
- */
-function besidePrevious(kept: ResolvedQuery, text: string, history: readonly HistoryTurn[], options: ExpandOptions): ResolvedQuery {
-  const weight = Math.min(1, options.previousWordWeight ?? EXPAND_DEFAULTS.previousWordWeight);
   const previous = lastQuestion(history);
-  if (kept.decision.reason !== 'self-contained' || previous === undefined || !(weight > 0)) return kept;
-  return { ...kept, query: { ...kept.query, hedge: `${previous} ${text}`, hedgeWeight: weight }, reason: `${kept.reason}; the previous question ranked beside it at ${weight}` };
-}
-
-/** References resolved by a guess: a pronoun's antecedent, an ellipsis spliced into a question, the topic a bridging definite belongs to or a comparative compares within. */
-const GUESSED_REASONS: ReadonlyMap<GateReason, 'previous question' | 'fragment' | 'question'> = new Map([
-  ['dangling-pronoun', 'previous question'],
-  // A fragment's, a bridging definite's or a comparative's own words say what it asks about; the topic beside them is the guess.
-  ['ellipsis', 'fragment'], ['bridging', 'question'], ['comparative', 'question'], ['substitution', 'question'],
-] as const);
-
-/**
- * A reference's antecedent is a guess, and a wrong one searched at full weight buries the passage. So a second
- * reading, in the user's own words (read as written: written-forms.ts), unresolved, is ranked too and fused below
- * the resolved question's ranking at the previous turn's history weight (0.3): where the guess is right the two
- * agree, where it is wrong the conversation's own words still surface the passage. For a pronoun that reading is
- * the previous question with this one (no set down, fourth README set 0.662 → 0.704, held-out fifth 0.625 →
- * 0.654). An ellipsis already searches the previous question, spliced: its other reading is the fragment as a
- * question of its own ("and comments?"), near the same documents (docs/quality-log.md, session 26: ellipses 0.833 → 0.860 on
- * the README sets and samples, 0.329 → 0.349 on CAsT 2021). A bridging definite ("the batteries") is searched with the
- * topic appended; its other reading is the question as typed (session 38: CAsT 2021 0.546 → 0.547, fourth README set
- * 0.678 → 0.684). So is a comparative ("Which is healthiest?", "What is the best in my morning latte?"), whose one topic
- * appended is the same kind of guess (session 39: CAsT 2021 0.546 → 0.548; no README set has one). Small talk is no
- * question to pair with.
- */
-function hedged(resolved: ResolvedQuery, text: string, history: readonly HistoryTurn[], options: ExpandOptions): ResolvedQuery {
-  const weight = Math.min(1, options.historyWeight ?? EXPAND_DEFAULTS.historyWeight);
-  const previous = lastQuestion(history);
-  const reading = GUESSED_REASONS.get(resolved.decision.reason);
-  if (reading === undefined || previous === undefined || !(weight > 0)) return resolved;
-  const hedge = reading === 'previous question' ? `${previous} ${text}` : text;
-  const what = reading === 'previous question' ? 'the previous question' : `the ${reading} as typed`;
-  return { ...resolved, query: { ...resolved.query, hedge, hedgeWeight: weight }, reason: `${resolved.reason}; hedged with ${what} at ${weight}` };
+  return resolved.decision.action === 'condense'
+    ? hedged(resolved, text, previous, Math.min(1, options.historyWeight ?? EXPAND_DEFAULTS.historyWeight))
+    : besidePrevious({ ...resolved, question: compact, query: { text: compact, terms: [] } }, text, previous, Math.min(1, options.previousWordWeight ?? EXPAND_DEFAULTS.previousWordWeight));
 }
 
 /**
