@@ -643,13 +643,12 @@ function restatedPrevious(ask: string, word: string, history: readonly HistoryTu
  * no topic (restatedPrevious, and "that option" where no topic is an option). Undefined where no question came before.
  */
 function restatement(ask: string, history: readonly HistoryTurn[], specificity: Specificity, options: ExpandOptions, reason: string): Omit<ResolvedQuery, 'decision'> | undefined {
-  const at = history.findLastIndex((turn) => !isSmalltalk(turn.user));
-  const turn = history[at];
-  if (!turn) return undefined;
+  const typed = lastQuestion(history);
+  if (typed === undefined) return undefined;
   // As typed, not as resolved: "will it find eslint …?" had been read "will grep find eslint …?", and a wrong guess
   // restated is a wrong guess searched twice (as typed ranks as well or better on every set; a fragment's spliced
   // question instead of the fragment as typed moved nothing but one CAsT 2021 turn, 3 → 4).
-  const said = lastSentences(turn.user, RESTATED_CHARS);
+  const said = lastSentences(typed, RESTATED_CHARS);
   const previous = /[.?!]$/.test(said) ? said : `${said}?`;
   const question = `${previous} ${ask}`;
   const terms = specificWords(ask, specificity).length <= 1 ? historyTerms(question, history, specificity, options) : [];
