@@ -1,0 +1,142 @@
+/**
+ * The nineteenth README set (build/eval-readmes-19/): webpack-sources, levn and
+ * client-vector-search, whose READMEs are in node_modules through the project's
+ * tools (webpack for the consumer test, eslint, the vector-search benchmark).
+ * Ten conversations written by hand on 2026-12-02 (session 45) as a developer
+ * would ask, with rewrites and gold sections, before anything ran on them: held
+ * out for the next condenser change. webpack-sources documents one class or
+ * method per short section; levn puts most of its format in two long ones; an
+ * unclosed code fence in client-vector-search's README swallows its last
+ * sections, as a parser reading it sees it.
+ */
+import { turn, type ReadmeSet } from './readme-corpus';
+
+export const NINETEENTH: ReadmeSet = {
+  folder: 'eval-readmes-19',
+  prefix: 'readmes19',
+  packages: [
+    ['wps', 'webpack-sources', 'webpack-sources'],
+    ['levn', 'levn', 'levn'],
+    ['cvs', 'client-vector-search', 'client-vector-search'],
+  ],
+  conversations: [
+    ['wps-concat', [
+      turn('How do I join several sources into one with webpack-sources?', 'How do I join several sources into one with webpack-sources?', ['wps/concatsource'], 'first',
+        'Use new ConcatSource(...items): it concatenates Sources or strings into a single source.'),
+      turn('can I append more to it later?', 'Can I append more items to a ConcatSource after creating it?', ['wps/add'], 'followup',
+        'Yes: ConcatSource.prototype.add(item) adds a Source or a string.'),
+      turn('and get the result as a Buffer?', 'How do I get the source code of a ConcatSource as a Buffer?', ['wps/buffer', 'wps/buffers'], 'followup',
+        'Call buffer(); strings are converted to utf-8. buffers() returns an array of Buffers instead.'),
+      turn('why would I prefer the array version?', 'Why would I prefer buffers() over buffer() in webpack-sources?', ['wps/buffers'], 'followup',
+        'It avoids the intermediate Buffer.concat allocation when the source has many children, which suits writev or a write stream.'),
+      turn('how big is it in bytes?', 'How do I get the size in bytes of a source in webpack-sources?', ['wps/size'], 'followup',
+        'size() returns the size of the represented source code in bytes.'),
+    ]],
+    ['wps-replace', [
+      turn('How do I replace a range of characters in a source with webpack-sources?', 'How do I replace a range of characters in a source with webpack-sources?', ['wps/replacesource', 'wps/replace'], 'first',
+        'Wrap it in a ReplaceSource and call replace(start, end, replacement); start and end are 0-indexed and inclusive.'),
+      turn('are the positions affected by earlier replacements?', "Are the positions given to ReplaceSource's replace affected by earlier replacements or insertions?", ['wps/replace', 'wps/insert'], 'followup',
+        'No: locations refer to the original source and are not influenced by other replacements or insertions.'),
+      turn('what if I only want to add text without removing any?', 'How do I insert text into a ReplaceSource without removing any?', ['wps/insert'], 'followup',
+        'Use insert(pos, insertion), which inserts before char pos (0-indexed).'),
+      turn('and how do I get back the source it wraps?', 'How do I get the source that a ReplaceSource decorates?', ['wps/public-methods-original'], 'followup',
+        'original() returns the decorated Source.'),
+      turn('does it keep the source map accurate?', 'Does ReplaceSource keep source map mappings accurate across replacements?', ['wps/replacesource'], 'followup',
+        'It supports identity mappings for the child source: where original and generated match, mappings are split at replacements and insertions.'),
+    ]],
+    ['wps-maps', [
+      turn('How do I wrap generated code together with its source map in webpack-sources?', 'How do I wrap generated code together with its source map in webpack-sources?', ['wps/sourcemapsource'], 'first',
+        'new SourceMapSource(sourceCode, name, sourceMap, originalSource?, innerSourceMap?, removeOriginalSource?).'),
+      turn("what's the inner one for?", 'What is the innerSourceMap argument of SourceMapSource for?', ['wps/sourcemapsource'], 'followup',
+        'It is the SourceMap of the originalSource, so that the two maps are combined.'),
+      turn('can I get the map without column mappings?', 'How do I get a source map without column mappings from webpack-sources?', ['wps/map'], 'followup',
+        'Pass { columns: false } to map(); the implementation may then omit column mappings.'),
+      turn('is there a faster way to get both the code and the map?', 'Is there a faster way to get both the source code and the source map of a Source in webpack-sources?', ['wps/sourceandmap'], 'followup',
+        'sourceAndMap(options) returns both, and can perform better than calling source() and map() separately.'),
+      turn('how do I find where a position in the generated file came from?', 'How do I find where a position in the generated file came from with webpack-sources?', ['wps/originalpositionfor'], 'followup',
+        'util.sourceMap.originalPositionFor(sourceMap, line, column) returns the source, line, column and name, or null.'),
+      turn('are lines counted from zero too?', "Does webpack-sources' originalPositionFor count lines from zero?", ['wps/originalpositionfor'], 'followup',
+        'No: lines count from one and columns from zero, on both sides.'),
+    ]],
+    ['wps-cache', [
+      turn('How do I cache the results of an expensive Source in webpack-sources?', 'How do I cache the results of an expensive Source in webpack-sources?', ['wps/cachedsource'], 'first',
+        'Wrap it in new CachedSource(source): map, source, buffer, size and sourceAndMap are cached in memory.'),
+      turn('is updateHash cached as well?', 'Is updateHash cached by CachedSource?', ['wps/cachedsource'], 'followup',
+        'No, updateHash is not cached.'),
+      turn('can I persist that cache between builds?', 'Can I persist the cached data of a CachedSource between builds?', ['wps/getcacheddata', 'wps/cachedsource'], 'followup',
+        'getCachedData() returns the cached data as Buffers; pass it back as new CachedSource(source, cachedData).'),
+      turn('and create the wrapped source lazily?', 'Can CachedSource create the Source it wraps lazily?', ['wps/cachedsource', 'wps/originallazy'], 'followup',
+        'Pass a function that returns the Source; it is called once, when needed. originalLazy() returns the Source or that function.'),
+      turn('How do I turn a Source-like object into a real Source in webpack-sources?', 'How do I turn a Source-like object into a real Source in webpack-sources?', ['wps/static-from', 'wps/compatsource'], 'standalone',
+        'CompatSource.from(sourceLike) returns a real Source unchanged and wraps anything else.'),
+    ]],
+    ['levn-parse', [
+      turn('How do I parse a string into a typed value with levn?', 'How do I parse a string into a typed value with levn?', ['levn/parse-type-input-options', 'levn/quick-examples'], 'first',
+        "parse(type, input, options) casts the string to the type, written in type-check's format: parse('Number', '2') is 2."),
+      turn('what about a list of numbers?', 'How do I parse a list of numbers with levn?', ['levn/quick-examples'], 'followup',
+        "parse('[Number]', '1,2,3') gives [1, 2, 3]; at the top level the brackets can be left out."),
+      turn('and if I already have the type parsed?', 'How do I parse a value with levn when I already have the type parsed?', ['levn/parsedtypeparse-parsedtype-input-options'], 'followup',
+        "Use parsedTypeParse(parsedType, input, options), with a type from type-check's parseType."),
+      turn('can I give several types and let it pick?', 'Can I give levn several types and let it pick one?', ['levn/levn-format', 'levn/quick-examples'], 'followup',
+        "Yes: 'Number | String' tries each type from left to right, casting then validating; put String last, since it accepts anything."),
+    ]],
+    ['levn-format', [
+      turn('How does levn parse input when no type is given?', 'How does levn parse input when no type is given?', ['levn/levn-format'], 'first',
+        "With '*' it uses explicit mode: quoted strings, #dates#, /regexps/, arrays, tuples and objects are recognised by their syntax."),
+      turn('how do I write a date in it?', "How do I write a date in levn's format?", ['levn/levn-format'], 'followup',
+        'As #2011-11-11#; where a Date is expected the # can be left out.'),
+      turn('can I turn that mode on while still giving a type?', "Can I turn levn's explicit mode on while still giving a type?", ['levn/explicit'], 'followup',
+        "Yes, with the explicit option (false by default): parse('RegExp', 're', {explicit: true}) then fails to type check."),
+      turn('How is levn different from JSON?', 'How is levn different from JSON?', ['levn/levn'], 'standalone',
+        'It is written by humans and more concise, validated against types, has regex and date literals and custom types; it is slower.'),
+      turn('is it fast enough for big payloads?', 'Is levn fast enough for parsing large payloads?', ['levn/levn'], 'followup',
+        'Probably not: it is slower than JSON and not meant for transporting large amounts of data.'),
+    ]],
+    ['levn-custom', [
+      turn('How do I define my own type in levn?', 'How do I define my own type in levn?', ['levn/customtypes'], 'first',
+        'Pass options.customTypes: each key a type name, each value an object with typeOf, validate and cast.'),
+      turn('what should the cast function return?', 'What should the cast function of a levn custom type return?', ['levn/customtypes'], 'followup',
+        "{type: 'Just', value: castValue} when it can cast, {type: 'Nothing'} when it cannot."),
+      turn('and how do I cast its child values?', "How do I cast child values inside a levn custom type's cast function?", ['levn/customtypes'], 'followup',
+        'With the third argument, typesCast(value, types, options).'),
+      turn('what language is it written in?', 'What language is levn written in?', ['levn/technical-about'], 'followup',
+        'LiveScript, compiled to JavaScript; it uses type-check and prelude.ls.'),
+    ]],
+    ['cvs-start', [
+      turn('How do I embed some text in the browser with client-vector-search?', 'How do I embed some text in the browser with client-vector-search?', ['cvs/step-1-generate-embeddings-for-string', 'cvs/quickstart'], 'first',
+        "await getEmbedding('Apple') returns the embedding as number[]."),
+      turn('which model does it use?', 'Which embedding model does client-vector-search use by default?', ['cvs/client-vector-search'], 'followup',
+        'gte-small (about 30 MB), through transformers.'),
+      turn('how do I compare two of them?', 'How do I compare two embeddings with client-vector-search?', ['cvs/step-2-calculate-cosine-similarity'], 'followup',
+        'cosineSimilarity(embedding1, embedding2, 6); both must have the same length.'),
+      turn('then how do I find the closest ones to a query?', 'How do I find the embeddings closest to a query with client-vector-search?', ['cvs/step-8-search-the-index', 'cvs/step-3-create-an-index', 'cvs/quickstart'], 'followup',
+        'Create an EmbeddingIndex from objects with an embedding property, then await index.search(queryEmbedding, { topK: 5 }).'),
+      turn('it breaks my Next.js build, what do I change?', 'client-vector-search breaks my Next.js build; what do I change?', ['cvs/nextjs'], 'followup',
+        'In next.config.js, alias sharp$ and onnxruntime-node$ to false in the webpack configuration.'),
+    ]],
+    ['cvs-index', [
+      turn('How do I add an object to an EmbeddingIndex?', 'How do I add an object to an EmbeddingIndex?', ['cvs/step-4-add-to-index'], 'first',
+        "index.add({ id: 6, name: 'Cat', embedding: await getEmbedding('Cat') })."),
+      turn("and change one that's already there?", 'How do I update an object already in an EmbeddingIndex?', ['cvs/step-5-update-index'], 'followup',
+        'index.update({ id: 6 }, newObject).'),
+      turn('or get rid of it?', 'How do I remove an object from an EmbeddingIndex?', ['cvs/step-6-remove-from-index'], 'followup',
+        'index.remove({ id: 6 }).'),
+      turn('can I look one up by its id?', 'Can I get an object from an EmbeddingIndex by its id?', ['cvs/step-7-retrieve-from-index'], 'followup',
+        'index.get({ id: 1 }).'),
+      turn('how do I see everything in it?', 'How do I print everything in an EmbeddingIndex?', ['cvs/step-9-print-the-index'], 'followup',
+        'index.printIndex() prints the whole index to the console.'),
+    ]],
+    ['cvs-storage', [
+      turn('Can client-vector-search keep the index in IndexedDB?', 'Can client-vector-search keep the index in IndexedDB?', ['cvs/step-10-save-index-to-indexeddb-for-browser', 'cvs/quickstart'], 'first',
+        "Yes: await index.saveIndex('indexedDB', { DBName, objectStoreName })."),
+      turn("then how do I search what's stored there?", 'How do I search an index stored in IndexedDB with client-vector-search?', ['cvs/important-search-in-indexeddb'], 'followup',
+        "index.search(queryEmbedding, { topK: 5, useStorage: 'indexedDB' }), with storageOptions if you changed the names."),
+      turn('what are the default names?', "What are client-vector-search's default IndexedDB database and object store names?", ['cvs/important-search-in-indexeddb', 'cvs/step-10-save-index-to-indexeddb-for-browser'], 'followup',
+        'clientVectorDB and ClientEmbeddingStore.'),
+      turn('how many vectors is it meant for?', 'How many vectors is client-vector-search meant for?', ['cvs/roadmap'], 'followup',
+        'A couple of hundred to thousands: about 1k vectors per user.'),
+      turn('does it have an HNSW index?', 'Does client-vector-search have an HNSW index?', ['cvs/todos'], 'followup',
+        'Not yet: an HNSW index for Node and the browser is on its TODO list.'),
+    ]],
+  ],
+};
