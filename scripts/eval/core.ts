@@ -18,7 +18,7 @@ import type { Conversation, Passage, TurnKind } from './parse';
 import { average, closureInterval, scoreRanking, type KindMetrics } from './metrics';
 import { ALL_STRATEGIES, LLM_STRATEGIES, contexts, strategyQuery, type Strategy, type StrategyQuery, type TurnContext } from './strategies';
 import { termCounts, termScore, type TermScore } from './terms';
-import { pickSnippet } from '../../src/chat/snippet';
+import { pickSnippet, type SnippetPassage } from '../../src/chat/snippet';
 import { READING_WEIGHT } from '../../src/chat/session';
 
 export { ALL_STRATEGIES, type Strategy } from './strategies';
@@ -236,6 +236,16 @@ async function rankAsRead(engine: EvalEngine, qs: readonly StrategyQuery[], turn
   return rankings;
 }
 
+/**
+ * A passage as a chat session hands it to pickSnippet: our sets write a section's heading path before its text
+ * ("Refund policy › Refund window. You can return …"), which the library keeps apart (the chunk's text, and its
+ * title and heading path as the heading), so that the path is never quoted as an answer's sentence.
+ */
+export function asChunk(passage: string): SnippetPassage {
+  const heading = /^([^\n]*? › [^\n]*?)\. (?=\S)/.exec(passage)?.[1];
+  return heading === undefined ? { text: passage } : { text: passage.slice(heading.length + 2), heading: heading.replaceAll(' › ', ' ') };
+}
+
 function snippetScore(turns: TurnContext[], qs: readonly StrategyQuery[], rankings: string[][], text: Map<string, string>): StrategyReport['snippet'] {
   let fromGold = 0;
   let first = 0;
@@ -246,7 +256,7 @@ function snippetScore(turns: TurnContext[], qs: readonly StrategyQuery[], rankin
     n++;
     const top = (rankings[i] ?? []).slice(0, 3);
     const q = qs[i];
-    const snippet = pickSnippet(c.turn.user, q?.question ?? q?.query.text ?? c.turn.user, top.map((id) => text.get(id) ?? ''));
+    const snippet = pickSnippet(c.turn.user, q?.question ?? q?.query.text ?? c.turn.user, top.map((id) => asChunk(text.get(id) ?? '')));
     if (!snippet) none++;
     else if (c.turn.gold.includes(top[snippet.passage] ?? '')) fromGold++;
     if (c.turn.gold.includes(top[0] ?? '')) first++;

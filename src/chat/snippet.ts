@@ -27,7 +27,7 @@ export interface Snippet {
   score: number;
 }
 
-/** Sentences shorter than this are headings or fragments, not answers. */
+/** Sentences shorter than this are labels or fragments, not answers, unless their passage has nothing longer. */
 const MIN_WORDS = 4;
 /** A neighbouring sentence that holds a question word joins the best one while both together stay this short. */
 const PAIR_MAX_WORDS = 45;
@@ -64,10 +64,14 @@ export function pickSnippet(question: string, condensed: string, passages: reado
   const idf = (t: string) => Math.log(1 + (passages.length + 1) / ((df.get(t) ?? 0) + 0.5));
   let best: Snippet | null = null;
   split.forEach((sentences, p) => {
+    // A passage of short sentences only ("Get decorated Source.", a section's whole text) may be its own answer:
+    // its heading is kept apart, so what it says is no label of it.
+    const short = sentences.every((sentence) => wordCount(sentence) < MIN_WORDS);
     sentences.forEach((sentence, i) => {
       const words = wordCount(sentence);
-      if (words < MIN_WORDS) return;
       const own = termsOf[p]?.[i] ?? new Set<string>();
+      // ... when it says something the question asks: a label ("Example:") under a matching heading does not.
+      if (words < MIN_WORDS && !(short && own.size > 0)) return;
       let score = 0;
       for (const t of own) score += (weights.get(t) ?? 0) * idf(t);
       for (const t of headingTerms[p] ?? []) if (!own.has(t)) score += HEADING_WEIGHT * (weights.get(t) ?? 0) * idf(t);

@@ -8,7 +8,7 @@ import { closureInterval } from '../../scripts/eval/metrics';
 import { loadEvalSet, withGoldAnswers } from '../../scripts/eval/data';
 import { isAnswers } from '../../scripts/eval/answers';
 import { contexts, strategyQuery, type StrategyQuery } from '../../scripts/eval/strategies';
-import { runEval, type EvalEngine } from '../../scripts/eval/core';
+import { asChunk, runEval, type EvalEngine } from '../../scripts/eval/core';
 import { READING_WEIGHT } from '../../src/chat/session';
 import { FakeLlm } from '../fakes/fake-llm';
 
@@ -79,6 +79,15 @@ describe('--answers passages (every answer as the extractive answer quotes it)',
     expect(said(set)).toEqual(said(set, 'gold'));
     expect(() => withGoldAnswers({ passages: null, conversations: [] }, 'passages')).toThrow(/--answers passages needs a corpus/);
     expect(['as-given', 'gold', 'passages', 'summaries'].map(isAnswers)).toEqual([true, true, true, false]);
+  });
+});
+
+describe('the snippet as a session picks it (asChunk)', () => {
+  it('hands pickSnippet a section\'s text with its heading path apart, as a chat session hands it a chunk; other passages whole', () => {
+    expect(asChunk('Refund policy › Refund window. You can return any product within 30 days.')).toEqual({ heading: 'Refund policy Refund window', text: 'You can return any product within 30 days.' });
+    expect(asChunk('mustache.js › mustache.js - Logic-less templates › Partials. Partials begin with a >.')).toEqual({ heading: 'mustache.js mustache.js - Logic-less templates Partials', text: 'Partials begin with a >.' });
+    const cast = 'Types Breast cancer can be: Ductal carcinoma. This begins in the milk duct.';
+    expect(asChunk(cast)).toEqual({ text: cast });
   });
 });
 

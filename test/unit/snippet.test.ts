@@ -26,6 +26,15 @@ describe('extractive snippet (the short answer without a language model)', () =>
     expect(pickSnippet('what about damaged items?', 'what about damaged items?', ['Shipping takes three days.', warranty])?.passage).toBe(1);
   });
 
+  it('quotes a passage that is one short sentence ("Get decorated Source."): its heading is kept apart, so it is the answer, not a label', () => {
+    const original = { text: 'Get decorated Source.', heading: 'webpack-sources ReplaceSource Public methods original' };
+    const replace = { text: 'Replaces chars from start to end with replacement. Locations are not influenced by other replacements.', heading: 'webpack-sources ReplaceSource Public methods replace' };
+    const q = 'how do I get the source that a ReplaceSource decorates?';
+    expect(pickSnippet(q, q, [original, replace])).toMatchObject({ passage: 0, text: 'Get decorated Source.' });
+    // A short passage that holds no question word ("Example:") still gives way to the next.
+    expect(pickSnippet(q, q, [{ text: 'Example:', heading: 'webpack-sources Usage' }, replace])?.passage).toBe(1);
+  });
+
   it('weighs the words the user typed above words the condenser added', () => {
     const passage = 'The refund window is 30 days for most products. Orders ship from Berlin. Damaged items are replaced at no cost within a year.';
     const s = pickSnippet('what about damaged items?', 'what is the refund window for damaged items?', [passage]);
