@@ -36,6 +36,8 @@ function parse(argv: string[]) {
   for (const pair of opts.expand?.split(',') ?? []) {
     const [key, value] = pair.split('=');
     if (!key || !EXPAND_KEYS.includes(key) || !Number.isFinite(Number(value))) throw new Error(`--expand takes ${EXPAND_KEYS.join(', ')} = a number, got "${pair}"`);
+    // A weight below 0 would push the conversation's words down instead of adding them; maxTerms counts words.
+    if (Number(value) < 0 || (key === 'maxTerms' && !Number.isInteger(Number(value)))) throw new Error(`--expand ${key} must be ${key === 'maxTerms' ? 'a whole number' : 'a number'} of at least 0, got "${pair}"`);
     expand[key] = Number(value);
   }
   const answers = opts.answers ?? 'as-given';

@@ -1,4 +1,9 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { loadEvalSet } from '../../scripts/eval/data';
 import { parseEvalSet } from '../../scripts/eval/parse';
 
 const line = (value: unknown) => JSON.stringify(value);
@@ -40,5 +45,15 @@ describe('an evaluation set as npm run eval and the Evaluate panel read it (scri
   it('names a gold passage that is not in the corpus, and gold passages in a folder with no corpus.jsonl', () => {
     expect(() => parseEvalSet(corpus, line({ id: 'c1', turns: [turn('t1', 'first', ['p7'])] }))).toThrow('conversations.jsonl:1 turn 1: gold passage p7 is not in corpus.jsonl');
     expect(() => parseEvalSet(null, conversations)).toThrow('conversations.jsonl:1 turn 1: gold passages are listed, but the set has no corpus.jsonl');
+  });
+
+  it('names what a folder lacks, and npm run eval refuses a negative --expand weight with a message, exit code 1', () => {
+    const empty = mkdtempSync(join(tmpdir(), 'tl-eval-'));
+    expect(() => loadEvalSet(empty)).toThrow(`${empty} holds no conversations.jsonl: an evaluation set is a folder with conversations.jsonl and, optionally, corpus.jsonl`);
+    const run = (args: string[]) => spawnSync(process.execPath, ['--import', 'tsx', 'scripts/eval/run.ts', ...args], { cwd: resolve(import.meta.dirname, '../..'), encoding: 'utf8' });
+    const negative = run(['--data', 'docs/eval-sample', '--expand', 'historyWeight=-1']);
+    expect(negative.status).toBe(1);
+    expect(negative.stderr).toContain('--expand historyWeight must be a number of at least 0, got "historyWeight=-1"');
+    expect(run(['--data', 'docs/eval-sample', '--expand', 'maxTerms=2.5']).stderr).toContain('--expand maxTerms must be a whole number of at least 0');
   });
 });
