@@ -13,6 +13,7 @@ import { loadEmbedder } from '../embedding/load-embedder';
 import { StaticEmbedder } from '../embedding/static-embedder';
 import { buildPrebuiltIndex } from '../prebuilt/build';
 import { expandInput } from './inputs';
+import { readText } from './read-text';
 import { baseUrlProblem, pageTitle, pageUrl } from './page-meta';
 
 export const FORMATS: Record<string, DocumentFormat> = { '.md': 'markdown', '.markdown': 'markdown', '.txt': 'text', '.html': 'html', '.htm': 'html', '.pdf': 'pdf', '.docx': 'docx' };
@@ -30,8 +31,10 @@ export interface IndexFilesOptions {
   pageExt?: string;
   /** Where relative inputs resolve. @default process.cwd() */
   cwd?: string;
-  /** Told of each PDF or Word file left out because it cannot be read. */
+  /** Told of each file left out because it cannot be read (a PDF that is a scan; a .md file that is binary). */
   onSkipped?: (file: string, reason: string) => void;
+  /** Told of a file read with a caveat (text that is not UTF-8, read as Windows-1252). */
+  onWarning?: (file: string, message: string) => void;
 }
 
 export async function indexFiles(inputs: readonly string[], options: IndexFilesOptions): Promise<{ bytes: Uint8Array; docs: number; modelId: string; staticModel: boolean }> {
@@ -41,22 +44,29 @@ export async function indexFiles(inputs: readonly string[], options: IndexFilesO
   const found = [...new Set(inputs.flatMap((input) => expandInput(input, cwd)))].filter((file) => FORMATS[extname(file).toLowerCase()]);
   const single = inputs.length === 1 && !/[*?]/.test(inputs[0] ?? '') ? resolve(cwd, inputs[0] ?? '.') : null;
   const base = single && statSync(single).isDirectory() ? single : cwd;
-  const docs: ThreadlineDocument[] = found.map((file) => {
+  let skipped = 0;
+  const docs: ThreadlineDocument[] = found.flatMap((file): ThreadlineDocument[] => {
     const path = relative(base, resolve(file)).replaceAll('\\', '/');
     const format = FORMATS[extname(file).toLowerCase()] ?? 'text';
     if (BINARY_FORMATS.has(format)) {
       // Served as they are: the link is the file itself (its own extension, not the page extension).
-      return { id: path, url: pageUrl(path, options.baseUrl, extname(path)), data: new Uint8Array(readFileSync(file)), format };
+      return [{ id: path, url: pageUrl(path, options.baseUrl, extname(path)), data: new Uint8Array(readFileSync(file)), format }];
     }
-    const text = readFileSync(file, 'utf8');
-    return { id: path, title: pageTitle(text, format, file), url: pageUrl(path, options.baseUrl, options.pageExt ?? '.html'), text, format };
+    const read = readText(new Uint8Array(readFileSync(file)));
+    if ('unreadable' in read) {
+      skipped++;
+      options.onSkipped?.(path, read.unreadable);
+      return [];
+    }
+    if (read.note) options.onWarning?.(path, read.note);
+    return [{ id: path, title: pageTitle(read.text, format, file), url: pageUrl(path, options.baseUrl, options.pageExt ?? '.html'), text: read.text, format }];
   });
-  if (!docs.length) throw new Error(`no .md, .txt, .html, .pdf or .docx files found in ${inputs.join(', ')}`);
+  if (!docs.length) throw new Error(skipped ? `no readable documents in ${inputs.join(', ')}` : `no .md, .txt, .html, .pdf or .docx files found in ${inputs.join(', ')}`);
   const embedder = await loadEmbedder({ model: options.model, ...(options.dtype ? { dtype: options.dtype } : {}), ...(options.device ? { device: options.device } : {}) });
-  let skipped = 0;
-  const bytes = await buildPrebuiltIndex(docs, embedder, {}, { onUnreadable: (id, error) => { skipped++; options.onSkipped?.(id, error.message); } });
+  let unreadable = 0;
+  const bytes = await buildPrebuiltIndex(docs, embedder, {}, { onUnreadable: (id, error) => { unreadable++; options.onSkipped?.(id, error.message); } });
   // A static model (the offline one, Model2Vec) is plain code on the CPU whatever `device` says.
-  return { bytes, docs: docs.length - skipped, modelId: embedder.modelId, staticModel: embedder instanceof StaticEmbedder };
+  return { bytes, docs: docs.length - unreadable, modelId: embedder.modelId, staticModel: embedder instanceof StaticEmbedder };
 }
 
 /** Integer-quantized weights, which onnxruntime-node's WebGPU ran slower than the CPU (bench/node-device.ts, an NVIDIA H200: q8 0.41×, fp32 2.6×). */

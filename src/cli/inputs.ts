@@ -2,15 +2,22 @@
  * The CLI's inputs → files: a file, a folder (walked, dot-files and
  * node_modules skipped), or a glob (`docs/**\/*.md`, quoted so the shell leaves
  * it alone; `*` and `?` stay within one path segment, `**` spans any number).
+ * Symbolic links are followed, each folder read once (a link back up the tree,
+ * `current -> .`, is no endless walk), and a link to nothing is left out.
  */
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, realpathSync, statSync } from 'node:fs';
 import { join, relative, resolve, sep } from 'node:path';
 
 const WILDCARD = /[*?]/;
 
-function walk(path: string): string[] {
-  if (statSync(path).isFile()) return [path];
-  return readdirSync(path).sort().flatMap((name) => (name.startsWith('.') || name === 'node_modules' ? [] : walk(join(path, name))));
+function walk(path: string, seen = new Set<string>()): string[] {
+  const stat = statSync(path, { throwIfNoEntry: false });
+  if (!stat) return [];
+  if (!stat.isDirectory()) return stat.isFile() ? [path] : [];
+  const real = realpathSync(path);
+  if (seen.has(real)) return [];
+  seen.add(real);
+  return readdirSync(path).sort().flatMap((name) => (name.startsWith('.') || name === 'node_modules' ? [] : walk(join(path, name), seen)));
 }
 
 export function globToRegExp(glob: string): RegExp {

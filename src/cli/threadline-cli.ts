@@ -95,6 +95,7 @@ async function index(args: string[]): Promise<void> {
     model: values.get('--model') ?? `${offlineModelDir()}/`, ...(dtype ? { dtype } : {}), ...(device ? { device } : {}),
     ...(baseUrl !== undefined ? { baseUrl } : {}), ...(pageExt !== undefined ? { pageExt } : {}),
     onSkipped: (file, reason) => console.warn(`skipped ${file}: ${reason}`),
+    onWarning: (file, message) => console.warn(`warning: ${file}: ${message}`),
   });
   for (const note of deviceNotes({ ...(device ? { device } : {}), ...(dtype ? { dtype } : {}) }, built, (name, value) => `--${name} ${value}`)) console.warn(note);
   mkdirSync(dirname(resolve(out)), { recursive: true });

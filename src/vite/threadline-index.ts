@@ -51,6 +51,9 @@ export function threadlineIndex(options: ThreadlineIndexOptions): Plugin {
   const build = () => (built ??= indexFiles(include, {
     model: options.model ?? offlineModel(), cwd: root, ...(options.dtype ? { dtype: options.dtype } : {}), ...(options.device ? { device: options.device } : {}),
     ...(options.baseUrl !== undefined ? { baseUrl: options.baseUrl } : {}), ...(options.pageExt !== undefined ? { pageExt: options.pageExt } : {}),
+    // What `threadline index` says of a file it leaves out or reads with a caveat, the build says too.
+    onSkipped: (file, reason) => console.warn(`threadline/vite: skipped ${file}: ${reason}`),
+    onWarning: (file, message) => console.warn(`threadline/vite: ${file}: ${message}`),
   }).then((r) => {
     // As `threadline index` says it: a static model needs no GPU, and the option must not seem to use one.
     for (const note of deviceNotes(options, r, (name, value) => `${name} '${value}'`)) console.warn(`threadline/vite: ${note}`);

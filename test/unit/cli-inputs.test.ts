@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -24,6 +24,17 @@ describe('CLI inputs: files, folders and globs', () => {
     expect(rel(expandInput('sub/deep/?.*', dir))).toEqual(['sub/deep/d.md', 'sub/deep/e.html']);
     expect(expandInput('nowhere/*.md', dir)).toEqual([]);
     expect(globToRegExp('a.(b)+*.md').test('a.(b)+x.md')).toBe(true);
+  });
+
+  it('follows symbolic links, reads each folder once (a link back up is no endless walk) and leaves out a link to nothing', () => {
+    const linked = mkdtempSync(join(tmpdir(), 'tl-inputs-links-'));
+    mkdirSync(join(linked, 'site'));
+    writeFileSync(join(linked, 'site', 'a.md'), 'x');
+    writeFileSync(join(linked, 'shared.md'), 'x');
+    symlinkSync('..', join(linked, 'site', 'up'));
+    symlinkSync(join(linked, 'gone.md'), join(linked, 'site', 'gone.md'));
+    // Before, the walk followed site/up/site/up/… until the system refused the path (ELOOP).
+    expect(expandInput('site', linked).map((f) => relative(linked, f))).toEqual(['site/a.md', 'site/up/shared.md']);
   });
 
   it('refuses a literal path that does not exist', () => {
