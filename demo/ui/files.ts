@@ -4,6 +4,7 @@
  * Word files go as they are (a File is a Blob) and are read in the worker.
  */
 import type { DocumentFormat, ThreadlineDocument } from '../../src/index';
+import { readText } from '../../src/ingest/read-text';
 
 const FORMATS: Record<string, DocumentFormat> = { md: 'markdown', markdown: 'markdown', txt: 'text', text: 'text', html: 'html', htm: 'html', pdf: 'pdf', docx: 'docx' };
 
@@ -23,7 +24,12 @@ export async function readDocuments(files: Iterable<File>): Promise<ReadFiles> {
       continue;
     }
     if (format === 'pdf' || format === 'docx') result.docs.push({ id: name, title: file.name, data: file, format });
-    else result.docs.push({ id: name, title: file.name.replace(/\.[^.]+$/, ''), text: await file.text(), format });
+    else {
+      // As `threadline index` reads it: an image named .md is skipped, a Latin-1 file read as Windows-1252.
+      const read = readText(new Uint8Array(await file.arrayBuffer()));
+      if ('unreadable' in read) result.skipped.push({ name, reason: read.unreadable });
+      else result.docs.push({ id: name, title: file.name.replace(/\.[^.]+$/, ''), text: read.text, format });
+    }
   }
   return result;
 }

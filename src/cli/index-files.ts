@@ -13,7 +13,7 @@ import { loadEmbedder } from '../embedding/load-embedder';
 import { StaticEmbedder } from '../embedding/static-embedder';
 import { buildPrebuiltIndex } from '../prebuilt/build';
 import { expandInput } from './inputs';
-import { readText } from './read-text';
+import { readText } from '../ingest/read-text';
 import { baseUrlProblem, pageTitle, pageUrl } from './page-meta';
 
 export const FORMATS: Record<string, DocumentFormat> = { '.md': 'markdown', '.markdown': 'markdown', '.txt': 'text', '.html': 'html', '.htm': 'html', '.pdf': 'pdf', '.docx': 'docx' };

@@ -2,14 +2,15 @@ import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { readDocuments } from '../../demo/ui/files';
 import { indexFiles } from '../../src/cli/index-files';
-import { readText } from '../../src/cli/read-text';
+import { readText } from '../../src/ingest/read-text';
 import { decodePrebuilt } from '../../src/prebuilt/format';
 
 const bytes = (...parts: (string | number[])[]) => new Uint8Array(parts.flatMap((p) => (typeof p === 'string' ? [...new TextEncoder().encode(p)] : p)));
 const utf16 = (text: string, bigEndian: boolean) => [...text].flatMap((c) => { const code = c.charCodeAt(0); return bigEndian ? [code >> 8, code & 0xff] : [code & 0xff, code >> 8]; });
 
-describe('a text file as threadline index and threadline/vite read it (src/cli/read-text.ts)', () => {
+describe('a text file as threadline index and threadline/vite read it (src/ingest/read-text.ts)', () => {
   it('UTF-8 with or without a byte-order mark, and UTF-16 with one', () => {
     expect(readText(bytes('# Café\nRefunds.'))).toEqual({ text: '# Café\nRefunds.' });
     expect(readText(bytes([0xef, 0xbb, 0xbf], '# Café'))).toEqual({ text: '# Café' });
@@ -44,5 +45,15 @@ describe('a text file as threadline index and threadline/vite read it (src/cli/r
     expect(index.chunks.find((c) => c.docId === 'menu.txt')?.text).toContain('Café au lait');
     // Nothing readable at all is an error that says so.
     await expect(indexFiles(['docs/logo.md'], { cwd: dir, model: `${resolve(import.meta.dirname, '../../.models/threadline-glove-30k')}/` })).rejects.toThrow('no readable documents in docs/logo.md');
+  });
+
+  it('the playground reads dropped files the same way: an image named .md is listed as skipped, a Latin-1 file read right', async () => {
+    const read = await readDocuments([
+      new File([bytes([0x89], 'PNG', [0, 0, 0, 0x0d])], 'logo.md'),
+      new File([bytes('Caf', [0xe9], ' au lait.')], 'menu.txt'),
+      new File(['# Refunds\n\nWithin 30 days.'], 'refunds.md'),
+    ]);
+    expect(read.skipped).toEqual([{ name: 'logo.md', reason: 'binary content (NUL bytes), not text' }]);
+    expect(read.docs.map((d) => [d.id, 'text' in d ? d.text : ''])).toEqual([['menu.txt', 'Café au lait.'], ['refunds.md', '# Refunds\n\nWithin 30 days.']]);
   });
 });
