@@ -49,8 +49,10 @@ export function pageUrl(relativePath: string, baseUrl: string | undefined, pageE
 
 /** Why `baseUrl` cannot be a base for page URLs, or null when it can: an absolute URL, or a path from the site's root. */
 export function baseUrlProblem(baseUrl: string): string | null {
-  if (isRootPath(baseUrl) || URL.canParse(baseUrl)) return null;
-  return `${baseUrl} is neither an absolute URL (https://example.com/docs/) nor a path from the site's root (/docs/)`;
+  // Only http(s): a page's links under any other scheme ("javascript:", "file:") are dropped by the renderer, or cannot
+  // take a relative path at all.
+  if (isRootPath(baseUrl) || (URL.canParse(baseUrl) && /^https?:$/.test(new URL(baseUrl).protocol))) return null;
+  return `${baseUrl} is neither an absolute http(s) URL (https://example.com/docs/) nor a path from the site's root (/docs/)`;
 }
 
 function isRootPath(url: string): boolean {

@@ -29,8 +29,8 @@ const USAGE = `usage:
                                   webgpu embeds on a GPU (Vulkan on Linux, Metal
                                   on macOS, D3D12 on Windows)
       --base-url <url>            link citations to the built pages: guide/install.md
-                                  becomes <url>/guide/install.html (an absolute URL,
-                                  or a path from the site's root such as /docs/)
+                                  becomes <url>/guide/install.html (an absolute http(s)
+                                  URL, or a path from the site's root such as /docs/)
       --page-ext <ext>            page extension for --base-url (default .html; "" for clean URLs)
   threadline element <folder> [--with-llm] [--with-transformers]
       Copies <threadline-chat> (threadline-chat.js, its chunks and worker, the offline
@@ -44,6 +44,13 @@ const USAGE = `usage:
       identity in every index built with it.`;
 
 class UsageError extends Error {}
+
+/** A folder the command writes into; a file in its place is said so up front (mkdir's EEXIST and ENOTDIR say it badly). */
+function folderTarget(target: string, command: string): string {
+  const stat = statSync(target, { throwIfNoEntry: false });
+  if (stat && !stat.isDirectory()) throw new UsageError(`${command} writes into a folder, and ${target} is a file`);
+  return target;
+}
 
 const here = dirname(fileURLToPath(import.meta.url));
 
@@ -87,6 +94,8 @@ async function index(args: string[]): Promise<void> {
   if (problem) throw new UsageError(`--base-url ${problem}`);
   const dtype = values.get('--dtype');
   if (dtype !== undefined && !isDtype(dtype)) throw new UsageError(`--dtype must be one of ${EMBEDDER_DTYPES.join(', ')}`);
+  // Said before the documents are read and embedded, not after, as the write's EISDIR.
+  if (statSync(out, { throwIfNoEntry: false })?.isDirectory()) throw new UsageError(`-o ${out} is a folder; name the index file (${join(out, 'site.tlix')})`);
   const device = values.get('--device');
   if (device !== undefined && device !== 'cpu' && device !== 'webgpu') throw new UsageError('--device must be cpu or webgpu');
   const started = performance.now();
@@ -120,6 +129,7 @@ function element(args: string[]): void {
   const { positional, set } = parseOptions(args, ['--with-llm', '--with-transformers'], []);
   const [target, ...extra] = positional;
   if (!target || extra.length) throw new UsageError('element needs exactly one target folder');
+  folderTarget(target, 'element');
   const dist = distDir();
   const files = siteFiles(dist, 'threadline-chat.js', { llm: set.has('--with-llm'), transformers: set.has('--with-transformers') });
   mkdirSync(target, { recursive: true });
@@ -144,6 +154,7 @@ function model(args: string[]): void {
   const { positional } = parseOptions(args, [], []);
   const [target, ...extra] = positional;
   if (!target || extra.length) throw new UsageError('model needs exactly one target folder');
+  folderTarget(target, 'model');
   const source = offlineModelDir();
   const folder = join(target, OFFLINE_MODEL_ID);
   let bytes = 0;

@@ -28,6 +28,12 @@ describe('the compiled `threadline` bin (dist/cli/threadline.js)', () => {
     expect(await run('index', 'no/such/folder', '-o', 'test-results/x.tlix')).toMatchObject({ code: 1, stderr: expect.stringContaining('no such file or folder') as string });
     expect(await run('index', 'docs', '-o', 'test-results/x.tlix', '--dtype', 'f32')).toMatchObject({ code: 2, stderr: expect.stringContaining('--dtype must be one of auto, fp32') as string });
     expect(await run('index', 'docs', '-o', 'test-results/x.tlix', '--device', 'gpu')).toMatchObject({ code: 2, stderr: expect.stringContaining('--device must be cpu or webgpu') as string });
+    // A folder given as the output, and a file given as the target folder, are said so before any work (they were
+    // Node's EISDIR after the whole build, and mkdir's EEXIST / ENOTDIR).
+    mkdirSync(join(root, 'test-results'), { recursive: true });
+    expect(await run('index', 'docs/examples', '-o', 'test-results')).toMatchObject({ code: 2, stderr: expect.stringContaining('-o test-results is a folder; name the index file (test-results/site.tlix)') as string });
+    expect(await run('element', 'package.json')).toMatchObject({ code: 2, stderr: expect.stringContaining('element writes into a folder, and package.json is a file') as string });
+    expect(await run('model', 'package.json')).toMatchObject({ code: 2, stderr: expect.stringContaining('model writes into a folder, and package.json is a file') as string });
   });
 
   it('--device webgpu embeds on a GPU, or, with no GPU adapter, fails with exit code 1 saying so and writes no file', async () => {
@@ -105,7 +111,9 @@ describe('the compiled `threadline` bin (dist/cli/threadline.js)', () => {
       ['guide/install.md', 'Installing Harbor', 'https://example.com/docs/guide/install.html'],
       ['notes.txt', 'notes', 'https://example.com/docs/notes.html'],
     ]);
-    expect(await run('index', docs, '-o', out, '--base-url', 'not a url')).toMatchObject({ code: 2, stderr: expect.stringContaining('neither an absolute URL') as string });
+    expect(await run('index', docs, '-o', out, '--base-url', 'not a url')).toMatchObject({ code: 2, stderr: expect.stringContaining('neither an absolute http(s) URL') as string });
+    // Only http(s): "javascript:" was taken, and the build then failed with "Invalid URL".
+    expect(await run('index', docs, '-o', out, '--base-url', 'javascript:alert(1)')).toMatchObject({ code: 2, stderr: expect.stringContaining('javascript:alert(1) is neither an absolute http(s) URL') as string });
     expect(await run('index', '--help')).toMatchObject({ code: 0, stdout: expect.stringContaining('--base-url') as string });
   });
 

@@ -40,6 +40,6 @@ describe('pageUrl', () => {
     expect(pageUrl('guide/my page.md', '/', '')).toBe('/guide/my%20page');
     expect(baseUrlProblem('/docs/')).toBeNull();
     expect(baseUrlProblem('https://example.com/docs/')).toBeNull();
-    for (const bad of ['docs/', '//cdn.example/docs/', 'example.com']) expect(baseUrlProblem(bad)).toMatch(/neither an absolute URL .* nor a path from the site's root/);
+    for (const bad of ['docs/', '//cdn.example/docs/', 'example.com', 'javascript:alert(1)', 'file:///srv/docs/', 'data:text/html,x']) expect(baseUrlProblem(bad)).toMatch(/neither an absolute http\(s\) URL .* nor a path from the site's root/);
   });
 });
