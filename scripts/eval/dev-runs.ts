@@ -92,6 +92,7 @@ export function changedTurns(a: readonly TurnRow[], b: readonly TurnRow[]): stri
 }
 
 function compare(a: string, b: string, turns: boolean): void {
+  for (const dir of [a, b]) if (!existsSync(dir)) throw new Error(`${dir}: no such folder (write one with npm run eval:dev -- run ${dir})`);
   const read = <T>(file: string) => JSON.parse(readFileSync(file, 'utf8')) as T;
   const rows = (file: string) => readFileSync(file, 'utf8').trim().split('\n').filter(Boolean).map((l) => JSON.parse(l) as TurnRow);
   const names = readdirSync(b).filter((f) => f.endsWith('.json') && existsSync(resolve(a, f))).map((f) => f.slice(0, -5)).sort();
