@@ -29,7 +29,7 @@ const HIGH = [0x20ac, 0, 0x201a, 0x0192, 0x201e, 0x2026, 0x2020, 0x2021, 0x02c6,
   0, 0x2018, 0x2019, 0x201c, 0x201d, 0x2022, 0x2013, 0x2014, 0x02dc, 0x2122, 0x0161, 0x203a, 0x0153, 0, 0x017e, 0x0178];
 
 function windows1252(bytes: Uint8Array): string {
-  let text = '';
-  for (const b of bytes) text += String.fromCharCode(b >= 0x80 && b <= 0x9f ? HIGH[b - 0x80] || b : b);
-  return text;
+  // Latin-1 decodes every byte to the code point of its value; only 0x80–0x9F differ, mapped after.
+  const latin1 = new TextDecoder('latin1').decode(bytes);
+  return latin1.replace(/[\x80-\x9f]/g, (c) => String.fromCharCode(HIGH[c.charCodeAt(0) - 0x80] || c.charCodeAt(0)));
 }
