@@ -46,10 +46,9 @@ const USAGE = `usage:
 class UsageError extends Error {}
 
 /** A folder the command writes into; a file in its place is said so up front (mkdir's EEXIST and ENOTDIR say it badly). */
-function folderTarget(target: string, command: string): string {
+function folderTarget(target: string, command: string): void {
   const stat = statSync(target, { throwIfNoEntry: false });
   if (stat && !stat.isDirectory()) throw new UsageError(`${command} writes into a folder, and ${target} is a file`);
-  return target;
 }
 
 const here = dirname(fileURLToPath(import.meta.url));
