@@ -14,7 +14,8 @@ import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Plugin } from 'vite';
 import { deviceNotes, indexFiles } from '../cli/index-files';
-import type { EmbedderDtype } from '../embedding/embedder-options';
+import { EMBEDDER_DTYPES, type EmbedderDtype } from '../embedding/embedder-options';
+import { baseUrlProblem } from '../cli/page-meta';
 import { OFFLINE_MODEL_ID } from '../embedding/offline-model';
 
 export interface ThreadlineIndexOptions {
@@ -43,9 +44,28 @@ function offlineModel(): string {
   return `${found}/`;
 }
 
+/**
+ * The options as a vite.config.js may write them (untyped): a wrong one is said when Vite loads the config, by
+ * name, not as a TypeError from inside the plugin or a failure after the site is built.
+ */
+function checked(options: ThreadlineIndexOptions): { include: string[]; fileName: string } {
+  const wrong = (what: string) => new Error(`threadline/vite: ${what}`);
+  if (typeof options !== 'object' || options === null) throw wrong("threadlineIndex takes options: threadlineIndex({ include: 'docs' })");
+  const include = typeof options.include === 'string' ? [options.include] : Array.isArray(options.include) ? [...(options.include as unknown[])] : null;
+  if (!include?.length || !include.every((x): x is string => typeof x === 'string' && x.trim() !== '')) throw wrong('include must name the pages to index: a folder, a file or a quoted glob, or a list of them');
+  const fileName = String(options.fileName ?? 'site.tlix').replace(/^\/+/, '');
+  if (options.fileName !== undefined && (typeof options.fileName !== 'string' || !fileName || fileName.split('/').some((part) => part === '..' || part === '.' || part === ''))) {
+    throw wrong(`fileName must be a path inside the build, such as 'site.tlix' or 'search/site.tlix', got ${JSON.stringify(options.fileName)}`);
+  }
+  if (options.dtype !== undefined && !(EMBEDDER_DTYPES as readonly unknown[]).includes(options.dtype)) throw wrong(`dtype must be one of ${EMBEDDER_DTYPES.join(', ')}`);
+  if (options.device !== undefined && options.device !== 'cpu' && options.device !== 'webgpu') throw wrong("device must be 'cpu' or 'webgpu'");
+  const problem = options.baseUrl === undefined ? null : typeof options.baseUrl === 'string' ? baseUrlProblem(options.baseUrl) : 'must be a string';
+  if (problem) throw wrong(`baseUrl ${problem}`);
+  return { include, fileName };
+}
+
 export function threadlineIndex(options: ThreadlineIndexOptions): Plugin {
-  const fileName = (options.fileName ?? 'site.tlix').replace(/^\/+/, '');
-  const include = typeof options.include === 'string' ? [options.include] : [...options.include];
+  const { include, fileName } = checked(options);
   let root = process.cwd();
   let built: Promise<Uint8Array> | null = null;
   const build = () => (built ??= indexFiles(include, {

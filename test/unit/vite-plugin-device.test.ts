@@ -47,3 +47,17 @@ describe('deviceNotes: what device webgpu did not do as asked, said by threadlin
     expect(deviceNotes({ dtype: 'q8' }, { modelId: 'threadline-glove-30k#int8', staticModel: true }, cli)).toEqual([]);
   });
 });
+
+describe("threadline/vite's options, as an untyped vite.config.js may write them", () => {
+  it('says which option is wrong when Vite loads the config (a TypeError from inside the plugin, or a failure after the build, before)', () => {
+    const make = (options: unknown) => () => threadlineIndex(options as Parameters<typeof threadlineIndex>[0]);
+    expect(make(undefined)).toThrow("threadline/vite: threadlineIndex takes options: threadlineIndex({ include: 'docs' })");
+    for (const include of [undefined, 42, '', [], ['docs', 7]]) expect(make({ include })).toThrow('threadline/vite: include must name the pages to index');
+    for (const fileName of ['../site.tlix', 'a/../../b.tlix', '', 'search//site.tlix', 7]) expect(make({ include: 'docs', fileName })).toThrow('threadline/vite: fileName must be a path inside the build');
+    expect(make({ include: 'docs', dtype: 'f32' })).toThrow('threadline/vite: dtype must be one of auto, fp32');
+    expect(make({ include: 'docs', device: 'gpu' })).toThrow("threadline/vite: device must be 'cpu' or 'webgpu'");
+    expect(make({ include: 'docs', baseUrl: 'javascript:alert(1)' })).toThrow('threadline/vite: baseUrl javascript:alert(1) is neither an absolute http(s) URL');
+    // What was valid stays valid: a leading slash, a folder in the name, a list.
+    expect(make({ include: ['docs', 'guide/*.md'], fileName: '/search/site.tlix', baseUrl: '/docs/', dtype: 'q8', device: 'cpu' })).not.toThrow();
+  });
+});
