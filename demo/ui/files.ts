@@ -26,7 +26,7 @@ export async function readDocuments(files: Iterable<File>): Promise<ReadFiles> {
     if (format === 'pdf' || format === 'docx') result.docs.push({ id: name, title: file.name, data: file, format });
     else {
       // As `threadline index` reads it: an image named .md is skipped, a Latin-1 file read as Windows-1252.
-      const read = readText(new Uint8Array(await file.arrayBuffer()));
+      const read = readText(new Uint8Array(await file.arrayBuffer()), format);
       if ('unreadable' in read) result.skipped.push({ name, reason: read.unreadable });
       else result.docs.push({ id: name, title: file.name.replace(/\.[^.]+$/, ''), text: read.text, format });
     }

@@ -52,7 +52,7 @@ export async function indexFiles(inputs: readonly string[], options: IndexFilesO
       // Served as they are: the link is the file itself (its own extension, not the page extension).
       return [{ id: path, url: pageUrl(path, options.baseUrl, extname(path)), data: new Uint8Array(readFileSync(file)), format }];
     }
-    const read = readText(new Uint8Array(readFileSync(file)));
+    const read = readText(new Uint8Array(readFileSync(file)), format);
     if ('unreadable' in read) {
       skipped++;
       options.onSkipped?.(path, read.unreadable);

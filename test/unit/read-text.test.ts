@@ -23,6 +23,15 @@ describe('a text file as threadline index and threadline/vite read it (src/inges
     expect(readText(bytes('Caf', [0xe9], ' au lait, 5 ', [0x80]))).toEqual({ text: 'Café au lait, 5 €', note: 'not valid UTF-8; read as Windows-1252 (save it as UTF-8 to be sure)' });
   });
 
+  it("an HTML page's own <meta charset> is honoured, as a browser reads it; Markdown and text declare nothing", () => {
+    const cyrillic = [0xcf, 0xf0, 0xe8, 0xe2, 0xe5, 0xf2]; // "Привет" in Windows-1251
+    expect(readText(bytes('<html><head><meta charset="windows-1251"><title>', cyrillic, '</title>'), 'html')).toEqual({ text: '<html><head><meta charset="windows-1251"><title>Привет</title>' });
+    expect(readText(bytes('<meta http-equiv="Content-Type" content="text/html; charset=windows-1251"><p>', cyrillic), 'html')).toEqual({ text: '<meta http-equiv="Content-Type" content="text/html; charset=windows-1251"><p>Привет' });
+    // A label no decoder knows, or one that says UTF-8 of bytes that are not, falls back with the warning.
+    for (const label of ['x-unknown', 'utf-8']) expect(readText(bytes(`<meta charset="${label}"><p>Caf`, [0xe9]), 'html')).toMatchObject({ text: `<meta charset="${label}"><p>Café`, note: expect.stringContaining('not valid UTF-8') as string });
+    expect(readText(bytes('<meta charset="windows-1251"> Caf', [0xe9]), 'markdown')).toMatchObject({ text: '<meta charset="windows-1251"> Café', note: expect.stringContaining('Windows-1252') as string });
+  });
+
   it('indexFiles builds what it can read, reports what it leaves out or reads with a caveat, and walks a folder that links to itself once', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'tl-read-text-'));
     mkdirSync(join(dir, 'docs'));
