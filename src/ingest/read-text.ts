@@ -3,10 +3,11 @@
  * threadline/vite and the playground's file drop read them: UTF-8, with or
  * without a byte-order mark, and UTF-16 with one (what Windows' Notepad saves
  * as "Unicode"). A file with NUL bytes is not text (an image or archive named
- * .md): it is left out, with the reason, rather than indexed as noise. Bytes
- * that are not UTF-8 are read in the encoding an HTML page declares, else as
- * Windows-1252, as a browser reads an unlabelled legacy page ("café" saved in
- * Latin-1 stays "café", not "caf�"), and the caller is told.
+ * .md): it is left out, with the reason, rather than indexed as noise. An
+ * HTML page that declares its encoding is read in it, as a browser reads it;
+ * other bytes that are not UTF-8 are read as Windows-1252, as a browser reads
+ * an unlabelled legacy page ("café" saved in Latin-1 stays "café", not
+ * "caf�"), and the caller is told.
  */
 
 export type ReadText = { text: string; note?: string } | { unreadable: string };
