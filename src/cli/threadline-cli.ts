@@ -6,7 +6,7 @@ import { cpSync, existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs'
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { EMBEDDER_DTYPES, type EmbedderDtype } from '../embedding/embedder-options';
+import { EMBEDDER_DTYPES, isEmbedderDtype } from '../embedding/embedder-options';
 import { OFFLINE_MODEL_FILES, OFFLINE_MODEL_ID } from '../embedding/offline-model';
 import { ORT_FILES } from '../embedding/ort-assets';
 import { deviceNotes, indexFiles } from './index-files';
@@ -92,7 +92,7 @@ async function index(args: string[]): Promise<void> {
   const problem = baseUrl === undefined ? null : baseUrlProblem(baseUrl);
   if (problem) throw new UsageError(`--base-url ${problem}`);
   const dtype = values.get('--dtype');
-  if (dtype !== undefined && !isDtype(dtype)) throw new UsageError(`--dtype must be one of ${EMBEDDER_DTYPES.join(', ')}`);
+  if (dtype !== undefined && !isEmbedderDtype(dtype)) throw new UsageError(`--dtype must be one of ${EMBEDDER_DTYPES.join(', ')}`);
   // Said before the documents are read and embedded, not after, as the write's EISDIR.
   if (statSync(out, { throwIfNoEntry: false })?.isDirectory()) throw new UsageError(`-o ${out} is a folder; name the index file (${join(out, 'site.tlix')})`);
   const device = values.get('--device');
@@ -109,10 +109,6 @@ async function index(args: string[]): Promise<void> {
   mkdirSync(dirname(resolve(out)), { recursive: true });
   writeFileSync(out, built.bytes);
   console.log(`${out}: ${built.docs} documents, ${megabytes(built.bytes.length)}, model ${built.modelId}, ${((performance.now() - started) / 1000).toFixed(1)} s`);
-}
-
-function isDtype(value: string): value is EmbedderDtype {
-  return (EMBEDDER_DTYPES as readonly string[]).includes(value);
 }
 
 function ortDist(): string {

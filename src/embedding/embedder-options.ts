@@ -13,6 +13,11 @@ export type EmbedderDevice = (typeof EMBEDDER_DEVICES)[number];
 export const EMBEDDER_DTYPES = ['auto', 'fp32', 'fp16', 'q8', 'int8', 'uint8', 'q4', 'q4f16', 'bnb4'] as const;
 export type EmbedderDtype = (typeof EMBEDDER_DTYPES)[number];
 
+/** Whether a value names one of EMBEDDER_DTYPES: the one test that the options check, `threadline index --dtype` and threadline/vite share. */
+export function isEmbedderDtype(value: unknown): value is EmbedderDtype {
+  return (EMBEDDER_DTYPES as readonly unknown[]).includes(value);
+}
+
 export interface EmbedderOptions {
   /**
    * `'threadline-glove-30k'` (the offline model that ships with threadline), a Hugging
@@ -99,7 +104,7 @@ export function embedderOptionsProblem(options: unknown): ThreadlineError | null
     ['model', o.model === undefined || text(o.model), 'a hub id or a model folder\'s URL'],
     ['offlineModel', o.offlineModel === undefined || text(o.offlineModel), 'a model folder\'s URL or \'threadline-glove-30k\''],
     ['device', o.device === undefined || (EMBEDDER_DEVICES as readonly unknown[]).includes(o.device), `one of ${oneOf(EMBEDDER_DEVICES)}`],
-    ['dtype', o.dtype === undefined || (EMBEDDER_DTYPES as readonly unknown[]).includes(o.dtype), `one of ${oneOf(EMBEDDER_DTYPES)}`],
+    ['dtype', o.dtype === undefined || isEmbedderDtype(o.dtype), `one of ${oneOf(EMBEDDER_DTYPES)}`],
     ['wasmPaths', o.wasmPaths === undefined || typeof o.wasmPaths === 'string', 'a folder\'s URL'],
     ['batchSize', o.batchSize === undefined || (Number.isInteger(o.batchSize) && (o.batchSize as number) >= 1 && (o.batchSize as number) <= MAX_BATCH_SIZE), `a whole number from 1 to ${MAX_BATCH_SIZE}`],
     ['fallback', o.fallback === undefined || o.fallback === 'offline' || o.fallback === false, "'offline' or false"],

@@ -14,7 +14,7 @@ import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Plugin } from 'vite';
 import { deviceNotes, indexFiles } from '../cli/index-files';
-import { EMBEDDER_DTYPES, type EmbedderDtype } from '../embedding/embedder-options';
+import { EMBEDDER_DTYPES, isEmbedderDtype, type EmbedderDtype } from '../embedding/embedder-options';
 import { baseUrlProblem } from '../cli/page-meta';
 import { OFFLINE_MODEL_ID } from '../embedding/offline-model';
 
@@ -57,7 +57,7 @@ function checked(options: ThreadlineIndexOptions): { include: string[]; fileName
   if (options.fileName !== undefined && (typeof options.fileName !== 'string' || !fileName || fileName.split('/').some((part) => part === '..' || part === '.' || part === ''))) {
     throw wrong(`fileName must be a path inside the build, such as 'site.tlix' or 'search/site.tlix', got ${JSON.stringify(options.fileName)}`);
   }
-  if (options.dtype !== undefined && !(EMBEDDER_DTYPES as readonly unknown[]).includes(options.dtype)) throw wrong(`dtype must be one of ${EMBEDDER_DTYPES.join(', ')}`);
+  if (options.dtype !== undefined && !isEmbedderDtype(options.dtype)) throw wrong(`dtype must be one of ${EMBEDDER_DTYPES.join(', ')}`);
   if (options.device !== undefined && options.device !== 'cpu' && options.device !== 'webgpu') throw wrong("device must be 'cpu' or 'webgpu'");
   const problem = options.baseUrl === undefined ? null : typeof options.baseUrl === 'string' ? baseUrlProblem(options.baseUrl) : 'must be a string';
   if (problem) throw wrong(`baseUrl ${problem}`);
