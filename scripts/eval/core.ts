@@ -12,6 +12,7 @@ import type { Specificity } from '../../src/chat/specificity';
 import type { WrittenForm } from '../../src/chat/written-forms';
 import type { Typing } from './typing';
 import type { Answers } from './answers';
+import type { Ablation } from './ablation';
 import type { Llm } from '../../src/llm/llm';
 import type { SearchMode } from '../../src/retrieval/memory-index';
 import type { Conversation, Passage, TurnKind } from './parse';
@@ -47,6 +48,8 @@ export interface EvalOptions {
    * session searches near its previous answer's main source (READING_WEIGHT). `false`: every turn alone. @default true
    */
   reading?: boolean;
+  /** Parts of the expand strategy taken out (ablation.ts; `npm run eval:ablation`). @default none */
+  ablate?: Ablation;
   /** `phone`: user turns in lower case, without apostrophes or a closing question mark (typing.ts). @default 'as-given' */
   typing?: Typing;
 }
@@ -163,7 +166,7 @@ export async function runEval(set: { passages: readonly Passage[] | null; conver
   const specificity = engine?.specificity ?? (() => 0);
 
   const queries = new Map<Strategy, StrategyQuery[]>();
-  for (const s of strategies) queries.set(s, await Promise.all(turns.map((c) => strategyQuery(s, c, specificity, options.llm, options.expand, engine?.forms))));
+  for (const s of strategies) queries.set(s, await Promise.all(turns.map((c) => strategyQuery(s, c, specificity, options.llm, options.expand, engine?.forms, options.ablate))));
 
   const ranks = new Map<Strategy, number[]>();
   const report: EvalReport['strategies'] = {};

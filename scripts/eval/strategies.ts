@@ -14,6 +14,7 @@ import type { HistoryTurn } from '../../src/chat/rules/topics';
 import type { Llm } from '../../src/llm/llm';
 import type { Query } from '../../src/retriever';
 import type { Conversation, EvalTurn } from './data';
+import { ablated, type Ablation } from './ablation';
 
 export const ALL_STRATEGIES = ['raw', 'concat', 'window', 'rules', 'hedged', 'expand', 'llm', 'llm-expand', 'oracle'] as const;
 /** The strategies that need a language model. */
@@ -40,7 +41,7 @@ function rulesQuestion({ turn, history }: TurnContext): string {
   return decision.action === 'condense' ? condenseWithRules(turn.user, history, decision).question : turn.user;
 }
 
-export async function strategyQuery(strategy: Strategy, c: TurnContext, specificity: Specificity, llm?: Llm, expand: ExpandOptions = {}, forms: WrittenForm = NO_FORMS): Promise<StrategyQuery> {
+export async function strategyQuery(strategy: Strategy, c: TurnContext, specificity: Specificity, llm?: Llm, expand: ExpandOptions = {}, forms: WrittenForm = NO_FORMS, ablation?: Ablation): Promise<StrategyQuery> {
   const plain = (text: string) => ({ query: { text }, changed: text !== c.turn.user });
   const earlierUsers = c.history.map((h) => h.user);
   switch (strategy) {
@@ -53,7 +54,8 @@ export async function strategyQuery(strategy: Strategy, c: TurnContext, specific
       return text === c.turn.user ? plain(text) : { query: { text, hedge: c.turn.user }, changed: true };
     }
     case 'expand': {
-      const r = resolveAndExpand(c.turn.user, c.history, specificity, expand, forms);
+      const resolved = resolveAndExpand(c.turn.user, c.history, specificity, expand, forms);
+      const r = ablation ? ablated(resolved, c.turn.user, c.history, ablation, expand) : resolved;
       return { query: asQuery(r.query), question: r.question, changed: r.decision.action === 'condense', reason: r.decision.reason };
     }
     // The chat session's own condensation with a language model (src/chat/condense.ts): the same gate, the

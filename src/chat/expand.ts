@@ -165,7 +165,7 @@ function historyTerms(question: string, history: readonly HistoryTurn[], specifi
 }
 
 /** The last user turn that asks something: small talk ("thanks!", the gate's only reply) is no question to continue or pair with. */
-function lastQuestion(turns: readonly HistoryTurn[]): string | undefined {
+export function lastQuestion(turns: readonly HistoryTurn[]): string | undefined {
   return turns.findLast((turn) => !isSmalltalk(turn.user))?.user;
 }
 
