@@ -33,8 +33,10 @@ export function buildChatDom(root: ShadowRoot) {
   const progress = document.createElement('progress');
   progress.hidden = true;
   const log = Object.assign(document.createElement('ol'), { className: 'log' });
-  log.setAttribute('role', 'log');
+  // A list of turns that announces what is added. Not role="log": that role replaces the list's, and a screen reader
+  // then reads each turn as an item of no list (axe: listitem, aria-allowed-role). aria-live is allowed on a list.
   log.setAttribute('aria-live', 'polite');
+  log.setAttribute('aria-label', 'Conversation');
   log.setAttribute('part', 'log');
   const form = document.createElement('form');
   form.setAttribute('part', 'form');

@@ -14,6 +14,7 @@ export const ELEMENT_CSS = `
   --_accent-fg: var(--threadline-accent-fg, #ffffff);
   --_border: var(--threadline-border, #d6dae3);
   --_user-bg: var(--threadline-user-bg, #eef2fb);
+  --_danger: var(--threadline-danger, #b3261e);
   --_radius: var(--threadline-radius, 10px);
   display: block;
   font: var(--threadline-font, 15px/1.5 system-ui, sans-serif);
@@ -32,6 +33,8 @@ export const ELEMENT_CSS = `
     --_accent-fg: var(--threadline-accent-fg, #0d1422);
     --_border: var(--threadline-border, #343a46);
     --_user-bg: var(--threadline-user-bg, #222a3a);
+    /* The light palette's red reads at 2.7:1 on the dark background; this one at 7.6:1. */
+    --_danger: var(--threadline-danger, #ff8a80);
   }
 }
 :host([hidden]) { display: none; }
@@ -42,7 +45,7 @@ export const ELEMENT_CSS = `
 /* On a phone the box is never taller than the screen, so its input and the answer above it fit in one view. */
 @media (max-width: 640px) { :host { border-radius: 0; border-left: 0; border-right: 0; } .panel { max-height: min(var(--threadline-height, 32rem), calc(100dvh - 1rem)); } }
 .status { margin: 0; font-size: .85em; color: var(--_muted); }
-.status[data-state="error"] { color: #b3261e; }
+.status[data-state="error"] { color: var(--_danger); }
 progress { width: 100%; height: .4rem; }
 .suggestions { display: flex; flex-wrap: wrap; gap: .4rem; }
 .tl-copy, .tl-show-passages { font: inherit; font-size: .8em; color: var(--_muted); background: none; border: 1px solid var(--_border); border-radius: 6px; padding: 0 .4rem; cursor: pointer; }
@@ -53,7 +56,7 @@ progress { width: 100%; height: .4rem; }
 .tl-earlier { margin: 0 0 1rem; text-align: center; }
 .tl-user { margin: 0 0 .4rem auto; padding: .4rem .7rem; background: var(--_user-bg); border-radius: var(--_radius); width: fit-content; max-width: 85%; white-space: pre-wrap; overflow-wrap: anywhere; }
 .tl-rewrite, .tl-mode { margin: .2rem 0; font-size: .8em; color: var(--_muted); }
-.tl-mode.tl-error { color: #b3261e; }
+.tl-mode.tl-error { color: var(--_danger); }
 .tl-answer { overflow-wrap: anywhere; }
 .tl-answer :is(p, ul, ol, pre, blockquote) { margin: .4rem 0; }
 .tl-answer pre { overflow-x: auto; padding: .5rem; background: var(--_user-bg); border-radius: 6px; }

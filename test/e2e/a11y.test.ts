@@ -1,0 +1,102 @@
+/**
+ * A visitor with a screen reader or low vision: axe-core (the rules browsers' accessibility audits use) over the
+ * built playground and the example page's <threadline-chat>, after a conversation, with an answer's passages open,
+ * in light and dark, on a desktop and a phone. Found, before this test: each turn of the log was a list item of no
+ * list (role="log" on the <ol> replaced its list role), the Evaluate panel's file input had no label, the example
+ * page had no main landmark, and in dark mode the element's error red (2.7:1), the example page's brand accent
+ * (3.3:1) and the playground's "Clear everything" (2.3:1 on the browser's dark button face) were too faint.
+ */
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { SAMPLE_KB } from '../../demo/sample-kb';
+import { serveStatic, type StaticServer } from '../../scripts/static-server.ts';
+import { launch } from './browser';
+import { PLAYGROUND, buildExampleSite, requireBuild } from './built';
+
+const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+const QUESTIONS = ['How long is the refund window?', 'what about damaged items?'];
+
+let browser: Browser;
+let playground: StaticServer;
+let site: StaticServer;
+
+beforeAll(async () => {
+  requireBuild();
+  playground = await serveStatic(PLAYGROUND);
+  site = await serveStatic(await buildExampleSite('a11y-site', Object.fromEntries(SAMPLE_KB.map((d) => [`${d.id}.md`, d.markdown]))));
+  browser = await launch();
+});
+afterAll(async () => {
+  await browser?.close();
+  await playground?.close();
+  await site?.close();
+});
+
+/** axe's violations on the page as it is now (shadow roots included), one line each: rule, impact, first elements. */
+async function violations(page: Page): Promise<string[]> {
+  await page.addScriptTag({ content: AXE });
+  return page.evaluate(async () => {
+    type Result = { id: string; impact: string; nodes: { target: unknown[]; failureSummary?: string }[] };
+    const axe = (window as unknown as { axe: { run(context: Document, options: object): Promise<{ violations: Result[] }> } }).axe;
+    const { violations: found } = await axe.run(document, { resultTypes: ['violations'] });
+    return found.map((v) => `${v.id} (${v.impact}): ${v.nodes.slice(0, 3).map((n) => `${JSON.stringify(n.target)} ${(n.failureSummary ?? '').split('\n').slice(1, 2).join('').trim()}`).join('; ')}`);
+  });
+}
+
+const VIEWS = [
+  { name: 'desktop, light', viewport: { width: 1280, height: 900 }, colorScheme: 'light' as const },
+  { name: 'phone, dark', viewport: { width: 390, height: 844 }, colorScheme: 'dark' as const },
+];
+
+describe('accessibility (axe-core) of what visitors meet', () => {
+  for (const view of VIEWS) {
+    it(`the playground after a conversation, traces on, passages open (${view.name})`, async () => {
+      const context = await browser.newContext({ viewport: view.viewport, colorScheme: view.colorScheme });
+      const page = await context.newPage();
+      await page.goto(`${playground.origin}/`);
+      await page.waitForFunction(() => /^Ready\./.test(document.querySelector('#status')?.textContent ?? ''), undefined, { timeout: 60_000 });
+      await page.click('#sample');
+      await page.locator('#starters:not([hidden]) button').first().waitFor();
+      expect(await violations(page)).toEqual([]);
+      for (const q of QUESTIONS) {
+        const before = await page.locator('.tl-turn').count();
+        await page.fill('#question', q);
+        await page.press('#question', 'Enter');
+        await page.locator('.tl-turn').nth(before).locator('.tl-mode:not([hidden])').waitFor({ timeout: 30_000 });
+      }
+      await page.check('#details');
+      await page.locator('.tl-turn').last().locator('.tl-show-passages').click();
+      expect(await violations(page)).toEqual([]);
+      await context.close();
+    });
+
+    it(`<threadline-chat> on the example page after a conversation, passages open (${view.name}${view.viewport.width < 640 ? ', as a launcher' : ''})`, async () => {
+      const context = await browser.newContext({ viewport: view.viewport, colorScheme: view.colorScheme });
+      const page = await context.newPage();
+      if (view.viewport.width < 640) {
+        await page.addInitScript(() => {
+          document.addEventListener('readystatechange', () => { if (document.readyState === 'interactive') document.querySelector('threadline-chat')?.setAttribute('mode', 'launcher'); });
+        });
+      }
+      await page.goto(`${site.origin}/`);
+      if (view.viewport.width < 640) {
+        const launcher = page.locator('threadline-chat .launcher');
+        await launcher.waitFor();
+        expect(await violations(page)).toEqual([]);
+        await launcher.click();
+      }
+      const input = page.locator('threadline-chat input[part=input]');
+      await page.waitForFunction(() => document.querySelector('threadline-chat')?.shadowRoot?.querySelector('input')?.disabled === false, undefined, { timeout: 60_000 });
+      for (const [i, q] of QUESTIONS.entries()) {
+        await input.fill(q);
+        await input.press('Enter');
+        await page.locator('threadline-chat .tl-turn').nth(i).locator('.tl-mode:not([hidden])').waitFor({ timeout: 30_000 });
+      }
+      await page.locator('threadline-chat .tl-turn').last().locator('.tl-show-passages').click();
+      expect(await violations(page)).toEqual([]);
+      await context.close();
+    });
+  }
+});
