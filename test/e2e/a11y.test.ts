@@ -72,6 +72,31 @@ describe('accessibility (axe-core) of what visitors meet', () => {
       await context.close();
     });
 
+    if (view.viewport.width < 640) {
+      it('reflows at 320 CSS px (WCAG 1.4.10, a 1280 px window zoomed to 400%): neither page nor log scrolls sideways, the trace\'s table scrolls within the trace', async () => {
+        const context = await browser.newContext({ viewport: { width: 320, height: 640 }, colorScheme: view.colorScheme });
+        const page = await context.newPage();
+        await page.goto(`${playground.origin}/`);
+        await page.waitForFunction(() => /^Ready\./.test(document.querySelector('#status')?.textContent ?? ''), undefined, { timeout: 60_000 });
+        await page.click('#sample');
+        await page.locator('#starters:not([hidden]) button').first().waitFor();
+        await page.check('#details');
+        await page.fill('#question', QUESTIONS[0] ?? '');
+        await page.press('#question', 'Enter');
+        await page.locator('.tl-turn .tl-mode:not([hidden])').waitFor({ timeout: 30_000 });
+        await page.locator('.tl-turn .tl-show-passages').click();
+        // Before: the passages table (about 365 px) pushed the whole log sideways.
+        const widths = await page.evaluate(() => {
+          const of = (selector: string) => { const el = document.querySelector(selector) as HTMLElement; return { scroll: el.scrollWidth, client: el.clientWidth }; };
+          return { page: { scroll: document.documentElement.scrollWidth, client: window.innerWidth }, log: of('#chat'), trace: of('.tl-turn .trace') };
+        });
+        expect(widths.page.scroll).toBeLessThanOrEqual(widths.page.client);
+        expect(widths.log.scroll).toBeLessThanOrEqual(widths.log.client);
+        expect(widths.trace.client).toBeLessThanOrEqual(widths.page.client);
+        await context.close();
+      });
+    }
+
     it(`<threadline-chat> on the example page after a conversation, passages open (${view.name}${view.viewport.width < 640 ? ', as a launcher' : ''})`, async () => {
       const context = await browser.newContext({ viewport: view.viewport, colorScheme: view.colorScheme });
       const page = await context.newPage();
