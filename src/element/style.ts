@@ -33,7 +33,7 @@ export const ELEMENT_CSS = `
     --_accent-fg: var(--threadline-accent-fg, #0d1422);
     --_border: var(--threadline-border, #343a46);
     --_user-bg: var(--threadline-user-bg, #222a3a);
-    /* The light palette's red reads at 2.7:1 on the dark background; this one at 7.6:1. */
+    /* The light palette's red reads at 2.7:1 on the dark background; this one at 7.7:1. */
     --_danger: var(--threadline-danger, #ff8a80);
   }
 }
