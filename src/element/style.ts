@@ -74,6 +74,12 @@ form { display: flex; gap: .4rem; }
 input { flex: 1; font: inherit; color: inherit; background: var(--_bg); padding: .45rem .6rem; border: 1px solid var(--_border); border-radius: var(--_radius); min-width: 0; }
 button.primary { font: inherit; padding: .45rem .9rem; border: 0; border-radius: var(--_radius); background: var(--_accent); color: var(--_accent-fg); cursor: pointer; }
 button.secondary { font: inherit; padding: .45rem .7rem; border: 1px solid var(--_border); border-radius: var(--_radius); background: none; color: inherit; cursor: pointer; }
+/* Windows high contrast (forced colours): a translucent highlight keeps its alpha over the forced background, so the
+   quoted sentence read black on dark olive; and a button without a border reads as plain text. */
+@media (forced-colors: active) {
+  mark.tl-highlight { background: Mark; color: MarkText; }
+  button.primary { border: 1px solid ButtonText; }
+}
 button:disabled, input:disabled { opacity: .55; cursor: not-allowed; }
 :focus-visible { outline: 2px solid var(--_accent); outline-offset: 2px; }
 .sr-only { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }

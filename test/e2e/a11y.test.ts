@@ -50,6 +50,16 @@ const VIEWS = [
   { name: 'phone, dark', viewport: { width: 390, height: 844 }, colorScheme: 'dark' as const },
 ];
 
+/** WCAG 2 contrast of two computed `rgb(…)` / `rgba(…)` colours (alpha ignored: callers check it is 1). */
+function contrastOf(a: string, b: string): number {
+  const luminance = (rgb: string) => {
+    const [r, g, bl] = (rgb.match(/[\d.]+/g) ?? []).slice(0, 3).map((x) => Number(x) / 255).map((c) => (c <= 0.04045 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4));
+    return 0.2126 * (r ?? 0) + 0.7152 * (g ?? 0) + 0.0722 * (bl ?? 0);
+  };
+  const [hi, lo] = [luminance(a), luminance(b)].sort((x, y) => y - x);
+  return ((hi ?? 0) + 0.05) / ((lo ?? 0) + 0.05);
+}
+
 describe('accessibility (axe-core) of what visitors meet', () => {
   for (const view of VIEWS) {
     it(`the playground after a conversation, traces on, passages open (${view.name})`, async () => {
@@ -124,4 +134,39 @@ describe('accessibility (axe-core) of what visitors meet', () => {
       await context.close();
     });
   }
+
+  it('Windows high contrast (forced colours): the quoted sentence and the Ask button stay visible, in the element and the playground', async () => {
+    // Before: the highlight's translucent background kept its alpha over the forced one (black text on dark olive, about 1.7:1),
+    // and the Ask button, which has no border, read as plain text.
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, forcedColors: 'active', colorScheme: 'dark' });
+    const page = await context.newPage();
+    await page.goto(`${site.origin}/`);
+    await page.waitForFunction(() => document.querySelector('threadline-chat')?.shadowRoot?.querySelector('input')?.disabled === false, undefined, { timeout: 60_000 });
+    const input = page.locator('threadline-chat input[part=input]');
+    await input.fill(QUESTIONS[0] ?? '');
+    await input.press('Enter');
+    await page.locator('threadline-chat .tl-turn .tl-mode:not([hidden])').waitFor({ timeout: 30_000 });
+    await page.locator('threadline-chat .tl-show-passages').click();
+    const styleOf = (selector: string) => page.locator(selector).first().evaluate((el) => {
+      const style = getComputedStyle(el);
+      return { color: style.color, background: style.backgroundColor, border: style.borderTopWidth };
+    });
+    const mark = await styleOf('threadline-chat mark.tl-highlight');
+    expect(mark.background).toMatch(/^rgb\(/); // opaque
+    expect(contrastOf(mark.color, mark.background)).toBeGreaterThanOrEqual(4.5);
+    expect(parseFloat((await styleOf('threadline-chat button.primary')).border)).toBeGreaterThan(0);
+
+    await page.goto(`${playground.origin}/`);
+    await page.waitForFunction(() => /^Ready\./.test(document.querySelector('#status')?.textContent ?? ''), undefined, { timeout: 60_000 });
+    await page.click('#sample');
+    await page.locator('#starters:not([hidden]) button').first().waitFor();
+    await page.fill('#question', QUESTIONS[0] ?? '');
+    await page.press('#question', 'Enter');
+    await page.locator('.tl-turn .tl-mode:not([hidden])').waitFor({ timeout: 30_000 });
+    await page.locator('.tl-turn .tl-show-passages').click();
+    const pgMark = await styleOf('mark.tl-highlight');
+    expect(pgMark.background).toMatch(/^rgb\(/);
+    expect(contrastOf(pgMark.color, pgMark.background)).toBeGreaterThanOrEqual(4.5);
+    await context.close();
+  });
 });
