@@ -30,6 +30,7 @@ import { restoreTurns } from '../render/restored-log';
 import { isRetryable } from '../retryable';
 import { createThreadline, type Threadline } from '../threadline';
 import { buildChatDom, type ChatDom } from './chat-dom';
+import { FULL_SCREEN, wrapFocus } from './launcher';
 import { DEFAULT_NAME, indexSource, nameForIndex, rememberName, rememberedName } from './index-name';
 import { renderSuggestions } from './suggestions';
 
@@ -83,6 +84,7 @@ export class ThreadlineChat extends ElementBase {
     close.addEventListener('click', () => this.close());
     // Escape stops a running answer first (the controller); with none, it closes a launcher's panel.
     panel.addEventListener('keydown', (event) => { if (event.key === 'Escape' && !this.chat.busy) this.close(); });
+    wrapFocus(panel, this.shadowRoot as ShadowRoot, () => this.fullScreen());
     fresh.addEventListener('click', () => void this.newConversation());
     this.ui.retry.addEventListener('click', () => this.restart());
     this.chat = new ChatController(this.ui, {
@@ -170,10 +172,18 @@ export class ThreadlineChat extends ElementBase {
     if (this.getAttribute('mode') === 'launcher') {
       this.ui.panel.setAttribute('role', 'dialog');
       this.ui.panel.setAttribute('aria-label', 'Ask the documents');
+      // Modal where it covers the screen (a phone), as read when it opens; a floating panel leaves the page usable.
+      this.ui.panel.setAttribute('aria-modal', String(this.fullScreen()));
     } else {
       this.ui.panel.removeAttribute('role');
       this.ui.panel.removeAttribute('aria-label');
+      this.ui.panel.removeAttribute('aria-modal');
     }
+  }
+
+  /** Whether this is a launcher whose open panel covers the screen. */
+  private fullScreen(): boolean {
+    return this.getAttribute('mode') === 'launcher' && this.hasAttribute('open') && (globalThis.matchMedia?.(FULL_SCREEN).matches ?? false);
   }
 
   /** Closes a launcher's panel; focus returns to its button. */

@@ -6,7 +6,8 @@
  * page had no main landmark, and in dark mode the element's error red (2.7:1), the example page's brand accent
  * (3.3:1) and the playground's "Clear everything" (2.3:1 on the browser's dark button face) were too faint.
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { createRequire } from 'node:module';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
@@ -134,6 +135,34 @@ describe('accessibility (axe-core) of what visitors meet', () => {
       await context.close();
     });
   }
+
+  it('a launcher open over a phone\'s whole screen is modal: Tab goes round inside it, never to the page hidden behind; floating on a desktop, it is not', async () => {
+    // Before: Tab went from the panel's last button to the page's own links, behind the panel (WCAG 2.4.11).
+    const dir = await buildExampleSite('a11y-modal-site', Object.fromEntries(SAMPLE_KB.map((d) => [`${d.id}.md`, d.markdown])));
+    const html = readFileSync(join(dir, 'index.html'), 'utf8');
+    writeFileSync(join(dir, 'index.html'), html.replace('<threadline-chat ', '<a href="#behind" id="behind">a link of the page</a>\n  <threadline-chat mode="launcher" '));
+    const server = await serveStatic(dir);
+    try {
+      for (const [viewport, modal] of [[{ width: 390, height: 844 }, true], [{ width: 1280, height: 900 }, false]] as const) {
+        const context = await browser.newContext({ viewport });
+        const page = await context.newPage();
+        await page.goto(`${server.origin}/`);
+        await page.locator('threadline-chat .launcher').click();
+        await page.waitForFunction(() => document.querySelector('threadline-chat')?.shadowRoot?.querySelector('input')?.disabled === false, undefined, { timeout: 60_000 });
+        expect(await page.locator('threadline-chat [role=dialog]').getAttribute('aria-modal')).toBe(String(modal));
+        const focused: string[] = [];
+        for (let i = 0; i < 8; i++) {
+          await page.keyboard.press(i < 4 ? 'Tab' : 'Shift+Tab');
+          focused.push(await page.evaluate(() => (document.activeElement?.id === 'behind' ? 'page link' : document.activeElement?.tagName === 'THREADLINE-CHAT' ? 'panel' : 'page')));
+        }
+        if (modal) expect(focused.every((f) => f === 'panel'), focused.join(', ')).toBe(true);
+        else expect(focused).toContain('page link');
+        await context.close();
+      }
+    } finally {
+      await server.close();
+    }
+  });
 
   it('Windows high contrast (forced colours): the quoted sentence and the Ask button stay visible, in the element and the playground', async () => {
     // Before: the highlight's translucent background kept its alpha over the forced one (black text on dark olive, about 1.7:1),
