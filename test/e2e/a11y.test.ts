@@ -15,9 +15,34 @@ import { SAMPLE_KB } from '../../demo/sample-kb';
 import { serveStatic, type StaticServer } from '../../scripts/static-server.ts';
 import { launch } from './browser';
 import { PLAYGROUND, buildExampleSite, requireBuild } from './built';
+import { ask, ready } from './playground-page';
 
 const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 const QUESTIONS = ['How long is the refund window?', 'what about damaged items?'];
+/** The sample knowledge base as the example page's documents. */
+const SAMPLE_DOCS = Object.fromEntries(SAMPLE_KB.map((d) => [`${d.id}.md`, d.markdown]));
+
+/** Waits until the element's question box takes questions. */
+async function elementReady(page: Page): Promise<void> {
+  await page.waitForFunction(() => document.querySelector('threadline-chat')?.shadowRoot?.querySelector('input')?.disabled === false, undefined, { timeout: 60_000 });
+}
+
+/** Opens the playground and loads the sample knowledge base. */
+async function playgroundWithSample(page: Page): Promise<void> {
+  await page.goto(`${playground.origin}/`);
+  await ready(page);
+  await page.click('#sample');
+  await page.locator('#starters:not([hidden]) button').first().waitFor();
+}
+
+/** Asks the element `question` and waits for that turn's closing line. */
+async function askElement(page: Page, question: string): Promise<void> {
+  const before = await page.locator('threadline-chat .tl-turn').count();
+  const input = page.locator('threadline-chat input[part=input]');
+  await input.fill(question);
+  await input.press('Enter');
+  await page.locator('threadline-chat .tl-turn').nth(before).locator('.tl-mode:not([hidden])').waitFor({ timeout: 30_000 });
+}
 
 let browser: Browser;
 let playground: StaticServer;
@@ -26,7 +51,7 @@ let site: StaticServer;
 beforeAll(async () => {
   requireBuild();
   playground = await serveStatic(PLAYGROUND);
-  site = await serveStatic(await buildExampleSite('a11y-site', Object.fromEntries(SAMPLE_KB.map((d) => [`${d.id}.md`, d.markdown]))));
+  site = await serveStatic(await buildExampleSite('a11y-site', SAMPLE_DOCS));
   browser = await launch();
 });
 afterAll(async () => {
@@ -66,17 +91,9 @@ describe('accessibility (axe-core) of what visitors meet', () => {
     it(`the playground after a conversation, traces on, passages open (${view.name})`, async () => {
       const context = await browser.newContext({ viewport: view.viewport, colorScheme: view.colorScheme });
       const page = await context.newPage();
-      await page.goto(`${playground.origin}/`);
-      await page.waitForFunction(() => /^Ready\./.test(document.querySelector('#status')?.textContent ?? ''), undefined, { timeout: 60_000 });
-      await page.click('#sample');
-      await page.locator('#starters:not([hidden]) button').first().waitFor();
+      await playgroundWithSample(page);
       expect(await violations(page)).toEqual([]);
-      for (const q of QUESTIONS) {
-        const before = await page.locator('.tl-turn').count();
-        await page.fill('#question', q);
-        await page.press('#question', 'Enter');
-        await page.locator('.tl-turn').nth(before).locator('.tl-mode:not([hidden])').waitFor({ timeout: 30_000 });
-      }
+      for (const q of QUESTIONS) await ask(page, q);
       await page.check('#details');
       await page.locator('.tl-turn').last().locator('.tl-show-passages').click();
       expect(await violations(page)).toEqual([]);
@@ -87,14 +104,9 @@ describe('accessibility (axe-core) of what visitors meet', () => {
       it('reflows at 320 CSS px (WCAG 1.4.10, a 1280 px window zoomed to 400%): neither page nor log scrolls sideways, the trace\'s table scrolls within the trace', async () => {
         const context = await browser.newContext({ viewport: { width: 320, height: 640 }, colorScheme: view.colorScheme });
         const page = await context.newPage();
-        await page.goto(`${playground.origin}/`);
-        await page.waitForFunction(() => /^Ready\./.test(document.querySelector('#status')?.textContent ?? ''), undefined, { timeout: 60_000 });
-        await page.click('#sample');
-        await page.locator('#starters:not([hidden]) button').first().waitFor();
+        await playgroundWithSample(page);
         await page.check('#details');
-        await page.fill('#question', QUESTIONS[0] ?? '');
-        await page.press('#question', 'Enter');
-        await page.locator('.tl-turn .tl-mode:not([hidden])').waitFor({ timeout: 30_000 });
+        await ask(page, QUESTIONS[0] ?? '');
         await page.locator('.tl-turn .tl-show-passages').click();
         // Before: the passages table (about 365 px) pushed the whole log sideways.
         const widths = await page.evaluate(() => {
@@ -123,13 +135,8 @@ describe('accessibility (axe-core) of what visitors meet', () => {
         expect(await violations(page)).toEqual([]);
         await launcher.click();
       }
-      const input = page.locator('threadline-chat input[part=input]');
-      await page.waitForFunction(() => document.querySelector('threadline-chat')?.shadowRoot?.querySelector('input')?.disabled === false, undefined, { timeout: 60_000 });
-      for (const [i, q] of QUESTIONS.entries()) {
-        await input.fill(q);
-        await input.press('Enter');
-        await page.locator('threadline-chat .tl-turn').nth(i).locator('.tl-mode:not([hidden])').waitFor({ timeout: 30_000 });
-      }
+      await elementReady(page);
+      for (const q of QUESTIONS) await askElement(page, q);
       await page.locator('threadline-chat .tl-turn').last().locator('.tl-show-passages').click();
       expect(await violations(page)).toEqual([]);
       await context.close();
@@ -138,7 +145,7 @@ describe('accessibility (axe-core) of what visitors meet', () => {
 
   it('a launcher open over a phone\'s whole screen is modal: Tab goes round inside it, never to the page hidden behind; floating on a desktop, it is not', async () => {
     // Before: Tab went from the panel's last button to the page's own links, behind the panel (WCAG 2.4.11).
-    const dir = await buildExampleSite('a11y-modal-site', Object.fromEntries(SAMPLE_KB.map((d) => [`${d.id}.md`, d.markdown])));
+    const dir = await buildExampleSite('a11y-modal-site', SAMPLE_DOCS);
     const html = readFileSync(join(dir, 'index.html'), 'utf8');
     writeFileSync(join(dir, 'index.html'), html.replace('<threadline-chat ', '<a href="#behind" id="behind">a link of the page</a>\n  <threadline-chat mode="launcher" '));
     const server = await serveStatic(dir);
@@ -148,7 +155,7 @@ describe('accessibility (axe-core) of what visitors meet', () => {
         const page = await context.newPage();
         await page.goto(`${server.origin}/`);
         await page.locator('threadline-chat .launcher').click();
-        await page.waitForFunction(() => document.querySelector('threadline-chat')?.shadowRoot?.querySelector('input')?.disabled === false, undefined, { timeout: 60_000 });
+        await elementReady(page);
         expect(await page.locator('threadline-chat [role=dialog]').getAttribute('aria-modal')).toBe(String(modal));
         const focused: string[] = [];
         for (let i = 0; i < 8; i++) {
@@ -170,11 +177,8 @@ describe('accessibility (axe-core) of what visitors meet', () => {
     const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, forcedColors: 'active', colorScheme: 'dark' });
     const page = await context.newPage();
     await page.goto(`${site.origin}/`);
-    await page.waitForFunction(() => document.querySelector('threadline-chat')?.shadowRoot?.querySelector('input')?.disabled === false, undefined, { timeout: 60_000 });
-    const input = page.locator('threadline-chat input[part=input]');
-    await input.fill(QUESTIONS[0] ?? '');
-    await input.press('Enter');
-    await page.locator('threadline-chat .tl-turn .tl-mode:not([hidden])').waitFor({ timeout: 30_000 });
+    await elementReady(page);
+    await askElement(page, QUESTIONS[0] ?? '');
     await page.locator('threadline-chat .tl-show-passages').click();
     const styleOf = (selector: string) => page.locator(selector).first().evaluate((el) => {
       const style = getComputedStyle(el);
@@ -185,13 +189,8 @@ describe('accessibility (axe-core) of what visitors meet', () => {
     expect(contrastOf(mark.color, mark.background)).toBeGreaterThanOrEqual(4.5);
     expect(parseFloat((await styleOf('threadline-chat button.primary')).border)).toBeGreaterThan(0);
 
-    await page.goto(`${playground.origin}/`);
-    await page.waitForFunction(() => /^Ready\./.test(document.querySelector('#status')?.textContent ?? ''), undefined, { timeout: 60_000 });
-    await page.click('#sample');
-    await page.locator('#starters:not([hidden]) button').first().waitFor();
-    await page.fill('#question', QUESTIONS[0] ?? '');
-    await page.press('#question', 'Enter');
-    await page.locator('.tl-turn .tl-mode:not([hidden])').waitFor({ timeout: 30_000 });
+    await playgroundWithSample(page);
+    await ask(page, QUESTIONS[0] ?? '');
     await page.locator('.tl-turn .tl-show-passages').click();
     const pgMark = await styleOf('mark.tl-highlight');
     expect(pgMark.background).toMatch(/^rgb\(/);

@@ -7,6 +7,7 @@ import { serveStatic, type StaticServer } from '../../scripts/static-server.ts';
 import { launch } from './browser';
 import { PLAYGROUND, confineTo, recordDialogs, requireBuild } from './built';
 import { REWRITES, installScriptedLlm } from './scripted-llm';
+import { ask, ready } from './playground-page';
 import { writeDocx } from '../fixtures/docx-writer';
 import { harborManual, writePdf } from '../fixtures/pdf-writer';
 
@@ -27,19 +28,6 @@ afterAll(async () => {
 });
 
 const QUESTIONS = ["what's the refund window?", 'what about damaged items?', 'and how long does that refund take?'];
-
-async function ready(page: Page): Promise<void> {
-  await page.waitForFunction(() => /^Ready\./.test(document.querySelector('#status')?.textContent ?? '') || document.querySelector('#status')?.getAttribute('data-state') === 'error', undefined, { timeout: 60_000 });
-  const status = await page.locator('#status').textContent();
-  if (!status?.startsWith('Ready.')) throw new Error(`playground did not start: ${status}`);
-}
-
-async function ask(page: Page, question: string): Promise<void> {
-  const before = await page.locator('.tl-turn').count();
-  await page.fill('#question', question);
-  await page.press('#question', 'Enter');
-  await page.locator('.tl-turn').nth(before).locator('.tl-mode:not([hidden])').waitFor({ timeout: 30_000 });
-}
 
 const turn = (page: Page, i: number) => page.locator('.tl-turn').nth(i);
 
