@@ -75,6 +75,9 @@ export class ThreadlineChat extends ElementBase {
   private llmNote = '';
   private readonly ui: ChatDom;
   private readonly chat: ChatController;
+  /** The full-screen query, watched while connected: a phone turned on its side, or a window resized, moves the panel across it. */
+  private screen: MediaQueryList | null = null;
+  private readonly screenChanged = (): void => { if (this.hasAttribute('open')) this.labelPanel(); };
 
   constructor() {
     super();
@@ -135,9 +138,15 @@ export class ThreadlineChat extends ElementBase {
     // A microtask later, so attributes and properties set right after creation are seen. A launcher
     // loads nothing until it is first opened.
     queueMicrotask(() => { if (this.isConnected && !this.started && !this.waitsForOpen()) this.restart(); });
+    // aria-modal follows the panel across the breakpoint while it is open (the Tab trap reads it live).
+    this.screen = globalThis.matchMedia?.(FULL_SCREEN) ?? null;
+    this.screen?.addEventListener('change', this.screenChanged);
+    this.screenChanged();
   }
 
   disconnectedCallback(): void {
+    this.screen?.removeEventListener('change', this.screenChanged);
+    this.screen = null;
     queueMicrotask(() => { if (!this.isConnected) void this.stop(); });
   }
 

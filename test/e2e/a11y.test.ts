@@ -143,7 +143,7 @@ describe('accessibility (axe-core) of what visitors meet', () => {
     });
   }
 
-  it('a launcher open over a phone\'s whole screen is modal: Tab goes round inside it, never to the page hidden behind; floating on a desktop, it is not', async () => {
+  it('a launcher open over a phone\'s whole screen is modal: Tab goes round inside it, never to the page hidden behind; floating on a desktop or a phone turned on its side, it is not', async () => {
     // Before: Tab went from the panel's last button to the page's own links, behind the panel (WCAG 2.4.11).
     const dir = await buildExampleSite('a11y-modal-site', SAMPLE_DOCS);
     const html = readFileSync(join(dir, 'index.html'), 'utf8');
@@ -164,6 +164,15 @@ describe('accessibility (axe-core) of what visitors meet', () => {
         }
         if (modal) expect(focused.every((f) => f === 'panel'), focused.join(', ')).toBe(true);
         else expect(focused).toContain('page link');
+        if (modal) {
+          // Turned on its side while open, the phone shows a floating panel: no longer modal; upright again, modal.
+          // Before, aria-modal kept what it was when the panel opened.
+          const dialog = page.locator('threadline-chat [role=dialog]');
+          await page.setViewportSize({ width: viewport.height, height: viewport.width });
+          await expect.poll(() => dialog.getAttribute('aria-modal')).toBe('false');
+          await page.setViewportSize(viewport);
+          await expect.poll(() => dialog.getAttribute('aria-modal')).toBe('true');
+        }
         await context.close();
       }
     } finally {
