@@ -17,6 +17,19 @@ export const OFFLINE_MODEL_FILES = ['config.json', 'tokenizer.json', 'tokenizer_
 export const OFFLINE_MODEL_IDENTITY = `${OFFLINE_MODEL_ID}#int8`;
 
 /**
+ * Identities of vectors that earlier releases' offline model made (`#fp32`: before its table was int8). An
+ * index holding them is re-embedded with today's model when it is opened, as `onModelMismatch: 'rebuild'`
+ * would do: nobody chose those vectors over today's, and the offline model re-embeds thousands of chunks a
+ * second. A prebuilt file holding them is refused with a message saying to build it again.
+ */
+export const SUPERSEDED_OFFLINE_IDENTITIES: readonly string[] = [`${OFFLINE_MODEL_ID}#fp32`];
+
+/** Whether `stored` vectors are an earlier release's offline model's, which today's offline model (`configured`) replaces. */
+export function supersededBy(stored: string | undefined, configured: string): boolean {
+  return configured === OFFLINE_MODEL_IDENTITY && stored !== undefined && SUPERSEDED_OFFLINE_IDENTITIES.includes(stored);
+}
+
+/**
  * The model's file next to this module. The URL is a literal
  * `new URL('…', import.meta.url)`, the pattern Vite, webpack, Rollup and
  * Parcel follow, so an app that bundles threadline gets the file copied

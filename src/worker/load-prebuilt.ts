@@ -6,6 +6,7 @@
  * and neither does another file's, where the caller asks a name to hold one
  * file's index only (`onOtherSource: 'error'`).
  */
+import { supersededBy } from '../embedding/offline-model';
 import { isThreadlineError, ThreadlineError } from '../errors';
 import { payloadDigest, readPrebuiltHeader, type PrebuiltHeader } from '../prebuilt/format';
 import { sourceKey } from '../prebuilt/source-key';
@@ -69,6 +70,13 @@ function withUrl(error: unknown, url: string | undefined): unknown {
 
 async function loadChecked(target: PrebuiltTarget, bytes: Uint8Array, from: LoadFrom): Promise<LoadResult> {
   const { header: claimed } = readPrebuiltHeader(bytes);
+  if (supersededBy(claimed.modelId, target.modelId)) {
+    // Its vectors are an earlier release's offline model's, which today's model does not make. Not stored and
+    // re-embedded: every new visitor's browser would redo that work; the site should serve a file built with this release.
+    throw new ThreadlineError('MODEL_MISMATCH', `The prebuilt index was built with an earlier release's offline model ("${claimed.modelId}"); this release's is "${target.modelId}". Build the file again with this release (\`npx threadline index\`, or the threadline/vite plugin with the site) and deploy it.`, {
+      details: { stored: { modelId: claimed.modelId, dims: claimed.dims }, requested: { modelId: target.modelId }, reason: 'superseded' },
+    });
+  }
   if (claimed.modelId !== target.modelId) throw new ThreadlineError('MODEL_MISMATCH', `The prebuilt index was built with "${claimed.modelId}" but this index uses "${target.modelId}". Configure the same embedding model.`, {
     details: { stored: { modelId: claimed.modelId, dims: claimed.dims }, requested: { modelId: target.modelId } },
   });

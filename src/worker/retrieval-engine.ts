@@ -7,6 +7,7 @@
  * add or search.
  */
 import type { Embedder } from '../embedding/embedder';
+import { supersededBy } from '../embedding/offline-model';
 import { ThreadlineError, throwIfAborted } from '../errors';
 import type { BinaryReader } from '../ingest/binary-reader';
 import { documentFields } from '../ingest/prepare';
@@ -182,7 +183,7 @@ export class RetrievalEngine implements Retriever {
         const lexical = lexicalFor(pending, header.dims);
         return this.queue.run(() => withWriteLock(this.config.name, async () => {
           await this.store.replaceAll(pending, lexical, { modelId: header.modelId, dims: header.dims }, source);
-          await this.hydrate();
+          await this.hydrate(true);
           this.feed?.publish(this.generation);
         }));
       },
@@ -194,7 +195,7 @@ export class RetrievalEngine implements Retriever {
     const list = parseStrings(ids, 'remove() takes an array of document ids');
     return this.queue.run(() => withWriteLock(this.config.name, async () => {
       const { removedKeys, generation } = await this.store.remove(list);
-      if (generation !== this.generation + 1) await this.hydrate();
+      if (generation !== this.generation + 1) await this.hydrate(true);
       else {
         this.memory?.removeChunks(removedKeys);
         for (const id of list) this.memory?.removeDoc(id);
@@ -211,7 +212,7 @@ export class RetrievalEngine implements Retriever {
     await this.queue.run(() => withWriteLock(this.config.name, async () => {
       await this.store.clear();
       this.memory = null;
-      await this.hydrate();
+      await this.hydrate(true);
       this.feed?.publish(this.generation);
     }));
   }
@@ -277,7 +278,7 @@ export class RetrievalEngine implements Retriever {
       const known = memory ? { generation: this.generation, has: (id: string) => memory.doc(id) !== undefined } : undefined;
       const result = await this.store.commit(pending, lexical, { modelId: this.model.id, dims }, known ? { known } : {});
       if (result.generation !== this.generation + 1 || !this.memory) {
-        await this.hydrate(); // another tab committed in between: reload the truth
+        await this.hydrate(true); // another tab committed in between: reload the truth
       } else {
         this.memory.removeChunks(result.removedKeys);
         for (const { record } of pending) this.memory.setDoc({ id: record.id, hash: record.hash, ...documentFields(record) });
@@ -309,22 +310,30 @@ export class RetrievalEngine implements Retriever {
     await this.store.compact({ merge: mergeSegments, usable: isCurrentSegment }).catch(() => 0);
   }
 
-  /** Rebuilds memory from the store: damaged records are repaired first, and the model identity is checked. */
-  private async hydrate(): Promise<void> {
+  /**
+   * Rebuilds memory from the store: damaged records are repaired first, and the model identity is checked.
+   * `locked`: the caller already holds the write lock (a commit, a removal, a clear or a prebuilt file's
+   * replace that found another tab's writes), so a repair or a rebuild writes under it rather than asking
+   * for it again: the lock is not reentrant, and asking again waited forever.
+   */
+  private async hydrate(locked = false): Promise<void> {
     const started = performance.now();
     let prepared: MemoryIndex | null = null;
     let stored = await this.store.load((raw) => { prepared = prepareMemory(raw, this.config.int8); });
     if (stored.problems.length) {
       const damaged = stored.damaged;
       // A manifest rebuilt from the records has lost its model id: the configured model adopts it (dimensions are checked when it loads).
-      await withWriteLock(this.config.name, () => this.store.repair(damaged, this.model.id));
+      const repair = () => this.store.repair(damaged, this.model.id);
+      await (locked ? repair() : withWriteLock(this.config.name, repair));
       this.repaired = [...new Set([...this.repaired, ...damaged])];
       this.onProgress?.({ phase: 'repair', removedDocs: damaged, problems: stored.problems.slice(0, 20) });
       stored = await this.store.load();
     }
     const manifest = stored.manifest;
     if (!acceptsModel(manifest, { modelId: this.model.id })) {
-      if (this.config.onModelMismatch === 'rebuild' && !this.rebuilt) return this.rebuild(stored.docs, stored.chunks);
+      // An earlier release's offline model's vectors are replaced by today's unasked (offline-model.ts).
+      const upgrade = supersededBy(manifest?.modelId, this.model.id);
+      if ((this.config.onModelMismatch === 'rebuild' || upgrade) && !this.rebuilt) return this.rebuild(stored.docs, stored.chunks, locked);
       assertSameModel(manifest, { modelId: this.model.id }, this.config.name);
     }
     this.memory = memoryFrom(stored, this.config.int8, prepared);
@@ -332,16 +341,17 @@ export class RetrievalEngine implements Retriever {
     this.onProgress?.({ phase: 'hydrate', chunks: stored.chunks.length, ms: performance.now() - started });
   }
 
-  /** Re-embeds every stored chunk with the configured model (rebuild.ts), replacing the old vectors in one commit. */
-  private async rebuild(docs: StoredIndex['docs'], chunks: StoredIndex['chunks']): Promise<void> {
+  /** Re-embeds every stored chunk with the configured model (rebuild.ts), replacing the old vectors in one commit; `locked` as for hydrate. */
+  private async rebuild(docs: StoredIndex['docs'], chunks: StoredIndex['chunks'], locked: boolean): Promise<void> {
     const embedder = await this.embedder(false, 'rebuild');
     const pending = await reembed(docs, chunks, embedder, this.onProgress);
     this.embedded.chunks += chunks.length;
     const lexical = lexicalFor(pending, embedder.dims);
-    await withWriteLock(this.config.name, () => this.store.commit(pending, lexical, { modelId: this.model.id, dims: embedder.dims }, { replaceIdentity: true }));
+    const write = () => this.store.commit(pending, lexical, { modelId: this.model.id, dims: embedder.dims }, { replaceIdentity: true });
+    await (locked ? write() : withWriteLock(this.config.name, write));
     this.memory = null;
     this.rebuilt = true; // the rebuilt index matches; never loop
-    await this.hydrate();
+    await this.hydrate(locked);
   }
 
   /** `need`: only the configured model will do (EngineModel.get). */

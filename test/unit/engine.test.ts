@@ -2,13 +2,13 @@ import 'fake-indexeddb/auto';
 import { describe, expect, it } from 'vitest';
 import type { Embedder } from '../../src/embedding/embedder';
 import { embedderIdentity, loadEmbedder } from '../../src/embedding/load-embedder';
-import type { IDBPDatabase } from 'idb';
+import { openDB, type IDBPDatabase } from 'idb';
 import { IndexStore } from '../../src/storage/index-store';
 import type { ThreadlineDB } from '../../src/storage/schema';
 import { RetrievalEngine } from '../../src/worker/retrieval-engine';
 import { buildPrebuiltIndex } from '../../src/prebuilt/build';
 import { isCurrentSegment, mergeSegments } from '../../src/retrieval/lexical-segment';
-import { engineConfig, MODEL, SAMPLE_DOCS } from '../fixtures/engine';
+import { engineConfig, MODEL, MODEL_ID, SAMPLE_DOCS } from '../fixtures/engine';
 
 let unique = 0;
 
@@ -165,6 +165,53 @@ describe('RetrievalEngine in Node (fake-indexeddb, real offline model)', () => {
     const c = await RetrievalEngine.open(config(name, { modelId: 'renamed#fp32' }), renamed);
     expect((await c.stats()).modelId).toBe('renamed#fp32');
     c.close();
+  });
+
+  it('an index of an earlier release\'s offline model (#fp32) is re-embedded with today\'s on open, without being asked; another model\'s is still refused (renamed model: a fake at the Embedder seam)', async () => {
+    // Before: MODEL_MISMATCH unless the page passed onModelMismatch: "rebuild", for vectors nobody chose.
+    const name = `engine-${unique++}`;
+    const e = countingEmbedder();
+    const old = async (): Promise<Embedder> => ({ ...(await e.load()), modelId: 'threadline-glove-30k#fp32' });
+    const a = await RetrievalEngine.open(config(name, { modelId: 'threadline-glove-30k#fp32' }), old);
+    await a.add(docs.slice(0, 2));
+    const storedChunks = (await a.stats()).chunks;
+    const hits = (await a.search('how long does a refund take to process?', { k: 3 })).map((h) => h.text); // a rebuild gives chunks new keys
+    a.close();
+    const events: string[] = [];
+    const b = await RetrievalEngine.open(config(name), e.load, (p) => events.push(p.phase));
+    expect(await b.stats()).toMatchObject({ modelId: MODEL_ID, chunks: storedChunks, embeddedChunks: storedChunks, docs: 2 });
+    expect(events).toContain('rebuild');
+    expect((await b.search('how long does a refund take to process?', { k: 3 })).map((h) => h.text)).toEqual(hits);
+    b.close();
+    // Opened again: nothing left to re-embed.
+    const again = countingEmbedder();
+    const c = await RetrievalEngine.open(config(name), again.load);
+    expect((await c.stats()).embeddedChunks).toBe(0);
+    expect(again.counter.texts).toBe(0);
+    c.close();
+    // Only the offline model replaces its own earlier vectors: a configured model of another name refuses them.
+    const d = `engine-${unique++}`;
+    const first = await RetrievalEngine.open(config(d, { modelId: 'threadline-glove-30k#fp32' }), old);
+    await first.add(docs.slice(0, 1));
+    first.close();
+    const renamed = async (): Promise<Embedder> => ({ ...(await e.load()), modelId: 'renamed#fp32' });
+    await expect(RetrievalEngine.open(config(d, { modelId: 'renamed#fp32' }), renamed)).rejects.toMatchObject({ code: 'MODEL_MISMATCH' });
+  });
+
+  it('a rebuild found needed while this tab holds the write lock (another tab wrote another model\'s vectors) writes under it and settles (renamed model: a fake at the Embedder seam)', async () => {
+    // Before: remove() reloaded under the write lock and the rebuild asked for the same lock again: it never settled.
+    const name = `engine-${unique++}`;
+    const e = countingEmbedder();
+    const a = await RetrievalEngine.open(config(name, { onModelMismatch: 'rebuild' }), e.load);
+    await a.add(docs);
+    const db = await openDB(`threadline:${name}`);
+    const manifest = (await db.get('meta', 'manifest')) as { generation: number; modelId: string };
+    await db.put('meta', { ...manifest, modelId: 'renamed#fp32', generation: manifest.generation + 1 }, 'manifest');
+    db.close();
+    const settled = await Promise.race([a.remove(['plans']).then(() => 'removed'), new Promise((r) => setTimeout(() => r('hung'), 5000))]);
+    expect(settled).toBe('removed');
+    expect(await a.stats()).toMatchObject({ modelId: MODEL_ID, docs: docs.length - 1 });
+    a.close();
   });
 
   it('an index with documents but no vectors (blank texts) accepts another model, on open and on the next add (renamed model: a fake at the Embedder seam)', async () => {

@@ -88,6 +88,17 @@ describe('prebuilt index file', () => {
     other.engine.close();
     expect(readPrebuiltHeader(file).header.modelId).toBe('threadline-glove-30k#int8');
   });
+
+  it('a file built with an earlier release\'s offline model (#fp32) is refused, saying to build it again; the index keeps what it has (renamed model: a fake at the Embedder seam)', async () => {
+    const old = await buildPrebuiltIndex(SAMPLE_DOCS.slice(0, 2), { ...embedder, modelId: 'threadline-glove-30k#fp32', countTokens: (t) => embedder.countTokens(t), embed: (t, o) => embedder.embed(t, o) });
+    const { engine } = await open(`prebuilt-${unique++}`);
+    await engine.add([{ id: 'own', text: 'An existing note about sync conflicts.' }]);
+    const error = await engine.loadPrebuilt(old, { url: '/site.tlix' }).catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: 'MODEL_MISMATCH', details: { reason: 'superseded', stored: { modelId: 'threadline-glove-30k#fp32' }, requested: { modelId: 'threadline-glove-30k#int8' } } });
+    expect((error as Error).message).toMatch(/earlier release's offline model .*Build the file again with this release \(`npx threadline index`/);
+    expect((await engine.stats()).docs).toBe(1);
+    engine.close();
+  });
 });
 
 describe('which file an index name holds (onOtherSource)', () => {

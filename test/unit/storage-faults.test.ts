@@ -175,6 +175,21 @@ describe('damaged storage never bricks the name', () => {
     repaired.close();
   });
 
+  it('damage found while this tab holds the write lock (another tab committed, a shard is gone) is repaired there, not waited on forever', async () => {
+    // Before: remove() reloaded under the write lock, and the repair asked for the same lock again: it never settled.
+    const { name, engine } = await seeded();
+    await tamper(name, async (db) => {
+      await db.delete('shards', (await db.getAllKeys('shards'))[0] as number);
+      const manifest = (await db.get('meta', 'manifest')) as { generation: number };
+      await db.put('meta', { ...manifest, generation: manifest.generation + 1 }, 'manifest'); // as another tab's commit would
+    });
+    const settled = await Promise.race([engine.remove(['plans']).then(() => 'removed'), new Promise((r) => setTimeout(() => r('hung'), 5000))]);
+    expect(settled).toBe('removed');
+    const stats = await engine.stats();
+    expect(stats.repairedDocs?.length).toBeGreaterThan(0);
+    engine.close();
+  });
+
   it('a truncated shard is repaired the same way, never INVALID_INPUT', async () => {
     const { name, engine } = await seeded();
     engine.close();
