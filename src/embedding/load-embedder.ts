@@ -13,7 +13,7 @@ import { modelFiles, parseModelJson, readModelFile, type FolderFiles, type Model
 import { readSafetensorsFile } from './safetensors';
 import { modelIdentity, resolveModelSource } from './model-source';
 import { bundledOfflineModel, OFFLINE_MODEL_ID, OFFLINE_MODEL_IDENTITY } from './offline-model';
-import { isStaticConfig, StaticEmbedder } from './static-embedder';
+import { isStaticConfig, StaticEmbedder, type StaticModelOptions } from './static-embedder';
 import type * as TransformersEmbedder from './transformers-embedder';
 import { isNode } from '../util/runtime';
 import type { ProgressListener } from '../progress';
@@ -31,6 +31,11 @@ export function embedderIdentity(options: EmbedderOptions = {}): string {
   const opts = { ...EMBEDDER_DEFAULTS, ...options };
   if (resolveModelSource(opts.model).name === OFFLINE_MODEL_ID) return OFFLINE_MODEL_IDENTITY;
   return modelIdentity(opts.model, opts.dtype);
+}
+
+/** How a static model reads text: the offline model (its identity says so) splits camelCase names; any other as its own folder says. */
+function staticOptions(opts: Required<EmbedderOptions>): StaticModelOptions {
+  return { splitCompounds: embedderIdentity(opts) === OFFLINE_MODEL_IDENTITY };
 }
 
 /**
@@ -98,12 +103,12 @@ async function create(opts: Required<EmbedderOptions>, files: ModelFiles, runtim
   };
   // A static model's folder, read as separate files: the built-in model written without its embedded files, or a Model2Vec folder.
   const fromFolder = async (config: unknown, tokenizer: unknown, tokenizerConfig: unknown, weights: ArrayBuffer) =>
-    ready(await StaticEmbedder.fromFiles({ config, tokenizer, ...(tokenizerConfig ? { tokenizerConfig } : {}), weights }, embedderIdentity(opts)));
+    ready(await StaticEmbedder.fromFiles({ config, tokenizer, ...(tokenizerConfig ? { tokenizerConfig } : {}), weights }, embedderIdentity(opts), staticOptions(opts)));
   if (knownStatic) {
     // The built-in model is one file: its model.safetensors carries the JSON files and the vocabulary (embedded-files.ts).
     const weights = await readWeights();
     if (!weights) throw new ThreadlineError('INTERNAL', 'a required model file read as missing');
-    if (tableCarriesFiles(weights) || !files.config || !files.tokenizer) return ready(await StaticEmbedder.fromFiles({ weights }, embedderIdentity(opts)));
+    if (tableCarriesFiles(weights) || !files.config || !files.tokenizer) return ready(await StaticEmbedder.fromFiles({ weights }, embedderIdentity(opts), staticOptions(opts)));
     // A folder of the built-in model's name written without them (by hand, or by another tool): read as a folder.
     const [config, tokenizer, tokenizerConfig] = await Promise.all([
       readJson(files.config, 'config.json', false),

@@ -13,16 +13,20 @@ export const OFFLINE_MODEL_DIMS = 100;
 export const OFFLINE_MODEL_PATH = `/${OFFLINE_MODEL_ID}/`;
 /** The model's folder, as Model2Vec lays it out: what the package ships and `threadline model` copies (pages load only the table). */
 export const OFFLINE_MODEL_FILES = ['config.json', 'tokenizer.json', 'tokenizer_config.json', 'model.safetensors'] as const;
-/** The manifest identity of vectors made by the offline model (its table is int8). */
-export const OFFLINE_MODEL_IDENTITY = `${OFFLINE_MODEL_ID}#int8`;
+/**
+ * The manifest identity of vectors made by the offline model: its table is int8, and `-v2` since it reads a
+ * camelCase name it lacks as its words (compound-words.ts), which changed the vectors of such texts.
+ */
+export const OFFLINE_MODEL_IDENTITY = `${OFFLINE_MODEL_ID}#int8-v2`;
 
 /**
- * Identities of vectors that earlier releases' offline model made (`#fp32`: before its table was int8). An
+ * Identities of vectors that earlier releases' offline model made (`#fp32`: before its table was int8;
+ * `#int8`: before it split camelCase names). An
  * index holding them is re-embedded with today's model when it is opened, as `onModelMismatch: 'rebuild'`
  * would do: nobody chose those vectors over today's, and the offline model re-embeds thousands of chunks a
  * second. A prebuilt file holding them is refused with a message saying to build it again.
  */
-export const SUPERSEDED_OFFLINE_IDENTITIES: readonly string[] = [`${OFFLINE_MODEL_ID}#fp32`];
+export const SUPERSEDED_OFFLINE_IDENTITIES: readonly string[] = [`${OFFLINE_MODEL_ID}#fp32`, `${OFFLINE_MODEL_ID}#int8`];
 
 /** Whether `stored` vectors are an earlier release's offline model's, which today's offline model (`configured`) replaces. */
 export function supersededBy(stored: string | undefined, configured: string): boolean {

@@ -12,6 +12,7 @@
  * the same ids without copying the vocabulary (word-level-tokenizer.ts).
  */
 import { TimeSlice } from '../util/time-slice';
+import { splitCompounds } from './compound-words';
 import { ThreadlineError, throwIfAborted } from '../errors';
 import type { Embedder } from './embedder';
 import { embeddedFiles, type EmbeddedFiles } from './embedded-files';
@@ -34,6 +35,14 @@ export function isStaticConfig(config: unknown): boolean {
   return !!config && typeof config === 'object' && (config as { model_type?: unknown }).model_type === 'model2vec';
 }
 
+export interface StaticModelOptions {
+  /**
+   * Read a camelCase name the vocabulary lacks as its words (compound-words.ts). The offline model's
+   * loader sets it: its vectors and identity are made that way. Other static models keep their own. @default false
+   */
+  splitCompounds?: boolean;
+}
+
 const DEFAULT_MAX_TOKENS = 512;
 /** Characters read per token at most: bounds tokenizer work on huge inputs without changing any realistic result. */
 const CHARS_PER_TOKEN_CAP = 64;
@@ -54,14 +63,21 @@ export class StaticEmbedder implements Embedder {
     private readonly rowOf: Int32Array | null,
     private readonly normalize: boolean,
     maxTokens: number,
+    private readonly splitsCompounds: boolean,
   ) {
     this.dims = dims;
     this.maxTokens = maxTokens;
     this.unkId = tokenizer.unkId;
   }
 
+  /** Whether the vocabulary has `word` as one token (the tokenizer lower-cases it first). */
+  private readonly knows = (word: string): boolean => {
+    const ids = this.tokenizer.encode(word);
+    return ids.length === 1 && ids[0] !== undefined && ids[0] !== this.unkId;
+  };
+
   /** Builds the embedder from a folder's files; any inconsistency is MODEL_LOAD_FAILED naming the problem. */
-  static async fromFiles(files: StaticModelFiles, modelId: string): Promise<StaticEmbedder> {
+  static async fromFiles(files: StaticModelFiles, modelId: string, options: StaticModelOptions = {}): Promise<StaticEmbedder> {
     const fail = (why: string): never => { throw new ThreadlineError('MODEL_LOAD_FAILED', `Static model "${modelId}": ${why}`); };
     let tensors: Map<string, Tensor>;
     let embedded: EmbeddedFiles | null;
@@ -122,9 +138,13 @@ export class StaticEmbedder implements Embedder {
     if (rowTable instanceof Float32Array && !allFinite(rowTable)) return fail('the embeddings hold non-finite values');
     const maxLength = (tokenizerConfig as { model_max_length?: unknown } | undefined)?.model_max_length;
     const maxTokens = typeof maxLength === 'number' && Number.isFinite(maxLength) && maxLength > 0 ? Math.min(maxLength, 1 << 20) : DEFAULT_MAX_TOKENS;
-    return new StaticEmbedder(modelId, tokenizer, rowTable, scale, dims, rowOf, (config as { normalize?: unknown } | null | undefined)?.normalize !== false, maxTokens);
+    return new StaticEmbedder(modelId, tokenizer, rowTable, scale, dims, rowOf, (config as { normalize?: unknown } | null | undefined)?.normalize !== false, maxTokens, options.splitCompounds === true);
   }
 
+  /**
+   * Of the text as written: the chunker's budget (256 tokens by default) is a length, and the names split
+   * when embedding add a token per extra word, within the model's 512-token input.
+   */
   countTokens(text: string): number {
     return this.tokenizer.count(text);
   }
@@ -151,7 +171,8 @@ export class StaticEmbedder implements Embedder {
   private embedInto(text: string, out: Float32Array, at: number): void {
     if (typeof text !== 'string') throw new ThreadlineError('EMBEDDING_FAILED', 'only strings can be embedded');
     const capped = text.length > this.maxTokens * CHARS_PER_TOKEN_CAP ? text.slice(0, this.maxTokens * CHARS_PER_TOKEN_CAP) : text;
-    const ids = this.ids(capped).slice(0, this.maxTokens); // truncate first, as the transformer pipeline does
+    const read = this.splitsCompounds ? splitCompounds(capped, this.knows) : capped;
+    const ids = this.ids(read).slice(0, this.maxTokens); // truncate first, as the transformer pipeline does
     const { dims, table, rowOf, scale } = this;
     let count = 0;
     for (const id of ids) {

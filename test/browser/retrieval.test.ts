@@ -190,7 +190,7 @@ describe('retrieval in Chromium (real worker, real IndexedDB, real offline model
     const opening = createThreadline({ name, embedder: { model: '/threadline-glove-30k-fp16/' } });
     await expect(opening).rejects.toMatchObject({ code: 'MODEL_MISMATCH' });
     const err = await opening.catch((e: unknown) => e);
-    expect(err).toMatchObject({ details: { stored: { modelId: 'threadline-glove-30k#int8', dims: 100 }, requested: { modelId: 'threadline-glove-30k-fp16#auto' } } });
+    expect(err).toMatchObject({ details: { stored: { modelId: 'threadline-glove-30k#int8-v2', dims: 100 }, requested: { modelId: 'threadline-glove-30k-fp16#auto' } } });
   });
 
   it('createThreadline with a signal already aborted rejects with ABORTED and starts no worker', async () => {

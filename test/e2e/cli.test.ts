@@ -47,7 +47,7 @@ describe('the compiled `threadline` bin (dist/cli/threadline.js)', () => {
     }
     // The offline model is static: it needs no GPU, and says so rather than seeming to use one.
     const offline = await run('index', 'docs/examples', '-o', out, '--device', 'webgpu');
-    expect(offline).toMatchObject({ code: 0, stderr: expect.stringContaining('--device webgpu: threadline-glove-30k#int8 is a static model, embedded in plain code on the CPU') as string });
+    expect(offline).toMatchObject({ code: 0, stderr: expect.stringContaining('--device webgpu: threadline-glove-30k#int8-v2 is a static model, embedded in plain code on the CPU') as string });
   });
 
   it('--dtype pins a transformer model\'s weights, and the index records it (a page configures the same)', async () => {
@@ -63,7 +63,7 @@ describe('the compiled `threadline` bin (dist/cli/threadline.js)', () => {
     rmSync(join(root, 'test-results/cli'), { recursive: true, force: true });
     expect((await run('index', 'docs', '-o', out)).code).toBe(0);
     const { header } = readPrebuiltHeader(new Uint8Array(readFileSync(out)));
-    expect(header).toMatchObject({ modelId: 'threadline-glove-30k#int8', dims: 100 });
+    expect(header).toMatchObject({ modelId: 'threadline-glove-30k#int8-v2', dims: 100 });
     expect(header.docs).toBeGreaterThan(0);
     const globbed = join(root, 'test-results/cli/globbed.tlix');
     expect((await run('index', 'docs/**/*.html', '-o', globbed)).code).toBe(0);
@@ -93,7 +93,7 @@ describe('the compiled `threadline` bin (dist/cli/threadline.js)', () => {
     expect(copied).toMatchObject({ code: 0, stdout: expect.stringMatching(/offline model copied \(3\.\d\d MB\)/) as string });
     expect(readdirSync(join(folder, 'threadline-glove-30k')).sort()).toEqual(['config.json', 'model.safetensors', 'tokenizer.json', 'tokenizer_config.json']);
     const { loadEmbedder } = await import('../../src/embedding/load-embedder');
-    expect((await loadEmbedder({ model: `${folder}/threadline-glove-30k/` })).modelId).toBe('threadline-glove-30k#int8');
+    expect((await loadEmbedder({ model: `${folder}/threadline-glove-30k/` })).modelId).toBe('threadline-glove-30k#int8-v2');
   });
 
   it('titles documents from their first heading or <title>, and links them under --base-url', async () => {

@@ -23,7 +23,7 @@ describe('the published package (npm pack, installed into an empty project)', ()
     writeFileSync(join(dir, 'docs/returns.docx'), writeDocx([{ heading: 1, text: 'Returns' }, { text: 'Return any item within 30 days.' }]));
     await run('npx', ['threadline', 'index', 'docs', '-o', 'public/site.tlix'], { cwd: dir, timeout: 60_000 });
     await run('npx', ['threadline', 'element', 'public/threadline'], { cwd: dir, timeout: 60_000 });
-    expect(readPrebuiltHeader(new Uint8Array(readFileSync(join(dir, 'public/site.tlix')))).header).toMatchObject({ docs: 3, modelId: 'threadline-glove-30k#int8' });
+    expect(readPrebuiltHeader(new Uint8Array(readFileSync(join(dir, 'public/site.tlix')))).header).toMatchObject({ docs: 3, modelId: 'threadline-glove-30k#int8-v2' });
     for (const file of ['threadline-chat.js', 'threadline-glove-30k/model.safetensors']) expect(existsSync(join(dir, 'public/threadline', file)), file).toBe(true);
     expect(readdirSync(join(dir, 'public/threadline')).some((f) => /^retrieval\.worker-.*\.js$/.test(f))).toBe(true);
     // threadline/element too: a server render (SvelteKit, Astro, VitePress) imports it in Node, where it must define nothing and throw nothing.

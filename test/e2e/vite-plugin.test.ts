@@ -40,7 +40,7 @@ describe('threadline/vite: the index built with the site', () => {
     await run(join(app, 'node_modules/.bin/vite'), ['build'], { cwd: app, timeout: 120_000 });
     const file = join(app, 'dist/site.tlix');
     expect(existsSync(file)).toBe(true);
-    expect(readPrebuiltHeader(new Uint8Array(readFileSync(file))).header).toMatchObject({ docs: 2, modelId: 'threadline-glove-30k#int8' });
+    expect(readPrebuiltHeader(new Uint8Array(readFileSync(file))).header).toMatchObject({ docs: 2, modelId: 'threadline-glove-30k#int8-v2' });
 
     const server = await serveStatic(join(app, 'dist'));
     const browser = await launch();

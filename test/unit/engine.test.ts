@@ -364,7 +364,7 @@ describe('embedder fallback (configured model unreachable)', () => {
     const events: unknown[] = [];
     const missing = { model: '/no/such/model-folder/' };
     const e = await loadWithFallback({ ...missing, offlineModel: MODEL }, { onProgress: (p) => events.push(p) });
-    expect(e.modelId).toBe('threadline-glove-30k#int8');
+    expect(e.modelId).toBe('threadline-glove-30k#int8-v2');
     expect(events[0]).toMatchObject({ phase: 'model-fallback', from: '/no/such/model-folder/', to: 'threadline-glove-30k' });
     await expect(loadWithFallback({ ...missing, fallback: false, offlineModel: MODEL }, {})).rejects.toMatchObject({ code: 'MODEL_LOAD_FAILED' });
 
@@ -372,7 +372,7 @@ describe('embedder fallback (configured model unreachable)', () => {
     const name = `fallback-${unique++}`;
     const engine = await RetrievalEngine.open(config(name, { modelId: embedderIdentity(missing) }), () => loadWithFallback({ ...missing, offlineModel: MODEL }, {}));
     await engine.add(docs.slice(0, 1));
-    expect((await engine.stats()).modelId).toBe('threadline-glove-30k#int8');
+    expect((await engine.stats()).modelId).toBe('threadline-glove-30k#int8-v2');
     engine.close();
   });
 });
@@ -392,13 +392,13 @@ describe('embedder fallback where only the configured model will do', () => {
     const name = `fallback-${unique++}`;
     const engine = await RetrievalEngine.open(config(name, { modelId: embedderIdentity(missing) }), fallingBack);
     const error = await engine.loadPrebuilt(await builtWithConfigured(), { url: '/site.tlix' }).catch((e: unknown) => e);
-    expect(error).toMatchObject({ code: 'MODEL_LOAD_FAILED', details: { configured: embedderIdentity(missing), fallback: 'threadline-glove-30k#int8' } });
+    expect(error).toMatchObject({ code: 'MODEL_LOAD_FAILED', details: { configured: embedderIdentity(missing), fallback: 'threadline-glove-30k#int8-v2' } });
     expect((error as Error).message).toMatch(/"\/no\/such\/model-folder\/" could not be loaded \(.*model-folder\/config\.json.*\), and the prebuilt index was built with it, so the offline model cannot stand in/);
     expect((error as Error).cause).toMatchObject({ code: 'MODEL_LOAD_FAILED' });
     expect((await engine.stats()).docs).toBe(0);
     // The index still takes documents with the stand-in, as a fresh index does.
     await engine.add(docs.slice(0, 1));
-    expect((await engine.stats()).modelId).toBe('threadline-glove-30k#int8');
+    expect((await engine.stats()).modelId).toBe('threadline-glove-30k#int8-v2');
     engine.close();
   });
 
@@ -409,9 +409,9 @@ describe('embedder fallback where only the configured model will do', () => {
     let reachable = false;
     const engine = await RetrievalEngine.open(config(name, { modelId: embedderIdentity(missing) }), () => (reachable ? Promise.resolve(configured) : fallingBack()));
     await engine.add(docs.slice(2, 3)); // an empty index takes the stand-in
-    expect((await engine.stats()).modelId).toBe('threadline-glove-30k#int8');
+    expect((await engine.stats()).modelId).toBe('threadline-glove-30k#int8-v2');
     const file = await builtWithConfigured();
-    // Before: MODEL_MISMATCH "built with /no/such/model-folder/#auto but this index uses threadline-glove-30k#int8".
+    // Before: MODEL_MISMATCH "built with /no/such/model-folder/#auto but this index uses threadline-glove-30k#int8-v2".
     await expect(engine.loadPrebuilt(file)).rejects.toMatchObject({ code: 'MODEL_LOAD_FAILED', message: expect.stringMatching(/could not be loaded \(.*\), and the prebuilt index was built with it/) as string });
     reachable = true; // back online: the next call loads the configured model
     expect(await engine.loadPrebuilt(file)).toMatchObject({ loaded: true, docs: 2 });
@@ -429,7 +429,7 @@ describe('embedder fallback where only the configured model will do', () => {
     const error = await RetrievalEngine.open(config(name, { modelId: embedderIdentity(missing), onModelMismatch: 'rebuild' }), fallingBack).catch((e: unknown) => e);
     expect(error).toMatchObject({ code: 'MODEL_LOAD_FAILED', message: expect.stringMatching(/could not be loaded \(.*\), and the index is to be rebuilt with it/) as string });
     const reopened = await RetrievalEngine.open(config(name), countingEmbedder().load);
-    expect((await reopened.stats()).modelId).toBe('threadline-glove-30k#int8');
+    expect((await reopened.stats()).modelId).toBe('threadline-glove-30k#int8-v2');
     expect(reopened.chunkKeys()).toEqual(before);
     reopened.close();
   });

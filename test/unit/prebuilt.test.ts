@@ -34,7 +34,7 @@ describe('prebuilt index file', () => {
 
   it('round-trips header, documents, chunks and vectors', async () => {
     const decoded = await decodePrebuilt(file);
-    expect(decoded.header).toMatchObject({ format: 1, modelId: 'threadline-glove-30k#int8', dims: 100, docs: docs.length });
+    expect(decoded.header).toMatchObject({ format: 1, modelId: 'threadline-glove-30k#int8-v2', dims: 100, docs: docs.length });
     expect(decoded.chunks.length).toBe(decoded.header.chunks);
     expect(decoded.vectors.length).toBe(decoded.header.chunks * 100);
     expect(decoded.chunks[0]).toMatchObject({ docId: 'refunds', headingPath: ['Refund policy', 'Refund window'] });
@@ -86,7 +86,7 @@ describe('prebuilt index file', () => {
     await expect(other.engine.loadPrebuilt(file)).rejects.toMatchObject({ code: 'MODEL_MISMATCH' });
     expect((await other.engine.stats()).docs).toBe(1);
     other.engine.close();
-    expect(readPrebuiltHeader(file).header.modelId).toBe('threadline-glove-30k#int8');
+    expect(readPrebuiltHeader(file).header.modelId).toBe('threadline-glove-30k#int8-v2');
   });
 
   it('a file built with an earlier release\'s offline model (#fp32) is refused, saying to build it again; the index keeps what it has (renamed model: a fake at the Embedder seam)', async () => {
@@ -94,7 +94,7 @@ describe('prebuilt index file', () => {
     const { engine } = await open(`prebuilt-${unique++}`);
     await engine.add([{ id: 'own', text: 'An existing note about sync conflicts.' }]);
     const error = await engine.loadPrebuilt(old, { url: '/site.tlix' }).catch((e: unknown) => e);
-    expect(error).toMatchObject({ code: 'MODEL_MISMATCH', details: { reason: 'superseded', stored: { modelId: 'threadline-glove-30k#fp32' }, requested: { modelId: 'threadline-glove-30k#int8' } } });
+    expect(error).toMatchObject({ code: 'MODEL_MISMATCH', details: { reason: 'superseded', stored: { modelId: 'threadline-glove-30k#fp32' }, requested: { modelId: 'threadline-glove-30k#int8-v2' } } });
     expect((error as Error).message).toMatch(/earlier release's offline model .*Build the file again with this release \(`npx threadline index`/);
     expect((await engine.stats()).docs).toBe(1);
     engine.close();

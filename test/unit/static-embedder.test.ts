@@ -62,7 +62,7 @@ describe('static embedder (no ONNX Runtime)', () => {
       if (x.some((v) => v !== 0)) expect(dot).toBeGreaterThan(0.9999);
       else expect(y.every((v) => v === 0)).toBe(true);
     }
-    expect(int8.modelId).toBe('threadline-glove-30k#int8');
+    expect(int8.modelId).toBe('threadline-glove-30k#int8-v2');
   });
 
   it('reads a Model2Vec folder with token weights, a row mapping and normalize: false (a model written by this test)', async () => {

@@ -25,8 +25,8 @@ describe("threadline/vite's device option", () => {
   it("with the offline (static) model, device 'webgpu' builds the index and says the model needs no GPU", async () => {
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
     const bytes = await build({ include: 'docs/examples/static-site', device: 'webgpu' });
-    expect(readPrebuiltHeader(bytes).header.modelId).toBe('threadline-glove-30k#int8');
-    expect(warn).toHaveBeenCalledWith(expect.stringMatching(/^threadline\/vite: device 'webgpu': threadline-glove-30k#int8 is a static model, embedded in plain code on the CPU/));
+    expect(readPrebuiltHeader(bytes).header.modelId).toBe('threadline-glove-30k#int8-v2');
+    expect(warn).toHaveBeenCalledWith(expect.stringMatching(/^threadline\/vite: device 'webgpu': threadline-glove-30k#int8-v2 is a static model, embedded in plain code on the CPU/));
   });
 
   it('without it, builds quietly', async () => {
@@ -39,12 +39,12 @@ describe("threadline/vite's device option", () => {
 describe('deviceNotes: what device webgpu did not do as asked, said by threadline index and the plugin', () => {
   const cli = (name: string, value: string) => `--${name} ${value}`;
   it('a static model needs no GPU; quantized weights were slower on one; anything else says nothing', () => {
-    expect(deviceNotes({ device: 'webgpu' }, { modelId: 'threadline-glove-30k#int8', staticModel: true }, cli)).toEqual([expect.stringMatching(/^--device webgpu: threadline-glove-30k#int8 is a static model/)]);
+    expect(deviceNotes({ device: 'webgpu' }, { modelId: 'threadline-glove-30k#int8-v2', staticModel: true }, cli)).toEqual([expect.stringMatching(/^--device webgpu: threadline-glove-30k#int8-v2 is a static model/)]);
     expect(deviceNotes({ device: 'webgpu', dtype: 'q8' }, { modelId: 'm#q8', staticModel: false }, cli)).toEqual([expect.stringMatching(/^--device webgpu with --dtype q8: quantized weights ran slower on WebGPU than on the CPU .*0\.41×/)]);
     expect(deviceNotes({ device: 'webgpu', dtype: 'fp32' }, { modelId: 'm#fp32', staticModel: false }, cli)).toEqual([]);
     expect(deviceNotes({ device: 'webgpu' }, { modelId: 'm#auto', staticModel: false }, cli)).toEqual([]);
     expect(deviceNotes({ device: 'cpu', dtype: 'q8' }, { modelId: 'm#q8', staticModel: false }, cli)).toEqual([]);
-    expect(deviceNotes({ dtype: 'q8' }, { modelId: 'threadline-glove-30k#int8', staticModel: true }, cli)).toEqual([]);
+    expect(deviceNotes({ dtype: 'q8' }, { modelId: 'threadline-glove-30k#int8-v2', staticModel: true }, cli)).toEqual([]);
   });
 });
 
