@@ -5,11 +5,11 @@
  * name is often the question's most telling word and the section's too. Its parts are words it knows.
  * snake_case needs nothing here: BERT pre-tokenization already splits at the underscore.
  *
- * Measured with `npm run eval` (docs/quality-log.md, session 47): dense retrieval alone on the README sets
- * 0.476 → 0.495 (first and standalone turns) and 0.415 → 0.447 (follow-ups); hybrid on the held-out README
- * sets 0.697 → 0.717 and 0.624 → 0.634; CAsT 2021 follow-ups 0.559 → 0.556 (one turn). Split on the query
- * side only, a third of that: passages and questions must be read the same way, so the offline model's
- * vectors, and its manifest identity, changed with it (offline-model.ts).
+ * Measured with `npm run eval` (docs/quality-log.md, session 47): dense retrieval alone, mean over the 13 dev
+ * README sets, 0.397 → 0.422 (first and standalone turns) and 0.352 → 0.394 (follow-ups); hybrid on the held-out
+ * README sets 0.697 → 0.717 and 0.624 → 0.634; CAsT 2021 follow-ups 0.559 → 0.556 (one turn). Split on the query
+ * side only, much less (the same dense follow-ups 0.352 → 0.363): passages and questions must be read the same
+ * way, so the offline model's vectors, and its manifest identity, changed with it (offline-model.ts).
  */
 
 /** A lower-case letter or digit before a capital ("throwOn"), or a run of capitals before a capitalized word ("HTMLParser"). */
