@@ -1,3 +1,4 @@
+import { openDB } from 'idb';
 import { describe, expect, it } from 'vitest';
 import { createThreadline, isThreadlineError, type AddOptions, type Progress } from '../../src/index';
 import { auditStore, bulkDocs, capturingWorkers, freshName, sampleDocs, within } from './helpers';
@@ -191,6 +192,26 @@ describe('retrieval in Chromium (real worker, real IndexedDB, real offline model
     await expect(opening).rejects.toMatchObject({ code: 'MODEL_MISMATCH' });
     const err = await opening.catch((e: unknown) => e);
     expect(err).toMatchObject({ details: { stored: { modelId: 'threadline-glove-30k#int8-v2', dims: 100 }, requested: { modelId: 'threadline-glove-30k-fp16#auto' } } });
+  });
+
+  it('an index stored by an earlier release\'s offline model (#int8) is re-embedded in the worker on open, unasked, and answers', async () => {
+    // Before this release's camelCase split it was refused with MODEL_MISMATCH unless the page asked for a rebuild.
+    const name = freshName('superseded');
+    const a = await createThreadline({ name });
+    await a.add(sampleDocs.slice(0, 2));
+    const chunks = (await a.stats()).chunks;
+    await a.dispose();
+    const db = await openDB(`threadline:${name}`);
+    const manifest = (await db.get('meta', 'manifest')) as { modelId: string };
+    expect(manifest.modelId).toBe('threadline-glove-30k#int8-v2');
+    await db.put('meta', { ...manifest, modelId: 'threadline-glove-30k#int8' }, 'manifest'); // as the earlier release left it
+    db.close();
+    const phases: string[] = [];
+    const b = await createThreadline({ name, onProgress: (p: Progress) => phases.push(p.phase) });
+    expect(await b.stats()).toMatchObject({ modelId: 'threadline-glove-30k#int8-v2', chunks });
+    expect(phases).toContain('rebuild');
+    expect((await b.search('refund window', { k: 3 })).length).toBeGreaterThan(0);
+    await b.dispose();
   });
 
   it('createThreadline with a signal already aborted rejects with ABORTED and starts no worker', async () => {
