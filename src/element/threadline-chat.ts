@@ -181,7 +181,7 @@ export class ThreadlineChat extends ElementBase {
     if (this.getAttribute('mode') === 'launcher') {
       this.ui.panel.setAttribute('role', 'dialog');
       this.ui.panel.setAttribute('aria-label', 'Ask the documents');
-      // Modal where it covers the screen (a phone), as read when it opens; a floating panel leaves the page usable.
+      // Modal where it covers the screen (a phone), read again when the screen changes; a floating panel leaves the page usable.
       this.ui.panel.setAttribute('aria-modal', String(this.fullScreen()));
     } else {
       this.ui.panel.removeAttribute('role');
@@ -192,7 +192,7 @@ export class ThreadlineChat extends ElementBase {
 
   /** Whether this is a launcher whose open panel covers the screen. */
   private fullScreen(): boolean {
-    return this.getAttribute('mode') === 'launcher' && this.hasAttribute('open') && (globalThis.matchMedia?.(FULL_SCREEN).matches ?? false);
+    return this.getAttribute('mode') === 'launcher' && this.hasAttribute('open') && (this.screen?.matches ?? false);
   }
 
   /** Closes a launcher's panel; focus returns to its button. */

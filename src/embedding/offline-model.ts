@@ -21,10 +21,10 @@ export const OFFLINE_MODEL_IDENTITY = `${OFFLINE_MODEL_ID}#int8-v2`;
 
 /**
  * Identities of vectors that earlier releases' offline model made (`#fp32`: before its table was int8;
- * `#int8`: before it split camelCase names). An
- * index holding them is re-embedded with today's model when it is opened, as `onModelMismatch: 'rebuild'`
- * would do: nobody chose those vectors over today's, and the offline model re-embeds thousands of chunks a
- * second. A prebuilt file holding them is refused with a message saying to build it again.
+ * `#int8`: before it split camelCase names). An index holding them is re-embedded with today's model when
+ * it is opened, as `onModelMismatch: 'rebuild'` would do: nobody chose those vectors over today's, and the
+ * offline model re-embeds thousands of chunks a second. A prebuilt file holding them is refused with a
+ * message saying to build it again.
  */
 export const SUPERSEDED_OFFLINE_IDENTITIES: readonly string[] = [`${OFFLINE_MODEL_ID}#fp32`, `${OFFLINE_MODEL_ID}#int8`];
 

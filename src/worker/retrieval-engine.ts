@@ -323,8 +323,7 @@ export class RetrievalEngine implements Retriever {
     if (stored.problems.length) {
       const damaged = stored.damaged;
       // A manifest rebuilt from the records has lost its model id: the configured model adopts it (dimensions are checked when it loads).
-      const repair = () => this.store.repair(damaged, this.model.id);
-      await (locked ? repair() : withWriteLock(this.config.name, repair));
+      await this.writing(locked, () => this.store.repair(damaged, this.model.id));
       this.repaired = [...new Set([...this.repaired, ...damaged])];
       this.onProgress?.({ phase: 'repair', removedDocs: damaged, problems: stored.problems.slice(0, 20) });
       stored = await this.store.load();
@@ -341,14 +340,18 @@ export class RetrievalEngine implements Retriever {
     this.onProgress?.({ phase: 'hydrate', chunks: stored.chunks.length, ms: performance.now() - started });
   }
 
+  /** `work` under the write lock: taken here, or already held by the caller (`locked`), since it is not reentrant. */
+  private writing<T>(locked: boolean, work: () => Promise<T>): Promise<T> {
+    return locked ? work() : withWriteLock(this.config.name, work);
+  }
+
   /** Re-embeds every stored chunk with the configured model (rebuild.ts), replacing the old vectors in one commit; `locked` as for hydrate. */
   private async rebuild(docs: StoredIndex['docs'], chunks: StoredIndex['chunks'], locked: boolean): Promise<void> {
     const embedder = await this.embedder(false, 'rebuild');
     const pending = await reembed(docs, chunks, embedder, this.onProgress);
     this.embedded.chunks += chunks.length;
     const lexical = lexicalFor(pending, embedder.dims);
-    const write = () => this.store.commit(pending, lexical, { modelId: this.model.id, dims: embedder.dims }, { replaceIdentity: true });
-    await (locked ? write() : withWriteLock(this.config.name, write));
+    await this.writing(locked, () => this.store.commit(pending, lexical, { modelId: this.model.id, dims: embedder.dims }, { replaceIdentity: true }));
     this.memory = null;
     this.rebuilt = true; // the rebuilt index matches; never loop
     await this.hydrate(locked);
