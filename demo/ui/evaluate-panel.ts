@@ -77,10 +77,10 @@ export function mountEvaluatePanel(parts: EvaluatePanelParts): { run(): Promise<
           model: stats.modelId,
           specificity: specificityFrom(terms),
           forms: writtenFormsFrom(terms),
-          rank: async (queries, depth) => {
+          rank: async (queries, depth, mode) => {
             const ranked: string[][] = [];
             for (const q of queries) {
-              ranked.push((await tl.search(q.query, { k: depth })).map((hit) => hit.docId));
+              ranked.push((await tl.search(q.query, { k: depth, ...(mode ? { mode } : {}) })).map((hit) => hit.docId));
               parts.bar.set(null, `Searching: ${++done} queries`);
             }
             return ranked;

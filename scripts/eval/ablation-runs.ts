@@ -64,7 +64,7 @@ async function main(json?: string): Promise<void> {
     const started = performance.now();
     const reports = new Map<string, Omit<EvalReport, 'turns'>>();
     for (const r of runs) {
-      const options: EvalOptions = { ...r.options, strategies: ['expand'], ...(v.ablate ? { ablate: v.ablate } : {}), ...(v.expand ? { expand: v.expand } : {}), ...(v.reading === false ? { reading: false } : {}) };
+      const options: EvalOptions = { ...r.options, strategies: ['expand'], parts: false, ...(v.ablate ? { ablate: v.ablate } : {}), ...(v.expand ? { expand: v.expand } : {}), ...(v.reading === false ? { reading: false } : {}) };
       reports.set(r.name, await evaluate(options));
     }
     rows.push({ name: v.name, figures: figures(reports, standaloneTurns) });

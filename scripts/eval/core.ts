@@ -21,6 +21,7 @@ import { ALL_STRATEGIES, LLM_STRATEGIES, contexts, strategyQuery, type Strategy,
 import { termCounts, termScore, type TermScore } from './terms';
 import { pickSnippet, type SnippetPassage } from '../../src/chat/snippet';
 import { READING_WEIGHT } from '../../src/chat/session';
+import { PARTS, PART_STRATEGIES, partsReport, type Part, type PartStrategy, type PartsReport } from './parts';
 
 export { ALL_STRATEGIES, type Strategy } from './strategies';
 export type KindKey = TurnKind | 'all';
@@ -52,6 +53,11 @@ export interface EvalOptions {
   ablate?: Ablation;
   /** `phone`: user turns in lower case, without apostrophes or a closing question mark (typing.ts). @default 'as-given' */
   typing?: Typing;
+  /**
+   * With hybrid retrieval and a corpus, also rank `raw` and `expand` with each part of the fusion alone and
+   * compare (parts.ts; EvalReport.parts). `false` skips those rankings (ablation runs). @default true
+   */
+  parts?: boolean;
 }
 
 export interface StrategyReport {
@@ -86,6 +92,8 @@ export interface TurnRow {
   terms: { term: string; weight: number }[];
   /** 1-based rank of the first gold passage (0: not in the ranking), per strategy. */
   rank: Partial<Record<Strategy, number>>;
+  /** The same rank with each part of hybrid search alone (EvalReport.parts), where those were ranked. */
+  partRank?: Partial<Record<PartStrategy, Record<Part, number>>>;
 }
 
 export interface EvalReport {
@@ -111,6 +119,12 @@ export interface EvalReport {
   gateRules?: { keptFirst: number; keptStandalone: number; condensedFollowup: number };
   skipped: Strategy[];
   model: string;
+  /**
+   * Hybrid search against each of its parts alone (lexical, dense), on the same queries of `raw` and
+   * `expand`: hybrid's MRR less the part's, with a paired 95% interval and the turns it ranks higher and
+   * lower (parts.ts). Present with hybrid retrieval and a corpus.
+   */
+  parts?: Partial<Record<PartStrategy, PartsReport>>;
   turns: TurnRow[];
   /**
    * The answer step's abstention rule (src/chat/answer.ts) on follow-ups with the expand query, top `k`
@@ -139,8 +153,8 @@ const share = (turns: TurnContext[], kind: TurnKind, test: (c: TurnContext, i: n
 
 /** What a run needs besides the set: how to rank a query, and how specific words are. */
 export interface EvalEngine {
-  /** The passage ids for each query, best first, `depth` of them at most. */
-  rank(queries: readonly StrategyQuery[], depth: number): Promise<string[][]>;
+  /** The passage ids for each query, best first, `depth` of them at most; `mode` (one part of hybrid search) overrides the run's retrieval. */
+  rank(queries: readonly StrategyQuery[], depth: number, mode?: SearchMode): Promise<string[][]>;
   specificity: Specificity;
   /** How the corpus writes words that are names (TermStats' form), for messages typed in lower case. */
   forms?: WrittenForm;
@@ -179,17 +193,33 @@ export async function runEval(set: { passages: readonly Passage[] | null; conver
     report[s] = entry;
     if (!engine || !passages) continue;
     const rankings = options.reading === false ? await engine.rank(qs, depth) : await rankAsRead(engine, qs, turns, passages, depth);
-    ranks.set(s, rankings.map((ids, i) => 1 + ids.findIndex((id) => turns[i]?.turn.gold.includes(id))));
+    ranks.set(s, goldRanks(rankings, turns));
     entry.kinds = summarize(turns.map((c, i) => ({ kind: c.turn.kind, scores: scoreRanking(rankings[i] ?? [], c.turn.gold) })));
     entry.snippet = snippetScore(turns, qs, rankings, new Map(passages.map((p) => [p.id, p.text])));
   }
   gapAndRegression(report, strategies);
   closureIntervals(report, strategies, turns, ranks);
 
+  // Each part of hybrid search alone, on the same queries: does the fusion lose to one of them?
+  const partRanks = new Map<PartStrategy, Record<Part, number[]>>();
+  if (engine && passages && retrieval === 'hybrid' && options.parts !== false) {
+    for (const s of PART_STRATEGIES) {
+      const qs = queries.get(s);
+      if (!qs) continue;
+      const byPart = {} as Record<Part, number[]>;
+      for (const part of PARTS) {
+        const rankings = options.reading === false ? await engine.rank(qs, depth, part) : await rankAsRead(engine, qs, turns, passages, depth, part);
+        byPart[part] = goldRanks(rankings, turns);
+      }
+      partRanks.set(s, byPart);
+    }
+  }
+  const parts = partRanks.size ? Object.fromEntries([...partRanks].map(([s, byPart]) => [s, partsReport(turns, ranks.get(s) ?? [], byPart)])) : undefined;
+
   const rulesGate = queries.get('rules');
   const expand = queries.get('expand');
   return {
-    data: options.data, answers: options.answers ?? 'as-given', typing: options.typing ?? 'as-given', reading: options.reading !== false, retrieval, k, depth, corpus: !!passages && !!engine, specificity: passages ? 'corpus' : 'vocabulary-prior', strategies: report, skipped, model: engine?.model ?? '',
+    data: options.data, answers: options.answers ?? 'as-given', typing: options.typing ?? 'as-given', reading: options.reading !== false, retrieval, k, depth, corpus: !!passages && !!engine, specificity: passages ? 'corpus' : 'vocabulary-prior', strategies: report, skipped, model: engine?.model ?? '', ...(parts ? { parts } : {}),
     // A strategy that was not run has no gate to report (an absent one read as "keeps every turn").
     ...(expand ? { gate: {
       keptFirst: share(turns, 'first', (_, i) => !expand[i]?.changed),
@@ -206,6 +236,7 @@ export async function runEval(set: { passages: readonly Passage[] | null; conver
       id: c.turn.id, kind: c.turn.kind, user: c.turn.user, rewrite: c.turn.rewrite,
       gate: expand?.[i]?.changed ? 'condensed' : 'kept', ...(expand?.[i]?.reason ? { reason: expand[i]?.reason } : {}), question: expand?.[i]?.question ?? expand?.[i]?.query.text ?? c.turn.user, terms: [...(expand?.[i]?.query.terms ?? [])],
       rank: Object.fromEntries([...ranks].map(([s, r]) => [s, r[i] ?? 0])),
+      ...(partRanks.size ? { partRank: Object.fromEntries([...partRanks].map(([s, byPart]) => [s, { lexical: byPart.lexical[i] ?? 0, dense: byPart.dense[i] ?? 0 }])) } : {}),
     })),
     ms: performance.now() - started,
   };
@@ -218,7 +249,7 @@ export async function runEval(set: { passages: readonly Passage[] | null; conver
  * source and quoted chunk. A turn needs the previous turn's ranking, so turns are ranked position by position
  * across conversations.
  */
-async function rankAsRead(engine: EvalEngine, qs: readonly StrategyQuery[], turns: readonly TurnContext[], passages: readonly Passage[], depth: number): Promise<string[][]> {
+async function rankAsRead(engine: EvalEngine, qs: readonly StrategyQuery[], turns: readonly TurnContext[], passages: readonly Passage[], depth: number, mode?: SearchMode): Promise<string[][]> {
   const documentOf = new Map(passages.map((p) => [p.id, p.source ?? p.id]));
   const members = new Map<string, string[]>();
   for (const [id, doc] of documentOf) members.set(doc, [...(members.get(doc) ?? []), id]);
@@ -233,7 +264,7 @@ async function rankAsRead(engine: EvalEngine, qs: readonly StrategyQuery[], turn
       const docIds = shown !== undefined ? members.get(documentOf.get(shown) ?? '')?.filter((id) => id !== shown) : undefined;
       return docIds?.length ? { ...q, query: { ...q.query, context: { docIds, weight: READING_WEIGHT } } } : q;
     });
-    const ranked = await engine.rank(queries, depth);
+    const ranked = await engine.rank(queries, depth, mode);
     batch.forEach((i, j) => { rankings[i] = ranked[j] ?? []; });
   }
   return rankings;
@@ -265,6 +296,11 @@ function snippetScore(turns: TurnContext[], qs: readonly StrategyQuery[], rankin
     if (c.turn.gold.includes(top[0] ?? '')) first++;
   });
   return n ? { fromGold: fromGold / n, firstPassageGold: first / n, none: none / n } : undefined;
+}
+
+/** The 1-based rank of each turn's first gold passage in its ranking (0: not in it). */
+function goldRanks(rankings: readonly string[][], turns: readonly TurnContext[]): number[] {
+  return rankings.map((ids, i) => 1 + ids.findIndex((id) => turns[i]?.turn.gold.includes(id)));
 }
 
 /** Each strategy's closure interval, from the follow-ups' reciprocal ranks (raw, strategy, oracle on the same turns). */

@@ -77,6 +77,11 @@ export function compareSummaries(name: string, a: Summary, b: Summary): string {
     `${label} ${show(x)}→${show(y)}${Math.abs((y ?? 0) - (x ?? 0)) > 1e-9 ? ' *' : ''}`;
   const cells = (['followup', 'first', 'standalone'] as const).flatMap((k) => (ea?.kinds || eb?.kinds ? [cell(k, ea?.kinds?.[k].mrr, eb?.kinds?.[k].mrr)] : []));
   cells.push(cell('F1', ea?.terms.f1, eb?.terms.f1), cell('changed', ea?.changed.followup, eb?.changed.followup, (v) => pct(v ?? 0)), cell('standalone changed', ea?.changed.standalone, eb?.changed.standalone, (v) => pct(v ?? 0)));
+  // Hybrid less lexical alone (EvalReport.parts): questions as typed (raw), and the default condenser's follow-ups.
+  if (a.parts || b.parts) {
+    cells.push(cell('hybrid−lexical first+standalone', a.parts?.raw?.firstStandalone.lexical.delta, b.parts?.raw?.firstStandalone.lexical.delta));
+    cells.push(cell('follow-ups', a.parts?.expand?.followup.lexical.delta, b.parts?.expand?.followup.lexical.delta));
+  }
   return `${name.padEnd(16)} ${cells.join('  ')}`;
 }
 

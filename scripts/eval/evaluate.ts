@@ -42,11 +42,12 @@ export async function evaluate(options: EvalOptions): Promise<EvalReport> {
       model: embedder.modelId,
       specificity: specificityFrom(stats),
       forms: writtenFormsFrom(stats),
-      rank: async (qs, depth) => {
-        const vectors = retrieval === 'lexical' ? null : await embedder.embed(qs.map((q) => q.query.text));
+      rank: async (qs, depth, part) => {
+        const mode = part ?? retrieval;
+        const vectors = mode === 'lexical' ? null : await embedder.embed(qs.map((q) => q.query.text));
         const hedges = qs.map((q) => q.query.hedge);
-        const hedgeVectors = retrieval === 'lexical' || !hedges.some(Boolean) ? null : await embedder.embed(hedges.map((h) => h ?? ''));
-        return qs.map((q, i) => rankQuery(built, q, i, vectors, hedgeVectors, embedder.dims, depth, retrieval).map((key) => passages[key]?.id ?? ''));
+        const hedgeVectors = mode === 'lexical' || !hedges.some(Boolean) ? null : await embedder.embed(hedges.map((h) => h ?? ''));
+        return qs.map((q, i) => rankQuery(built, q, i, vectors, hedgeVectors, embedder.dims, depth, mode).map((key) => passages[key]?.id ?? ''));
       },
     };
   } else {

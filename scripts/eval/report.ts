@@ -24,6 +24,7 @@ export function table(report: EvalReport): string {
     line(header), line(header.map((_, i) => '-'.repeat(widths[i] ?? 0))), ...rows.map(line),
     ...(ranked && Object.values(report.strategies).some((s) => s.gapClosureCI) ? [`gap closure, 95% interval (follow-up turns resampled 2,000 times): ${Object.entries(report.strategies).filter(([name, s]) => s.gapClosureCI && name !== 'raw' && name !== 'oracle').map(([name, s]) => `${name} ${pct(s.gapClosureCI?.[0] ?? 0)} to ${pct(s.gapClosureCI?.[1] ?? 0)}`).join(', ')}`] : []),
     ...Object.entries(report.strategies).filter(([, s]) => s.snippet).map(([name, s]) => `snippet (${name}): the extractive answer's sentence comes from a gold passage in ${pct(s.snippet?.fromGold ?? 0)} of follow-ups (first passage gold: ${pct(s.snippet?.firstPassageGold ?? 0)}; no snippet: ${pct(s.snippet?.none ?? 0)})`),
+    ...partsLines(report),
     report.abstention ? `abstention (expand, follow-ups, top ${report.abstention.k}, coverage < ${report.abstention.minCoverage}): fires on ${pct(report.abstention.withGold)} of turns with their gold passages in the index, ${pct(report.abstention.goldRemoved)} with them removed, ${pct(report.abstention.topicRemoved)} with the conversation's topic removed` : '',
     report.abstention ? `abstention AUC (present vs removed; 0.5: cannot tell them apart): gold removed: cosine ${f(report.abstention.aucGold.dense)}, BM25 ${f(report.abstention.aucGold.lexical)}, coverage ${f(report.abstention.aucGold.coverage)}; topic removed: cosine ${f(report.abstention.aucTopic.dense)}, BM25 ${f(report.abstention.aucTopic.lexical)}, coverage ${f(report.abstention.aucTopic.coverage)}` : '',
     g ? `gate (expand): keeps ${pct(g.keptFirst)} of first turns, ${pct(g.keptStandalone)} of standalone turns; condenses or expands ${pct(g.condensedFollowup)} of follow-ups` : '',
@@ -31,6 +32,24 @@ export function table(report: EvalReport): string {
     report.skipped.length ? `skipped: ${report.skipped.join(', ')} (no LLM supplied)` : '',
     `${(report.ms / 1000).toFixed(1)} s`,
   ].filter(Boolean).join('\n');
+}
+
+const signed = (x: number) => `${x < 0 ? '−' : '+'}${Math.abs(x).toFixed(3)}`;
+
+/** Hybrid against each of its parts alone (EvalReport.parts), a line per strategy and turn group. */
+function partsLines(report: EvalReport): string[] {
+  if (!report.parts) return [];
+  const groups = [['firstStandalone', 'first+standalone'], ['followup', 'follow-ups']] as const;
+  const lines = Object.entries(report.parts).flatMap(([name, parts]) => groups.filter(([key]) => parts[key].n > 0).map(([key, label]) => {
+    const g = parts[key];
+    const part = (which: 'lexical' | 'dense') => {
+      const c = g[which];
+      const below = c.ci && c.ci[1] < 0 ? ` (hybrid below ${which})` : '';
+      return `${which} ${f(c.mrr)}, Δ ${signed(c.delta)} [${c.ci ? `${signed(c.ci[0])}, ${signed(c.ci[1])}` : '–'}], ${c.higher} higher / ${c.lower} lower${below}`;
+    };
+    return `  ${name}, ${label} (${g.n}): hybrid ${f(g.hybrid)}; ${part('lexical')}; ${part('dense')}`;
+  }));
+  return lines.length ? ['hybrid against each part alone (same queries; Δ = hybrid MRR − part MRR [95% interval, turns resampled 2,000 times]; turns where hybrid ranks the gold passage higher / lower):', ...lines] : [];
 }
 
 const COLORS: Record<Strategy, string> = { raw: '#9aa0a6', concat: '#c58af9', window: '#f6aea9', rules: '#1a73e8', hedged: '#188038', expand: '#d93025', llm: '#e37400', 'llm-expand': '#f9ab00', oracle: '#202124' };

@@ -49,8 +49,15 @@ describe('playground Evaluate panel (built; scripted fake LLM as the language mo
     await page.locator('section[aria-labelledby="eval-h"]').screenshot({ path: 'test-results/playground-eval.png' });
     const download = page.waitForEvent('download');
     await page.click('#eval-export');
-    const json = JSON.parse(readFileSync(await (await download).path(), 'utf8')) as { answers: string; corpus: boolean; strategies: Record<string, { kinds?: { followup: { mrr: number } }; terms: { f1: number } }>; turns?: unknown };
+    type Part = { mrr: number; delta: number };
+    const json = JSON.parse(readFileSync(await (await download).path(), 'utf8')) as { answers: string; corpus: boolean; strategies: Record<string, { kinds?: { followup: { mrr: number } }; terms: { f1: number } }>; parts?: Record<string, { followup: { hybrid: number; lexical: Part; dense: Part } }>; turns?: unknown };
     expect(json.corpus).toBe(true);
+    // Hybrid against each part alone, each ranked by the page's own worker in that mode (were the mode lost, all three would be one ranking).
+    expect(text).toContain('hybrid against each part alone');
+    const parts = json.parts?.expand?.followup;
+    expect(parts?.hybrid).toBeCloseTo(json.strategies.expand?.kinds?.followup.mrr ?? -1, 12);
+    expect(parts?.lexical.mrr).not.toBe(parts?.dense.mrr);
+    expect(parts?.lexical.delta).toBeCloseTo((parts?.hybrid ?? 0) - (parts?.lexical.mrr ?? 0), 12);
     expect(json.strategies.oracle?.kinds?.followup.mrr).toBeGreaterThan(json.strategies.raw?.kinds?.followup.mrr ?? 1);
     expect(json.strategies.llm?.terms.f1).toBeGreaterThanOrEqual(0);
     expect(json.turns).toBeUndefined();

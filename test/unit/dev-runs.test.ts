@@ -39,4 +39,15 @@ describe('npm run eval:dev (scripts/eval/dev-runs.ts)', () => {
     expect(lines[0]).toContain('after:  will it find eslint? how do I stop that?');
     expect(changedTurns(before, [after[1] as TurnRow])[0]).toMatch(/a-1: missing after/);
   });
+
+  it('shows hybrid less lexical alone where the reports ranked the parts (EvalReport.parts)', () => {
+    const vsLexical = (kept: number, followup: number) => ({
+      raw: { firstStandalone: { lexical: { delta: kept } }, followup: { lexical: { delta: 0 } } },
+      expand: { firstStandalone: { lexical: { delta: 0 } }, followup: { lexical: { delta: followup } } },
+    });
+    const line = compareSummaries('set', { ...report(0.5, 0.2), parts: vsLexical(-0.02, 0.01) as never }, { ...report(0.5, 0.2), parts: vsLexical(0.01, 0.01) as never });
+    expect(line).toContain('hybrid−lexical first+standalone -0.020→0.010 *');
+    expect(line).toContain('follow-ups 0.010→0.010');
+    expect(compareSummaries('set', report(0.5, 0.2), report(0.5, 0.2))).not.toContain('hybrid−lexical');
+  });
 });

@@ -4,7 +4,7 @@ import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { evaluate, type EvalReport } from '../../scripts/eval/evaluate';
 import { svgChart, table } from '../../scripts/eval/report';
-import { closureInterval } from '../../scripts/eval/metrics';
+import { closureInterval, pairedInterval } from '../../scripts/eval/metrics';
 import { loadEvalSet, withGoldAnswers } from '../../scripts/eval/data';
 import { isAnswers } from '../../scripts/eval/answers';
 import { contexts, strategyQuery, type StrategyQuery } from '../../scripts/eval/strategies';
@@ -51,6 +51,25 @@ describe.skipIf(!present)('npm run eval on cast2021 (determinism and sanity only
     expect(r.skipped).toEqual(['llm', 'llm-expand']);
     expect(Object.keys(r.strategies)).toEqual(['raw', 'oracle']);
     expect(r).toMatchObject({ retrieval: 'lexical', k: 20, depth: 20 });
+    expect(r.parts).toBeUndefined();
+  });
+
+  it('ranks raw and expand with each part of hybrid search alone exactly as --retrieval lexical and dense do', async () => {
+    const strategies = ['raw', 'expand'] as const;
+    const [hybrid, lexical, dense] = await Promise.all((['hybrid', 'lexical', 'dense'] as const).map((retrieval) => evaluate({ data: CAST, strategies, retrieval })));
+    for (const s of strategies) {
+      const parts = hybrid!.parts![s]!;
+      expect(parts.followup.n).toBe(198);
+      expect(parts.firstStandalone.n).toBe(41);
+      expect(parts.followup.hybrid).toBeCloseTo(hybrid!.strategies[s]!.kinds!.followup.mrr, 12);
+      expect(parts.followup.lexical.mrr).toBeCloseTo(lexical!.strategies[s]!.kinds!.followup.mrr, 12);
+      expect(parts.followup.dense.mrr).toBeCloseTo(dense!.strategies[s]!.kinds!.followup.mrr, 12);
+      expect(hybrid!.turns.map((t) => t.partRank?.[s])).toEqual(lexical!.turns.map((t, i) => ({ lexical: t.rank[s], dense: dense!.turns[i]!.rank[s] })));
+    }
+    expect(table(hybrid!)).toMatch(/hybrid against each part alone[\s\S]*expand, follow-ups \(198\): hybrid \d\.\d{3}; lexical \d\.\d{3}, Δ [+−]\d\.\d{3} \[/);
+    const skipped = await evaluate({ data: CAST, strategies, parts: false });
+    expect(skipped.parts).toBeUndefined();
+    expect(skipped.turns.every((t) => t.partRank === undefined)).toBe(true);
   });
 });
 
@@ -106,6 +125,61 @@ describe('closure interval (bootstrap over follow-up turns)', () => {
     expect(closureInterval(raw, noisy, oracle)).toEqual(ci);
     expect(closureInterval(raw, noisy, raw)).toBeNull();
     expect(closureInterval([], [], [])).toBeNull();
+  });
+});
+
+describe('paired interval (bootstrap of a mean difference over the same turns)', () => {
+  it('is a point where every turn differs alike, brackets the mean with per-turn noise, is reproducible, and is null without turns', () => {
+    const n = 40;
+    const base = Array.from({ length: n }, (_, i) => (i % 3) / 3);
+    const point = pairedInterval(base.map((x) => x + 0.25), base) as [number, number];
+    expect(point[0]).toBeCloseTo(0.25, 9);
+    expect(point[1]).toBeCloseTo(0.25, 9);
+    const noisy = base.map((x, i) => x + (i % 2 ? 0.5 : -0.3));
+    const ci = pairedInterval(noisy, base) as [number, number];
+    expect(ci[0]).toBeLessThan(0.1);
+    expect(ci[1]).toBeGreaterThan(0.1);
+    expect(ci[0]).toBeGreaterThan(-0.3);
+    expect(pairedInterval(noisy, base)).toEqual(ci);
+    expect(pairedInterval([], [])).toBeNull();
+    expect(pairedInterval([1], [1, 2])).toBeNull();
+  });
+});
+
+describe('hybrid against each of its parts (fake EvalEngine that ranks by mode)', () => {
+  const passages = ['a', 'b', 'c', 'd'].map((id) => ({ id, text: `passage ${id}` }));
+  const turn = (id: string, kind: 'first' | 'standalone' | 'followup', gold: string) => ({ id, user: `question ${id}?`, rewrite: `question ${id}?`, assistant: '', gold: [gold], kind });
+  const conversations = [{ id: 'c', turns: [turn('c-1', 'first', 'a'), turn('c-2', 'followup', 'b'), turn('c-3', 'followup', 'c'), turn('c-4', 'standalone', 'd')] }];
+  // Hybrid finds every gold passage first; lexical alone finds a, b and c first and d second; dense alone finds none of them.
+  const order: Record<string, string[]> = { hybrid: ['a', 'b', 'c', 'd'], lexical: ['a', 'b', 'c', 'd'], dense: ['x'] };
+  const engine = (hybridMisses: string[]): EvalEngine => ({
+    model: 'fake', specificity: () => 0.5,
+    rank: (qs, _depth, mode) => Promise.resolve(qs.map((q) => {
+      const gold = /question c-(\d)/.exec(q.query.text)?.[1];
+      const wanted = ['a', 'b', 'c', 'd'][Number(gold) - 1] as string;
+      if (mode === 'dense') return order.dense as string[];
+      if (mode === 'lexical') return wanted === 'd' ? ['a', 'd'] : [wanted];
+      return hybridMisses.includes(wanted) ? ['x', 'y', 'z', wanted] : [wanted];
+    })),
+  });
+
+  it('reports hybrid\'s MRR less each part\'s per turn group, with the turns it ranks higher and lower, and the turns\' ranks', async () => {
+    const r = await runEval({ passages, conversations }, engine([]), { data: 'inline', strategies: ['raw'] });
+    const parts = r.parts!.raw!;
+    expect(r.parts!.expand).toBeUndefined();
+    expect(parts.firstStandalone).toMatchObject({ n: 2, hybrid: 1, lexical: { mrr: 0.75, delta: 0.25, higher: 1, lower: 0 }, dense: { mrr: 0, delta: 1, higher: 2, lower: 0 } });
+    expect(parts.followup).toMatchObject({ n: 2, hybrid: 1, lexical: { mrr: 1, delta: 0, higher: 0, lower: 0, ci: [0, 0] }, dense: { mrr: 0, delta: 1, ci: [1, 1] } });
+    expect(r.turns.map((t) => t.partRank?.raw)).toEqual([{ lexical: 1, dense: 0 }, { lexical: 1, dense: 0 }, { lexical: 1, dense: 0 }, { lexical: 2, dense: 0 }]);
+    expect(table(r)).toContain('raw, first+standalone (2): hybrid 1.000; lexical 0.750, Δ +0.250 [');
+    expect(table(r)).not.toContain('hybrid below');
+  });
+
+  it('says where hybrid is below a part beyond its interval, and ranks no part with lexical retrieval or without a corpus', async () => {
+    const r = await runEval({ passages, conversations }, engine(['b', 'c']), { data: 'inline', strategies: ['raw'] });
+    expect(r.parts!.raw!.followup.lexical).toMatchObject({ mrr: 1, delta: -0.75, ci: [-0.75, -0.75], higher: 0, lower: 2 });
+    expect(table(r)).toContain('raw, follow-ups (2): hybrid 0.250; lexical 1.000, Δ −0.750 [−0.750, −0.750], 0 higher / 2 lower (hybrid below lexical)');
+    expect((await runEval({ passages, conversations }, engine([]), { data: 'inline', strategies: ['raw'], retrieval: 'lexical' })).parts).toBeUndefined();
+    expect((await runEval({ passages: null, conversations }, engine([]), { data: 'inline', strategies: ['raw'] })).parts).toBeUndefined();
   });
 });
 
