@@ -34,7 +34,10 @@ export function table(report: EvalReport): string {
   ].filter(Boolean).join('\n');
 }
 
-const signed = (x: number) => `${x < 0 ? '−' : '+'}${Math.abs(x).toFixed(3)}`;
+/** A difference to three decimals with its sign; one that rounds to zero is +0.000. */
+const signed = (x: number) => `${Number(x.toFixed(3)) < 0 ? '−' : '+'}${Math.abs(x).toFixed(3)}`;
+/** Float noise in a sum of reciprocal-rank differences that are 0 in exact arithmetic. */
+const EPSILON = 1e-9;
 
 /** Hybrid against each of its parts alone (EvalReport.parts), a line per strategy and turn group. */
 function partsLines(report: EvalReport): string[] {
@@ -44,7 +47,7 @@ function partsLines(report: EvalReport): string[] {
     const g = parts[key];
     const part = (which: 'lexical' | 'dense') => {
       const c = g[which];
-      const below = c.ci && c.ci[1] < 0 ? ` (hybrid below ${which})` : '';
+      const below = c.ci && c.ci[1] < -EPSILON ? ` (hybrid below ${which})` : '';
       return `${which} ${f(c.mrr)}, Δ ${signed(c.delta)} [${c.ci ? `${signed(c.ci[0])}, ${signed(c.ci[1])}` : '–'}], ${c.higher} higher / ${c.lower} lower${below}`;
     };
     return `  ${name}, ${label} (${g.n}): hybrid ${f(g.hybrid)}; ${part('lexical')}; ${part('dense')}`;

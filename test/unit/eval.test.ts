@@ -178,6 +178,10 @@ describe('hybrid against each of its parts (fake EvalEngine that ranks by mode)'
     const r = await runEval({ passages, conversations }, engine(['b', 'c']), { data: 'inline', strategies: ['raw'] });
     expect(r.parts!.raw!.followup.lexical).toMatchObject({ mrr: 1, delta: -0.75, ci: [-0.75, -0.75], higher: 0, lower: 2 });
     expect(table(r)).toContain('raw, follow-ups (2): hybrid 0.250; lexical 1.000, Δ −0.750 [−0.750, −0.750], 0 higher / 2 lower (hybrid below lexical)');
+    // A difference that is 0 but for float noise reads as 0, and is no loss.
+    const noise = { ...r, parts: { raw: { ...r.parts!.raw!, followup: { ...r.parts!.raw!.followup, lexical: { mrr: 1, delta: -1e-12, ci: [-1e-12, -1e-12] as [number, number], higher: 0, lower: 0 } } } } };
+    expect(table(noise)).toContain('lexical 1.000, Δ +0.000 [+0.000, +0.000], 0 higher / 0 lower;');
+    expect(table(noise)).not.toContain('hybrid below');
     expect((await runEval({ passages, conversations }, engine([]), { data: 'inline', strategies: ['raw'], retrieval: 'lexical' })).parts).toBeUndefined();
     expect((await runEval({ passages: null, conversations }, engine([]), { data: 'inline', strategies: ['raw'] })).parts).toBeUndefined();
   });
