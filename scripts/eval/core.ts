@@ -16,7 +16,7 @@ import type { Ablation } from './ablation';
 import type { Llm } from '../../src/llm/llm';
 import type { SearchMode } from '../../src/retrieval/memory-index';
 import type { Conversation, Passage, TurnKind } from './parse';
-import { average, closureInterval, scoreRanking, type KindMetrics } from './metrics';
+import { average, closureInterval, reciprocalRank, scoreRanking, type KindMetrics } from './metrics';
 import { ALL_STRATEGIES, LLM_STRATEGIES, contexts, strategyQuery, type Strategy, type StrategyQuery, type TurnContext } from './strategies';
 import { termCounts, termScore, type TermScore } from './terms';
 import { pickSnippet, type SnippetPassage } from '../../src/chat/snippet';
@@ -306,7 +306,7 @@ function goldRanks(rankings: readonly string[][], turns: readonly TurnContext[])
 /** Each strategy's closure interval, from the follow-ups' reciprocal ranks (raw, strategy, oracle on the same turns). */
 function closureIntervals(report: EvalReport['strategies'], strategies: readonly Strategy[], turns: readonly TurnContext[], ranks: ReadonlyMap<Strategy, number[]>): void {
   const followups = turns.map((c, i) => [c, i] as const).filter(([c]) => c.turn.kind === 'followup').map(([, i]) => i);
-  const rr = (s: Strategy) => { const r = ranks.get(s); return r ? followups.map((i) => ((r[i] ?? 0) > 0 ? 1 / (r[i] as number) : 0)) : null; };
+  const rr = (s: Strategy) => { const r = ranks.get(s); return r ? followups.map((i) => reciprocalRank(r[i] ?? 0)) : null; };
   const raw = rr('raw');
   const oracle = rr('oracle');
   if (!raw || !oracle) return;

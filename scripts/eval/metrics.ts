@@ -1,6 +1,9 @@
 /** Ranking metrics with binary relevance: MRR, Recall@n and nDCG@10. */
 export interface KindMetrics { n: number; mrr: number; r1: number; r5: number; r10: number; ndcg10: number }
 
+/** Reciprocal rank of a 1-based rank, 0 for a passage not found (rank 0, as TurnRow.rank writes it). */
+export const reciprocalRank = (rank: number): number => (rank > 0 ? 1 / rank : 0);
+
 /** Per-query scores; MRR counts the first gold passage within the ranking given (depth 100 in the eval). */
 export function scoreRanking(ranked: readonly string[], gold: readonly string[]): Omit<KindMetrics, 'n'> {
   const relevant = new Set(gold);

@@ -7,7 +7,7 @@
  * exactly as `--retrieval lexical|dense` does (the reading context is a hybrid prior, so they go without it).
  */
 import type { SearchMode } from '../../src/retrieval/memory-index';
-import { pairedInterval } from './metrics';
+import { pairedInterval, reciprocalRank as rr } from './metrics';
 import type { TurnContext } from './strategies';
 
 /** The rankings fused by hybrid search. */
@@ -41,8 +41,6 @@ export interface PartsGroup {
 /** Turns searched as typed (first and standalone) apart from follow-ups: the two fail for different reasons. */
 export interface PartsReport { firstStandalone: PartsGroup; followup: PartsGroup }
 
-/** Reciprocal rank of a 1-based rank (0: not found). */
-const rr = (rank: number) => (rank > 0 ? 1 / rank : 0);
 const mean = (xs: readonly number[]) => (xs.length ? xs.reduce((s, x) => s + x, 0) / xs.length : 0);
 
 function compare(hybrid: readonly number[], part: readonly number[]): PartComparison {
