@@ -21,7 +21,7 @@ import { evaluate, type EvalOptions, type EvalReport, type TurnRow } from './eva
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const CAST = (year: number) => resolve(ROOT, `../shared/eval/cast${year}`);
-const README_DEV = ['', '-2', '-3', '-4', '-5', '-6', '-7', '-8', '-9', '-10', '-11', '-12', '-17'];
+export const README_DEV = ['', '-2', '-3', '-4', '-5', '-6', '-7', '-8', '-9', '-10', '-11', '-12', '-17'];
 /** Held out: measured by their aggregates only, until one of them is read (then it moves to README_DEV). */
 export const README_HELD = ['-13', '-14', '-15', '-16', '-18', '-19', '-20'];
 
