@@ -5,7 +5,7 @@
  *   npm run eval:dev -- run OUT [--phone] [--held]
  *   npm run eval:dev -- compare A B [--turns]
  *
- * `run` evaluates the dev sets (CAsT 2019/2020/2021, the three samples, README sets 1–12 and 17; CAsT 2021 also
+ * `run` evaluates the dev sets (CAsT 2019/2020/2021, the three samples, README sets 1–12, 17 and 20; CAsT 2021 also
  * lexical only, dense only, with passages as answers and typed as on a phone) into OUT/<name>.json and
  * OUT/<name>.turns. `--phone`: the samples and README sets typed as on a phone instead. `--held`: the held-out
  * README sets as well, their reports only (OUT/held-<n>.json): no per-turn file, so that nobody reads their turns
@@ -21,9 +21,9 @@ import { evaluate, type EvalOptions, type EvalReport, type TurnRow } from './eva
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const CAST = (year: number) => resolve(ROOT, `../shared/eval/cast${year}`);
-export const README_DEV = ['', '-2', '-3', '-4', '-5', '-6', '-7', '-8', '-9', '-10', '-11', '-12', '-17'];
+export const README_DEV = ['', '-2', '-3', '-4', '-5', '-6', '-7', '-8', '-9', '-10', '-11', '-12', '-17', '-20'];
 /** Held out: measured by their aggregates only, until one of them is read (then it moves to README_DEV). */
-export const README_HELD = ['-13', '-14', '-15', '-16', '-18', '-19', '-20'];
+export const README_HELD = ['-13', '-14', '-15', '-16', '-18', '-19'];
 
 interface Run { name: string; options: Omit<EvalOptions, 'strategies'>; turns: boolean }
 

@@ -30,11 +30,18 @@ const UNIQUE_NOUNS: ReadonlySet<string> = new Set(['world', 'environment', 'eart
  */
 const SELF_IDENTIFYING = /^(?:most|least|best|worst|first|second|third|last|next|previous|same|whole|entire|only|main|following|above|other|famous|influential|popular|important|major|key|notable|leading|prominent|top|well-known|best-known|\S{3,}est)$/;
 
+/**
+ * Prepositional idioms whose definite noun names no thing ("out of the box": as shipped; "under the hood": inside;
+ * "on the fly": while running): nothing for the conversation to supply.
+ */
+const IDIOMS = /\b(?:out of the box|under the hood|on the fly|behind the scenes|off the shelf|in the (?:long|short) run|in the meantime|on the whole|at the end of the day|in the wild)\b/gi;
+
 /** Cardinal numbers as words, which the phrase reader leaves out of a phrase. */
 const CARDINALS = '(?:two|three|four|five|six|seven|eight|nine|ten|twelve)';
 
 /** The bridging definite phrase of `ask` (its words as the phrase reader found them), or undefined. */
-export function bridgingDefinite(ask: string, specificity: Specificity): string | undefined {
+export function bridgingDefinite(typed: string, specificity: Specificity): string | undefined {
+  const ask = typed.replace(IDIOMS, '');
   for (const phrase of candidatePhrases(ask)) {
     // A name ("the Spy Museum", "the A380") says which one it is (one of everyday words still needs a setting: descriptiveName).
     if (/[\p{Lu}\p{N}]/u.test(phrase)) continue;

@@ -86,6 +86,12 @@ describe('resolve, then expand', () => {
     // Named earlier in the same question, or by a statement before it: its antecedent is in the message.
     expect(gateBySpecificity('If a Spider-Man fan buys a poster, is the poster signed?', true, sp).action).toBe('keep');
     expect(gateBySpecificity('I read about Spider-Man and the Avengers. What is the relationship to the team?', true, sp, 'What is the relationship to the team?').reason).not.toBe('bridging');
+    // A prepositional idiom's definite noun names no thing ("out of the box": as shipped); one outside the idiom still bridges.
+    const svg = specific({ ...Object.fromEntries(Object.entries(sp)), svg: 0.9, css: 0.8, minify: 0.7, embedded: 0.4, box: 0.3, hood: 0.3, fly: 0.3, resize: 0.6, images: 0.3 });
+    for (const own of ['Does minify handle SVG embedded in CSS out of the box?', 'Can I resize images on the fly?', 'What does minify do under the hood with SVG?']) {
+      expect(gateBySpecificity(own, true, svg), own).toMatchObject({ action: 'keep' });
+    }
+    expect(gateBySpecificity('Can I put SVG in the box?', true, svg)).toMatchObject({ action: 'condense', reason: 'bridging', evidence: ['box'] });
     // A turn that names nothing is condensed as before (implicit-topic), not re-labelled; a first turn is never condensed.
     expect(gateBySpecificity('What are the privacy issues?', true, sp)).toMatchObject({ action: 'condense', reason: 'implicit-topic' });
     expect(gateBySpecificity('What makes the batteries unique?', false, sp)).toMatchObject({ action: 'keep', reason: 'first-turn' });

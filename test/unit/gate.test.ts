@@ -234,6 +234,10 @@ const LATER_TURNS: Row[] = [
   ['What about the other one?', 'condense', 'ellipsis'],
   ['and the latter?', 'condense', 'which-one'],
   ['The former, please explain it', 'condense', 'which-one'],
+  // "the other" in a fixed expression points back at nothing; "one or the other" does
+  ['can I run two minifiers on the same file one after the other?', 'keep', 'self-contained'],
+  ['Python is easy to learn; on the other hand, is Rust faster to run?', 'keep', 'self-contained'],
+  ['Can I pick one or the other?', 'condense', 'which-one'],
   ['cheaper?', 'condense', 'comparative'],
   ['which is better?', 'condense', 'comparative'],
   ['Is there anything faster?', 'condense', 'comparative'],

@@ -72,6 +72,11 @@ const EXTRAPOSING_VERBS = new Set(['mean', 'means', 'take', 'takes', 'took', 'co
 const TO_TAKING = new Set(['compare', 'compares', 'relate', 'relates', 'contribute', 'contributes', 'belong', 'belongs', 'lead', 'leads', 'refer', 'refers', 'respond', 'responds', 'react', 'reacts', 'happen', 'happens', 'similar', 'close', 'due', 'next', 'equivalent', 'relative', 'compared', 'related', 'linked', 'connected', 'opposed']);
 const SUBORDINATORS = new Set(['if', 'when', 'because', 'once', 'after', 'before', 'since', 'while', 'although', 'though', 'whenever', 'unless']);
 // "the other", "the same one" point back; "the same note", "the first step" name a noun of their own.
+/**
+ * Fixed expressions with "the other" that point back at nothing: a sequence ("one after the other"), a contrast
+ * ("on the other hand"), a time ("the other day"). "one or the other", "the other way around" do point back.
+ */
+const IDIOMATIC_OTHER = /\bone (?:after|behind) the other\b|\bon the other hand\b|\bthe other day\b/gi;
 const WHICH_ONE = /\b(?:which|what) (?:one|ones)\b|\b(?:popular|good|best|main|other|famous|cheap|new|old|big|small|different|similar|common) ones\b|\bthe (?:other|former|latter)\b|\bthe (?:same|first|second|last|next|previous) (?:one|ones)\b|\b(?:either|neither|both) (?:one|of them)\b/i;
 const LEADING_ACK = /^(?:(?:hi|hello|hey|thanks|thank you|thx|ok(?:ay)?|great|cool|perfect|got it|alright|sure|nice|i see)\b[\s!,.;:-]*)+/i;
 
@@ -291,7 +296,7 @@ function decideOnce(question: string, hasHistory: boolean): GateDecision {
 
   const dangling = danglingReference(rest, tokens);
   if (dangling) return { action: 'condense', reason: dangling.reason, evidence: [dangling.word] };
-  const whichOne = WHICH_ONE.exec(rest);
+  const whichOne = WHICH_ONE.exec(rest.replace(IDIOMATIC_OTHER, ''));
   if (whichOne) return { action: 'condense', reason: 'which-one', evidence: [whichOne[0].toLowerCase()] };
   const substitute = nominalEllipsis(tokens);
   if (substitute) return { action: 'condense', reason: 'substitution', evidence: [substitute] };
