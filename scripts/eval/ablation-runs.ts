@@ -10,13 +10,13 @@
  * built on and not on the held-out ones is the first to question.
  */
 import { existsSync, writeFileSync } from 'node:fs';
-import { resolve } from 'node:path';
 import type { GateReason } from '../../src/chat/rules/gate';
 import type { Ablation } from './ablation';
 import { loadEvalSet } from './data';
 import { devRuns } from './dev-runs';
 import { evaluate, type EvalOptions, type EvalReport } from './evaluate';
 import type { ExpandOptions } from '../../src/chat/expand';
+import { runWithJsonFlag } from './json-flag-cli';
 
 interface Variant { name: string; ablate?: Ablation; expand?: ExpandOptions; reading?: false }
 
@@ -98,14 +98,4 @@ export function table(rows: readonly { name: string; figures: Record<string, num
   return lines.join('\n');
 }
 
-if (process.argv[1] && resolve(process.argv[1]) === resolve(import.meta.filename)) {
-  const args = process.argv.slice(2);
-  const usage = 'usage: npm run eval:ablation [-- --json FILE]';
-  try {
-    if (args.length !== 0 && !(args.length === 2 && args[0] === '--json')) throw new Error(usage);
-    await main(args[1]);
-  } catch (error) {
-    console.error(error instanceof Error ? error.message : String(error));
-    process.exit(1);
-  }
-}
+await runWithJsonFlag(import.meta.filename, 'usage: npm run eval:ablation [-- --json FILE]', main);

@@ -16,6 +16,7 @@ import { resolve } from 'node:path';
 import { README_DEV, README_HELD } from './dev-runs';
 import { evaluate, type TurnRow } from './evaluate';
 import { closureInterval, pairedInterval, reciprocalRank } from './metrics';
+import { runWithJsonFlag } from './json-flag-cli';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 
@@ -117,14 +118,4 @@ async function main(json?: string): Promise<void> {
   if (json) writeFileSync(json, `${JSON.stringify(out, null, 2)}\n`);
 }
 
-if (process.argv[1] && resolve(process.argv[1]) === resolve(import.meta.filename)) {
-  const args = process.argv.slice(2);
-  const usage = 'usage: npm run eval:pooled [-- --json FILE]';
-  try {
-    if (args.length !== 0 && !(args.length === 2 && args[0] === '--json')) throw new Error(usage);
-    await main(args[1]);
-  } catch (error) {
-    console.error(error instanceof Error ? error.message : String(error));
-    process.exit(1);
-  }
-}
+await runWithJsonFlag(import.meta.filename, 'usage: npm run eval:pooled [-- --json FILE]', main);

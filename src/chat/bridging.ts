@@ -39,7 +39,7 @@ const IDIOMS = /\b(?:out of the box|under the hood|on the fly|behind the scenes|
 /** Cardinal numbers as words, which the phrase reader leaves out of a phrase. */
 const CARDINALS = '(?:two|three|four|five|six|seven|eight|nine|ten|twelve)';
 
-/** The bridging definite phrase of `ask` (its words as the phrase reader found them), or undefined. */
+/** The bridging definite phrase of the question `typed` (its words as the phrase reader found them), or undefined. */
 export function bridgingDefinite(typed: string, specificity: Specificity): string | undefined {
   const ask = typed.replace(IDIOMS, '');
   for (const phrase of candidatePhrases(ask)) {

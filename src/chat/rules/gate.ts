@@ -71,12 +71,12 @@ const EXTRAPOSING_VERBS = new Set(['mean', 'means', 'take', 'takes', 'took', 'co
 /** Verbs and adjectives whose "to" is a preposition ("compare to", "similar to"), never an infinitive's. */
 const TO_TAKING = new Set(['compare', 'compares', 'relate', 'relates', 'contribute', 'contributes', 'belong', 'belongs', 'lead', 'leads', 'refer', 'refers', 'respond', 'responds', 'react', 'reacts', 'happen', 'happens', 'similar', 'close', 'due', 'next', 'equivalent', 'relative', 'compared', 'related', 'linked', 'connected', 'opposed']);
 const SUBORDINATORS = new Set(['if', 'when', 'because', 'once', 'after', 'before', 'since', 'while', 'although', 'though', 'whenever', 'unless']);
-// "the other", "the same one" point back; "the same note", "the first step" name a noun of their own.
 /**
  * Fixed expressions with "the other" that point back at nothing: a sequence ("one after the other"), a contrast
  * ("on the other hand"), a time ("the other day"). "one or the other", "the other way around" do point back.
  */
 const IDIOMATIC_OTHER = /\bone (?:after|behind) the other\b|\bon the other hand\b|\bthe other day\b/gi;
+// "the other", "the same one" point back; "the same note", "the first step" name a noun of their own.
 const WHICH_ONE = /\b(?:which|what) (?:one|ones)\b|\b(?:popular|good|best|main|other|famous|cheap|new|old|big|small|different|similar|common) ones\b|\bthe (?:other|former|latter)\b|\bthe (?:same|first|second|last|next|previous) (?:one|ones)\b|\b(?:either|neither|both) (?:one|of them)\b/i;
 const LEADING_ACK = /^(?:(?:hi|hello|hey|thanks|thank you|thx|ok(?:ay)?|great|cool|perfect|got it|alright|sure|nice|i see)\b[\s!,.;:-]*)+/i;
 
