@@ -101,11 +101,12 @@ export function pooledLines(group: string, turns: readonly TurnRow[]): string[] 
 async function main(json?: string): Promise<void> {
   const groups = { dev: README_DEV, held: README_HELD };
   const turns: Record<string, TurnRow[]> = { dev: [], held: [] };
+  const data = (n: string) => resolve(ROOT, `build/eval-readmes${n}`);
+  // Every set checked before any runs, so a missing one fails at once rather than after the others.
+  for (const n of [...README_DEV, ...README_HELD]) if (!existsSync(data(n))) throw new Error(`${data(n)} is missing (README sets: npm run eval:readmes)`);
   for (const [group, names] of Object.entries(groups)) {
     for (const n of names) {
-      const data = resolve(ROOT, `build/eval-readmes${n}`);
-      if (!existsSync(data)) throw new Error(`${data} is missing (README sets: npm run eval:readmes)`);
-      const report = await evaluate({ data, strategies: ['raw', 'window', 'expand', 'oracle'] });
+      const report = await evaluate({ data: data(n), strategies: ['raw', 'window', 'expand', 'oracle'] });
       (turns[group] as TurnRow[]).push(...report.turns);
     }
   }
