@@ -42,6 +42,23 @@ export function closureInterval(raw: readonly number[], strategy: readonly numbe
   });
 }
 
+/** mean(a) − mean(b) over paired per-turn scores, its interval (pairedInterval), and the turns where a is higher and lower. */
+export interface PairedDifference {
+  /** 0 for no turns. */
+  delta: number;
+  ci: [number, number] | null;
+  higher: number;
+  lower: number;
+}
+
+export function pairedDifference(a: readonly number[], b: readonly number[]): PairedDifference {
+  const mean = (xs: readonly number[]) => (xs.length ? xs.reduce((s, x) => s + x, 0) / xs.length : 0);
+  return {
+    delta: mean(a) - mean(b), ci: pairedInterval(a, b),
+    higher: a.filter((x, i) => x > (b[i] as number)).length, lower: a.filter((x, i) => x < (b[i] as number)).length,
+  };
+}
+
 /**
  * A 95% percentile interval for mean(a) − mean(b) over paired per-turn scores (the same turns ranked two
  * ways), resampling the turns as closureInterval does. Null for no turns.

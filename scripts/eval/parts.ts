@@ -7,7 +7,7 @@
  * exactly as `--retrieval lexical|dense` does (the reading context is a hybrid prior, so they go without it).
  */
 import type { SearchMode } from '../../src/retrieval/memory-index';
-import { pairedInterval, reciprocalRank as rr } from './metrics';
+import { pairedDifference, reciprocalRank as rr, type PairedDifference } from './metrics';
 import type { TurnContext } from './strategies';
 
 /** The rankings fused by hybrid search. */
@@ -18,16 +18,14 @@ export type Part = (typeof PARTS)[number];
 export const PART_STRATEGIES = ['raw', 'expand'] as const;
 export type PartStrategy = (typeof PART_STRATEGIES)[number];
 
-export interface PartComparison {
+/**
+ * Hybrid's MRR less the part's (`delta`: below 0, hybrid loses to it), its 95% paired bootstrap interval (turns
+ * resampled 2,000 times; null without turns), and the turns where hybrid ranks the first gold passage higher
+ * than the part does, and lower.
+ */
+export interface PartComparison extends PairedDifference {
   /** The part's MRR alone on these turns. */
   mrr: number;
-  /** Hybrid's MRR less the part's: below 0, hybrid loses to it. */
-  delta: number;
-  /** 95% paired bootstrap interval of `delta` (turns resampled 2,000 times); null without turns. */
-  ci: [number, number] | null;
-  /** Turns where hybrid ranks the first gold passage higher than the part does, and lower. */
-  higher: number;
-  lower: number;
 }
 
 export interface PartsGroup {
@@ -44,12 +42,8 @@ export interface PartsReport { firstStandalone: PartsGroup; followup: PartsGroup
 const mean = (xs: readonly number[]) => (xs.length ? xs.reduce((s, x) => s + x, 0) / xs.length : 0);
 
 function compare(hybrid: readonly number[], part: readonly number[]): PartComparison {
-  const a = hybrid.map(rr);
   const b = part.map(rr);
-  return {
-    mrr: mean(b), delta: mean(a) - mean(b), ci: pairedInterval(a, b),
-    higher: a.filter((x, i) => x > (b[i] as number)).length, lower: a.filter((x, i) => x < (b[i] as number)).length,
-  };
+  return { mrr: mean(b), ...pairedDifference(hybrid.map(rr), b) };
 }
 
 /** One strategy's comparison, from the gold passage's rank per turn under hybrid search and under each part alone. */

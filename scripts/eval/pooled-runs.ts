@@ -15,19 +15,16 @@ import { existsSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { README_DEV, README_HELD } from './dev-runs';
 import { evaluate, type TurnRow } from './evaluate';
-import { closureInterval, pairedInterval, reciprocalRank } from './metrics';
+import { closureInterval, pairedDifference, reciprocalRank, type PairedDifference } from './metrics';
+import { EPSILON, pct, signed } from './report';
 import { runWithJsonFlag } from './json-flag-cli';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 
 /** One pooled comparison: mean(a) − mean(b) over the same turns. */
-export interface Pooled {
+export interface Pooled extends PairedDifference {
   name: string;
   turns: number;
-  delta: number;
-  interval: [number, number] | null;
-  higher: number;
-  lower: number;
 }
 
 /** How one turn's reciprocal rank is read from its row (undefined: the row lacks it, and the turn is left out). */
@@ -65,11 +62,7 @@ export function pooledComparisons(turns: readonly TurnRow[]): Pooled[] {
       xs.push(x);
       ys.push(y);
     }
-    const mean = (v: number[]) => (v.length ? v.reduce((s, x) => s + x, 0) / v.length : NaN);
-    return {
-      name, turns: xs.length, delta: mean(xs) - mean(ys), interval: pairedInterval(xs, ys),
-      higher: xs.filter((x, i) => x > (ys[i] as number)).length, lower: xs.filter((x, i) => x < (ys[i] as number)).length,
-    };
+    return { name, turns: xs.length, ...pairedDifference(xs, ys) };
   });
 }
 
@@ -85,14 +78,12 @@ export function pooledClosure(turns: readonly TurnRow[]): { turns: number; closu
 
 /** One line per comparison; "(below)" where the interval lies under zero, "(above)" where over it. */
 export function pooledLines(group: string, turns: readonly TurnRow[]): string[] {
-  const signed = (x: number) => `${x >= 0 || Math.abs(x) < 5e-4 ? '+' : '−'}${Math.abs(x).toFixed(3)}`;
   const { turns: n, closure, interval } = pooledClosure(turns);
-  const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
   return [
     `${group}: gap closure of expand over ${n} follow-ups ${Number.isFinite(closure) ? pct(closure) : '–'}${interval ? ` [${pct(interval[0])}, ${pct(interval[1])}]` : ''}`,
     ...pooledComparisons(turns).map((c) => {
-      const mark = !c.interval ? '' : c.interval[1] < -1e-9 ? ' (below)' : c.interval[0] > 1e-9 ? ' (above)' : '';
-      const range = c.interval ? ` [${signed(c.interval[0])}, ${signed(c.interval[1])}]` : '';
+      const mark = !c.ci ? '' : c.ci[1] < -EPSILON ? ' (below)' : c.ci[0] > EPSILON ? ' (above)' : '';
+      const range = c.ci ? ` [${signed(c.ci[0])}, ${signed(c.ci[1])}]` : '';
       return `  ${c.name.padEnd(46)} ${String(c.turns).padStart(4)} turns  Δ ${signed(c.delta)}${range}  ${c.higher} higher / ${c.lower} lower${mark}`;
     }),
   ];

@@ -4,7 +4,7 @@ import type { EvalReport, KindKey, Strategy, StrategyReport } from './core';
 const KINDS: KindKey[] = ['first', 'standalone', 'followup', 'all'];
 const f = (x: number | null, digits = 3) => (x === null ? '–' : x.toFixed(digits));
 
-const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
+export const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
 
 export function table(report: EvalReport): string {
   const ranked = report.corpus;
@@ -35,9 +35,9 @@ export function table(report: EvalReport): string {
 }
 
 /** A difference to three decimals with its sign; one that rounds to zero is +0.000. */
-const signed = (x: number) => `${Number(x.toFixed(3)) < 0 ? '−' : '+'}${Math.abs(x).toFixed(3)}`;
+export const signed = (x: number) => `${Number(x.toFixed(3)) < 0 ? '−' : '+'}${Math.abs(x).toFixed(3)}`;
 /** Float noise in a sum of reciprocal-rank differences that are 0 in exact arithmetic. */
-const EPSILON = 1e-9;
+export const EPSILON = 1e-9;
 
 /** Hybrid against each of its parts alone (EvalReport.parts), a line per strategy and turn group. */
 function partsLines(report: EvalReport): string[] {

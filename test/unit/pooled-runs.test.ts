@@ -17,8 +17,8 @@ describe('npm run eval:pooled (scripts/eval/pooled-runs.ts)', () => {
     // (1 + 1/2 + 1/2) / 3 − (1/3 + 1 + 0) / 3
     expect(vsRaw?.delta).toBeCloseTo((2 - 4 / 3) / 3, 12);
     expect([vsRaw?.higher, vsRaw?.lower]).toEqual([2, 1]);
-    expect(vsRaw?.interval?.[0]).toBeLessThanOrEqual(vsRaw?.delta ?? NaN);
-    expect(vsRaw?.interval?.[1]).toBeGreaterThanOrEqual(vsRaw?.delta ?? NaN);
+    expect(vsRaw?.ci?.[0]).toBeLessThanOrEqual(vsRaw?.delta ?? NaN);
+    expect(vsRaw?.ci?.[1]).toBeGreaterThanOrEqual(vsRaw?.delta ?? NaN);
     expect(byName.get('follow-ups: expand − window')?.delta).toBeCloseTo((2 - 1.5) / 3, 12);
     // Part ranks exist on the first turn only: the follow-ups lack them and are left out, not counted as misses.
     const vsLexical = byName.get('first+standalone: hybrid − lexical (as typed)');
